@@ -1,0 +1,180 @@
+"""The fixed data of the game: regions, borders, factions, cards.
+
+Everything the rules need to know about the physical board lives here, so a
+corrected map is a one-line change. Regions and factions are small integers
+because the engine keeps its state in flat integer lists (cheap to copy, and
+easy for a compiled core to share).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Region(IntEnum):
+    """The eight regions of Britain, numbered north to south."""
+
+    CALEDONIA = 0
+    DIN_EIDYN = 1
+    EBORACUM = 2
+    DEVA = 3
+    CAERLEON = 4
+    RATAE = 5
+    LONDINIUM = 6
+    AQUAE_SULIS = 7
+
+    @property
+    def title(self) -> str:
+        return REGION_NAMES[self]
+
+    @property
+    def code(self) -> str:
+        return REGION_CODES[self]
+
+
+class Faction(IntEnum):
+    """The three factions, plus the Loyalists of the Mordred variant."""
+
+    SCOTS = 0
+    WELSH = 1
+    ROMANO_BRITISH = 2
+    LOYALISTS = 3
+
+    @property
+    def title(self) -> str:
+        return FACTION_NAMES[self]
+
+    @property
+    def code(self) -> str:
+        return FACTION_CODES[self]
+
+
+class Card(IntEnum):
+    """The kinds of action card. Every player holds one of each, Settlements twice."""
+
+    CROWN = 0
+    GARRISON = 1
+    AMBASSADOR = 2
+    SETTLEMENTS = 3
+    SCOTS = 4
+    WELSH = 5
+    ROMANO_BRITISH = 6
+
+    @property
+    def title(self) -> str:
+        return CARD_NAMES[self]
+
+
+REGIONS = tuple(Region)
+FACTIONS = (Faction.SCOTS, Faction.WELSH, Faction.ROMANO_BRITISH)
+"""The three factions that can be called to court (Loyalists never can)."""
+CARDS = tuple(Card)
+
+NUM_REGIONS = 8
+NUM_FACTIONS = 3
+NUM_KINDS = 4
+"""Follower kinds on the board: the three factions and the Loyalists."""
+NUM_CARDS = 7
+
+REGION_NAMES = (
+    "Caledonia", "Din Eidyn", "Eboracum", "Deva",
+    "Caerleon", "Ratae", "Londinium", "Aquae Sulis",
+)
+REGION_CODES = ("Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu")
+FACTION_NAMES = ("Scots", "Welsh", "Romano-British", "Loyalists")
+FACTION_CODES = ("S", "W", "R", "L")
+CARD_NAMES = (
+    "Crown", "Garrison", "Ambassador", "Settlements",
+    "Scots", "Welsh", "Romano-British",
+)
+
+BORDERS: tuple[tuple[Region, Region], ...] = (
+    (Region.CALEDONIA, Region.DIN_EIDYN),
+    (Region.DIN_EIDYN, Region.DEVA),
+    (Region.DIN_EIDYN, Region.EBORACUM),
+    (Region.DEVA, Region.EBORACUM),
+    (Region.DEVA, Region.CAERLEON),
+    (Region.DEVA, Region.RATAE),
+    (Region.EBORACUM, Region.RATAE),
+    (Region.EBORACUM, Region.LONDINIUM),
+    (Region.CAERLEON, Region.RATAE),
+    (Region.CAERLEON, Region.AQUAE_SULIS),
+    (Region.RATAE, Region.LONDINIUM),
+    (Region.RATAE, Region.AQUAE_SULIS),
+    (Region.LONDINIUM, Region.AQUAE_SULIS),
+)
+
+HOMES: tuple[Region, Region, Region] = (Region.CALEDONIA, Region.CAERLEON, Region.LONDINIUM)
+"""Home region of each faction, indexed by faction."""
+
+MORDRED_FLAGS: tuple[Region, ...] = (
+    Region.AQUAE_SULIS,  # Caledonia
+    Region.AQUAE_SULIS,  # Din Eidyn
+    Region.DIN_EIDYN,    # Eboracum
+    Region.AQUAE_SULIS,  # Deva
+    Region.DIN_EIDYN,    # Caerleon
+    Region.AQUAE_SULIS,  # Ratae
+    Region.DIN_EIDYN,    # Londinium
+    Region.DIN_EIDYN,    # Aquae Sulis
+)
+"""Where a Loyalist is added after resolving each region (Mordred variant)."""
+
+MORDRED_START = (Region.DIN_EIDYN, Region.AQUAE_SULIS)
+"""Regions that start with one Loyalist in the Mordred variant."""
+
+FOLLOWERS_PER_FACTION = 18
+LOYALISTS_TOTAL = 9
+REMOVED_TWO_PLAYER = 2
+"""Followers of each faction taken out of a 2-player game before setup."""
+START_IN_HOME = 2
+REGION_START_SIZE = 4
+COURT_START_SIZE = 2
+CARD_COPIES = (1, 1, 1, 2, 1, 1, 1)
+"""How many of each card a player starts with, indexed by Card."""
+HAND_SIZE = sum(CARD_COPIES)
+SAXON_INVASION = 4
+"""Saxon control tokens that end the game at once."""
+
+SAXONS = 4
+"""Control value of a region that fell to the Saxons."""
+UNRESOLVED = -1
+"""Control value of a region whose struggle is still to come."""
+
+NEIGHBOURS: tuple[int, ...] = tuple(
+    sum(1 << (b if a == r else a) for a, b in BORDERS if r in (a, b)) for r in range(NUM_REGIONS)
+)
+"""Bitmask of the regions bordering each region."""
+
+FACTION_CARD = {Card.SCOTS: Faction.SCOTS, Card.WELSH: Faction.WELSH, Card.ROMANO_BRITISH: Faction.ROMANO_BRITISH}
+
+
+def borders(a: int, b: int) -> bool:
+    """Whether two regions share a border."""
+    return bool(NEIGHBOURS[a] >> b & 1)
+
+
+def region_by_code(text: str) -> Region:
+    """Find a region by its three-letter code or its full name (any case)."""
+    key = text.strip().lower().replace("_", " ")
+    for region in REGIONS:
+        if key in (REGION_CODES[region].lower(), REGION_NAMES[region].lower()):
+            return region
+    raise ValueError(f"unknown region {text!r} (expected one of {', '.join(REGION_CODES)})")
+
+
+def faction_by_code(text: str) -> Faction:
+    """Find a faction by its letter or its full name (any case)."""
+    key = text.strip().lower()
+    for faction in Faction:
+        if key in (FACTION_CODES[faction].lower(), FACTION_NAMES[faction].lower()):
+            return faction
+    raise ValueError(f"unknown faction {text!r} (expected one of {', '.join(FACTION_CODES)})")
+
+
+def card_by_name(text: str) -> Card:
+    """Find a card by its name (any case, '-' or '_' or space alike)."""
+    key = text.strip().lower().replace("_", "-").replace(" ", "-")
+    for card in CARDS:
+        if key == CARD_NAMES[card].lower():
+            return card
+    raise ValueError(f"unknown card {text!r} (expected one of {', '.join(CARD_NAMES)})")
