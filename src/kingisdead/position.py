@@ -1,0 +1,250 @@
+"""Positions as JSON: like chess's FEN, but readable and complete.
+
+A position holds everything needed to continue the game, including what the
+no-immediate-undo rule and the tie-breaks depend on (the exchange that may not
+be reversed, who played a card most recently). Loading validates it: an
+impossible position (followers that do not add up, followers in a resolved
+region, ...) raises :class:`PositionError` saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .board import (
+    CARD_COPIES,
+    CARD_NAMES,
+    FACTION_NAMES,
+    FOLLOWERS_PER_FACTION,
+    LOYALISTS_TOTAL,
+    NUM_REGIONS,
+    REGION_NAMES,
+    REMOVED_TWO_PLAYER,
+    SAXON_INVASION,
+    SAXONS,
+    UNRESOLVED,
+    Card,
+)
+from .moves import NotationError, format_move, make_move, parse_move
+from .scoring import score
+from .state import VARIANTS, GameState
+
+FORMAT = "kingisdead-position"
+VERSION = 1
+CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
+
+
+class PositionError(ValueError):
+    """A position that is malformed or impossible."""
+
+
+def to_dict(s: GameState) -> dict[str, Any]:
+    """The position as a JSON-ready dict (see docs/formats.md)."""
+    ban = None
+    if s.undo_ban is not None:
+        player, action = s.undo_ban
+        card = Card.GARRISON if len(action) == 5 else Card.AMBASSADOR
+        ban = {"player": player, "exchange": format_move(make_move(card, action)).split(" ", 1)[1]}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": s.players,
+        "variant": s.variant,
+        "to_move": s.player,
+        "passes": s.passes,
+        "regions": {
+            REGION_NAMES[r]: {FACTION_NAMES[k]: s.board[r * 4 + k] for k in range(4 if s.mordred else 3)}
+            for r in range(NUM_REGIONS)
+        },
+        "stock": {FACTION_NAMES[k]: s.stock[k] for k in range(4 if s.mordred else 3)},
+        "region_cards": [REGION_NAMES[r] for r in s.order],
+        "resolved": s.resolved,
+        "control": {REGION_NAMES[r]: CONTROL_NAMES[s.control[r]] for r in s.order[:s.resolved]},
+        "crowns": {REGION_NAMES[r]: p for r, p in enumerate(s.crowns) if p >= 0},
+        "courts": [{FACTION_NAMES[f]: s.courts[p * 3 + f] for f in range(3)} for p in range(s.players)],
+        "hands": [{CARD_NAMES[c]: s.hands[p * 7 + c] for c in range(7)} for p in range(s.players)],
+        "top_cards": [CARD_NAMES[t] if t >= 0 else None for t in s.tops],
+        "last_played": list(s.last_play),
+        "card_plays": s.plays,
+        "undo_ban": ban,
+    }
+
+
+def dumps(s: GameState, indent: int | None = 2) -> str:
+    return json.dumps(to_dict(s), indent=indent)
+
+
+def loads(text: str) -> GameState:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"not JSON: {exc}") from None
+    return from_dict(data)
+
+
+def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in data:
+        raise PositionError(f"missing field {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise PositionError(f"field {key!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _count(value: Any, where: str, most: int = 99) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+        raise PositionError(f"{where} must be a whole number from 0 to {most}, not {value!r}")
+    return value
+
+
+def _named(table: dict[str, Any], names: tuple[str, ...], where: str) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise PositionError(f"{where} must be an object")
+    unknown = set(table) - set(names)
+    if unknown:
+        raise PositionError(f"{where}: unknown name(s) {', '.join(sorted(unknown))}")
+    return table
+
+
+def from_dict(data: Any) -> GameState:
+    """Load and validate a position; raises PositionError on anything wrong."""
+    if not isinstance(data, dict):
+        raise PositionError("a position is a JSON object")
+    if data.get("format") != FORMAT:
+        raise PositionError(f"not a position (format must be {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise PositionError(f"unsupported position version {data.get('version')!r} (this is version {VERSION})")
+    players = _get(data, "players", int)
+    if players not in (2, 3, 4):
+        raise PositionError(f"players must be 2, 3 or 4, not {players}")
+    variant = _get(data, "variant", str)
+    if variant not in VARIANTS:
+        raise PositionError(f"unknown variant {variant!r}")
+    s = GameState.__new__(GameState)
+    s.players, s.mordred = players, variant == "mordred"
+    kinds = 4 if s.mordred else 3
+
+    regions = _named(_get(data, "regions", dict), REGION_NAMES, "regions")
+    s.board = [0] * (NUM_REGIONS * 4)
+    for r, name in enumerate(REGION_NAMES):
+        counts = _named(regions.get(name, {}), FACTION_NAMES[:kinds], f"regions.{name}")
+        for k in range(kinds):
+            s.board[r * 4 + k] = _count(counts.get(FACTION_NAMES[k], 0), f"regions.{name}.{FACTION_NAMES[k]}")
+    stock = _named(_get(data, "stock", dict), FACTION_NAMES[:kinds], "stock")
+    s.stock = [_count(stock.get(FACTION_NAMES[k], 0), f"stock.{FACTION_NAMES[k]}") for k in range(kinds)]
+    s.stock += [0] * (4 - kinds)
+
+    courts = _get(data, "courts", list)
+    hands = _get(data, "hands", list)
+    tops = _get(data, "top_cards", list)
+    last = _get(data, "last_played", list)
+    for field, value in (("courts", courts), ("hands", hands), ("top_cards", tops), ("last_played", last)):
+        if len(value) != players:
+            raise PositionError(f"{field} must have one entry per player ({players})")
+    s.courts = []
+    for p, court in enumerate(courts):
+        court = _named(court, FACTION_NAMES[:3], f"courts[{p}]")
+        s.courts += [_count(court.get(FACTION_NAMES[f], 0), f"courts[{p}].{FACTION_NAMES[f]}") for f in range(3)]
+    s.hands = []
+    for p, hand in enumerate(hands):
+        hand = _named(hand, CARD_NAMES, f"hands[{p}]")
+        s.hands += [_count(hand.get(CARD_NAMES[c], 0), f"hands[{p}].{CARD_NAMES[c]}", CARD_COPIES[c]) for c in range(7)]
+    s.tops = []
+    for p, top in enumerate(tops):
+        if top is not None and top not in CARD_NAMES:
+            raise PositionError(f"top_cards[{p}]: unknown card {top!r}")
+        s.tops.append(-1 if top is None else CARD_NAMES.index(top))
+    s.last_play = [_count(n, f"last_played[{p}]", 10_000) for p, n in enumerate(last)]
+    s.plays = _count(_get(data, "card_plays", int), "card_plays", 10_000)
+
+    cards = _get(data, "region_cards", list)
+    if sorted(cards) != sorted(REGION_NAMES):
+        raise PositionError("region_cards must list each of the eight regions once")
+    s.order = [REGION_NAMES.index(name) for name in cards]
+    s.resolved = _count(_get(data, "resolved", int), "resolved", NUM_REGIONS)
+    control = _named(_get(data, "control", dict), REGION_NAMES, "control")
+    s.control = [UNRESOLVED] * NUM_REGIONS
+    for position, r in enumerate(s.order):
+        name = REGION_NAMES[r]
+        if position < s.resolved:
+            if control.get(name) not in CONTROL_NAMES[:kinds] + ("Saxons",):
+                raise PositionError(f"control: resolved region {name} needs a faction or 'Saxons'")
+            s.control[r] = CONTROL_NAMES.index(control[name])
+        elif name in control:
+            raise PositionError(f"control: {name} is not resolved yet (its card is in position {position + 1})")
+    s.open = sum(1 << r for r in range(NUM_REGIONS) if s.control[r] == UNRESOLVED)
+    s.saxons = s.control.count(SAXONS)
+
+    crowns = _named(_get(data, "crowns", dict), REGION_NAMES, "crowns")
+    s.crowns = [-1] * NUM_REGIONS
+    for name, p in crowns.items():
+        if not isinstance(p, int) or not 0 <= p < players:
+            raise PositionError(f"crowns.{name}: {p!r} is not a player")
+        s.crowns[REGION_NAMES.index(name)] = p
+
+    s.player = _count(_get(data, "to_move", int), "to_move", players - 1)
+    s.passes = _count(_get(data, "passes", int), "passes", players - 1)
+    ban = data.get("undo_ban")
+    s.undo_ban = None
+    if ban is not None:
+        if not isinstance(ban, dict) or not isinstance(ban.get("player"), int) or not 0 <= ban["player"] < players:
+            raise PositionError("undo_ban must be null or {'player': seat, 'exchange': notation}")
+        try:
+            move = parse_move("Garrison " + str(ban.get("exchange")))
+        except NotationError as exc:
+            raise PositionError(f"undo_ban.exchange: {exc}") from None
+        if not move.action:
+            raise PositionError("undo_ban.exchange must name an exchange")
+        s.undo_ban = (ban["player"], move.action)
+    s._result = None
+    _validate(s)
+    return s
+
+
+def _validate(s: GameState) -> None:
+    """Check the invariants that no sequence of legal moves can break."""
+    removed = REMOVED_TWO_PLAYER if s.players == 2 else 0
+    for f in range(3):
+        total = sum(s.board[r * 4 + f] for r in range(NUM_REGIONS)) + s.stock[f] + sum(s.courts[f::3])
+        if total != FOLLOWERS_PER_FACTION - removed:
+            raise PositionError(
+                f"{FACTION_NAMES[f]} followers add up to {total} on the board, in stock and at court; "
+                f"a {s.players}-player game has {FOLLOWERS_PER_FACTION - removed}")
+    loyalists = sum(s.board[r * 4 + 3] for r in range(NUM_REGIONS)) + s.stock[3]
+    if s.mordred and loyalists != LOYALISTS_TOTAL:
+        raise PositionError(f"Loyalists add up to {loyalists}; the Mordred variant has {LOYALISTS_TOTAL}")
+    for r in range(NUM_REGIONS):
+        if s.control[r] != UNRESOLVED and any(s.board[r * 4:r * 4 + 4]):
+            raise PositionError(f"{REGION_NAMES[r]} is resolved but still holds followers")
+    if s.saxons > SAXON_INVASION:
+        raise PositionError(f"{s.saxons} Saxon tokens: the game ends at {SAXON_INVASION}")
+    ended_at = [i for i, r in enumerate(s.order[:s.resolved]) if s.control[r] == 3]
+    if ended_at and ended_at[0] != s.resolved - 1 or len(ended_at) > 1:
+        raise PositionError("the game ends when the Loyalists win a struggle; no struggle can follow")
+    fourth = [i for i, r in enumerate(s.order[:s.resolved]) if s.control[r] == SAXONS]
+    if s.saxons == SAXON_INVASION and fourth[-1] != s.resolved - 1:
+        raise PositionError("the game ends at the fourth Saxon token; no struggle can follow")
+    for p in range(s.players):
+        held = s.hands[p * 7:p * 7 + 7]
+        played = sum(CARD_COPIES) - sum(held)
+        if (s.tops[p] < 0) != (played == 0):
+            raise PositionError(f"player {p + 1}: a top card is shown exactly when a card was played")
+        if s.tops[p] >= 0 and held[s.tops[p]] == CARD_COPIES[s.tops[p]]:
+            raise PositionError(f"player {p + 1}: top card {CARD_NAMES[s.tops[p]]} is still in the hand")
+        if (s.last_play[p] == 0) != (played == 0) or s.last_play[p] > s.plays:
+            raise PositionError(f"player {p + 1}: last_played does not match the cards played")
+        crowned = s.crowns.count(p)
+        if crowned > 1 or (crowned and held[Card.CROWN]):
+            raise PositionError(f"player {p + 1} has a Crown token on the board without having played the Crown")
+    nonzero = [n for n in s.last_play if n]
+    if len(set(nonzero)) != len(nonzero):
+        raise PositionError("last_played: two players cannot have made the same card play")
+    if s.undo_ban is not None and s.tops[s.undo_ban[0]] not in (Card.GARRISON, Card.AMBASSADOR):
+        raise PositionError("undo_ban: that player's last card was not an exchange")
+    if s.saxons >= SAXON_INVASION:
+        s._result = score(s, "invasion")
+    elif ended_at:
+        s._result = score(s, "mordred")
+    elif s.resolved == NUM_REGIONS:
+        s._result = score(s, "coronation")
