@@ -624,7 +624,7 @@ def play_random(s: GameState, rng: Random) -> Move:
     hands = s.hands
     cards = [c for c in range(7) if hands[base + c]]
     if last_card_applies(s):
-        move = rng.choice(legal_moves(s))
+        move = PASS if rng.random() < 0.5 else _random_winning_move(s, cards[0], rng)
         play(s, move)
         return move
     k = int(rng.random() * (len(cards) + 1))
@@ -642,6 +642,23 @@ def play_random(s: GameState, rng: Random) -> Move:
         s.courts[p * 3 + court[1]] += 1
     s.player = (p + 1) % s.players
     return Move(CARDS[card], action, court)
+
+
+def _random_winning_move(s: GameState, card: int, rng: Random) -> Move:
+    """A random move with the last card that wins outright, or PASS if there is none."""
+    actions = action_options(s, card)
+    rng.shuffle(actions)
+    memo: dict[tuple, bool] = {}
+    for action in actions:
+        board = s.board[:]
+        _move_followers(board, s.stock[:], card, action)
+        courts: list = court_options(board, s.open) or [None]
+        rng.shuffle(courts)
+        for court in courts:
+            move = Move(CARDS[card], action, court)
+            if wins_outright(s, move, memo):
+                return move
+    return PASS
 
 
 def sample_move(s: GameState, rng: Random) -> Move:
