@@ -30,7 +30,7 @@ from .board import (
     Card,
     Faction,
 )
-from .moves import NONE, PASS, IllegalMoveError, Move
+from .moves import NONE, PASS, IllegalMoveError, Move, normalise
 from .scoring import score
 
 if TYPE_CHECKING:
@@ -261,8 +261,8 @@ def _remaining_outcomes(s: GameState) -> tuple[int, ...]:
 
 # -- checking a move ----------------------------------------------------------------
 
-def check_move(s: GameState, move: Move) -> None:
-    """Raise IllegalMoveError with the broken rule's name; return if the move is legal."""
+def check_move(s: GameState, move: Move) -> Move:
+    """Raise IllegalMoveError naming the broken rule; return the move in canonical form if legal."""
     if s._result is not None:
         raise IllegalMoveError("the game is over")
     if not isinstance(move, Move):
@@ -270,7 +270,7 @@ def check_move(s: GameState, move: Move) -> None:
     if move.card is None:
         if move.action or move.court is not None:
             raise IllegalMoveError("a pass has no action and no court call")
-        return
+        return PASS
     try:
         card = Card(move.card)
     except ValueError:
@@ -281,6 +281,7 @@ def check_move(s: GameState, move: Move) -> None:
     action = move.action
     if not isinstance(action, tuple) or not all(isinstance(x, int) for x in action):
         raise IllegalMoveError(f"{card.title}: the action must be a tuple of integers")
+    action = normalise(card, action)
     if action not in action_options(s, card):
         _explain_action(s, card, action)
         raise IllegalMoveError(f"{card.title}: {action} is not a legal action here")
@@ -288,11 +289,13 @@ def check_move(s: GameState, move: Move) -> None:
     if card != CROWN:
         _move_followers(board, s.stock[:], card, action)
     _check_court(board, s.open, move.court)
+    move = Move(card, action, move.court)
     if last_card_applies(s) and not wins_outright(s, move):
         raise IllegalMoveError(
             "last card: with 3 players the last card of the game may only be played "
             "by a move that wins the game, and this move does not"
         )
+    return move
 
 
 def _check_court(board: list[int], open_mask: int, court: object) -> None:
@@ -344,7 +347,9 @@ def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
                 raise IllegalMoveError(f"{title}: {_name(r)}'s card carries a Crown token and cannot be swapped")
         if a == b:
             raise IllegalMoveError(f"{title}: swap two different region cards")
-        raise IllegalMoveError(f"{title}: the Crown token goes on one of the two swapped cards")
+        if crowned not in (a, b):
+            raise IllegalMoveError(f"{title}: the Crown token goes on one of the two swapped cards")
+        return
     if card in EXCHANGES:
         options = action_options(s, card)
         if not action:
@@ -365,9 +370,10 @@ def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
         given, taken = list(action[1:-2]), [action[-1]]
         for region, leaving in ((a, given), (b, taken)):
             for f in set(leaving):
-                if s.board[region * 4 + f] < leaving.count(f):
+                have, need = s.board[region * 4 + f], leaving.count(f)
+                if have < need:
                     raise IllegalMoveError(
-                        f"{title}: {_name(region)} has not {leaving.count(f)} {FACTION_NAMES[f]} follower(s) to give")
+                        f"{title}: {_name(region)} has {have} {FACTION_NAMES[f]} follower(s), not {need}")
         if action == _banned(s):
             raise IllegalMoveError(
                 f"{title}: this would immediately undo player {s.undo_ban[0] + 1}'s exchange"  # type: ignore[index]

@@ -215,8 +215,7 @@ class GameState:
         """Play a move (a Move or its notation) in place; illegal moves raise and change nothing."""
         if isinstance(move, str):
             move = parse_move(move)
-        rules.check_move(self, move)
-        rules.play(self, move)
+        rules.play(self, rules.check_move(self, move))
         return self
 
     def after(self, move: Move | str) -> GameState:
