@@ -1,0 +1,419 @@
+"""The ``kingisdead`` command: play in the terminal, simulate, replay, and work with positions.
+
+One Typer app, one function per command. Rendering lives in
+:mod:`kingisdead.render`; the rules, records and bots come from the engine, so
+this module only reads options, asks people for moves and reports results.
+Commands that need an optional extra import it inside their own function, so
+``kingisdead --help`` works on the core install alone.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from random import Random
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from . import position, render, rules
+from .board import NUM_REGIONS
+from .bots import BOTS, Bot, make_bot
+from .moves import IllegalMoveError, Move, NotationError, format_move, parse_move
+from .record import GameRecord, RecordError
+from .rng import SplitMix64
+from .scoring import ENDINGS
+from .state import GameState
+
+app = typer.Typer(
+    name="kingisdead",
+    help="The King Is Dead: play in the terminal, run bots, replay records, inspect positions.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+HUMAN = "human"
+
+
+class Variant(str, Enum):
+    standard = "standard"
+    mordred = "mordred"
+
+
+# -- shared helpers ---------------------------------------------------------------------
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Report a problem on stderr, without a traceback, and stop with a non-zero status."""
+    Console(stderr=True, highlight=False).print(f"[bold red]Error:[/bold red] {message}", markup=True)
+    raise typer.Exit(code)
+
+
+def derive_seed(*parts: int) -> int:
+    """A seed for a bot or a sampler, mixed from the game's seed and its place (game, seat).
+
+    SplitMix64 makes it the same on every machine, so a game's seed decides every draw.
+    """
+    value = 0
+    for part in parts:
+        value = SplitMix64(value ^ (part & ((1 << 64) - 1))).next()
+    return value
+
+
+def bot_names() -> str:
+    return ", ".join(sorted(BOTS))
+
+
+def split_names(values: list[str] | None) -> list[str]:
+    """Names given as repeated options and/or comma-separated lists, in order."""
+    return [name.strip().lower() for value in values or [] for name in value.split(",") if name.strip()]
+
+
+def check_bot(name: str) -> None:
+    """Raise a clear usage error for a bot name that make_bot does not know."""
+    try:
+        make_bot(name, 0)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def read_position(path: str) -> GameState:
+    """A position from a JSON file ('-' for standard input); any problem stops with a message."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}")
+    try:
+        return position.loads(text)
+    except position.PositionError as exc:
+        fail(f"{path} is not a valid position: {exc}")
+
+
+# -- play ------------------------------------------------------------------------------------
+
+class QuitGame(Exception):
+    """The person at the keyboard asked to stop (the record is saved)."""
+
+
+def resolve_seats(seats: list[str] | None, players: int | None) -> list[str]:
+    """The seat list from --seats and --players (default: seat 1 human, the others greedy)."""
+    names = split_names(seats)
+    if not names:
+        count = players if players is not None else 2
+        names = [HUMAN] + ["greedy"] * (count - 1)
+    elif players is not None and players != len(names):
+        raise typer.BadParameter(f"--players {players} but {len(names)} seats given ({', '.join(names)})")
+    if len(names) not in (2, 3, 4):
+        raise typer.BadParameter(f"The King Is Dead is for 2, 3 or 4 players, not {len(names)}")
+    for name in names:
+        if name != HUMAN:
+            try:
+                make_bot(name, 0)
+            except ValueError:
+                raise typer.BadParameter(
+                    f"unknown seat {name!r}: a seat is 'human' or a bot ({bot_names()})") from None
+    return names
+
+
+def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
+    """Ask the person to move for a legal move: typed in notation or built from numbered steps."""
+    builder = state.builder()
+    console.print(render.table_view(state, seats, hand_of=state.current_player))
+    console.print("[dim]Type a move in notation, or the number of a choice ('help' explains).[/dim]")
+    while True:
+        options = builder.options()
+        if builder.complete:
+            move = builder.move()
+            console.print(f"Your move: [bold]{format_move(move)}[/bold] ({render.describe_move(move)})")
+            prompt = "[bold]Enter[/bold] plays it, [bold]back[/bold] changes it: "
+        else:
+            if builder.steps:
+                console.print(f"[bold]{render.steps_so_far(builder)}[/bold] › choose the "
+                              f"{render.step_prompt(builder)}:")
+            else:
+                console.print(f"Choose the {render.step_prompt(builder)}:")
+            console.print(render.choices_view(state, options))
+            prompt = f"{render.player_label(state.current_player, seats)}> "
+        text = console.input(prompt).strip()
+        command = text.lower()
+        if builder.complete and command in ("", "y", "yes"):
+            return builder.move()
+        if not text:
+            continue
+        if command in ("help", "?", "h"):
+            console.print(render.NOTATION_HELP)
+        elif command in ("back", "b", "n", "no"):
+            if builder.steps:
+                builder.back()
+            else:
+                console.print("[yellow]Nothing to take back yet.[/yellow]")
+        elif command in ("board", "table"):
+            console.print(render.table_view(state, seats, hand_of=state.current_player))
+        elif command in ("quit", "exit"):
+            raise QuitGame
+        elif text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(options):
+                builder.choose(options[number - 1])
+            elif options:
+                console.print(f"[yellow]Choose a number from 1 to {len(options)}.[/yellow]")
+            else:
+                console.print("[yellow]The move is complete: Enter plays it, 'back' changes it.[/yellow]")
+        else:
+            try:
+                move = parse_move(text)
+                state.check(move)
+            except (NotationError, IllegalMoveError) as exc:
+                console.print(f"[bold red]Not played:[/bold red] {exc}", markup=True, highlight=False)
+                continue
+            return move
+
+
+def announce(console: Console, state: GameState, seats: list[str], move: Move) -> None:
+    """Say who plays what, in notation and in words (before the move is applied)."""
+    console.print(f"{render.player_label(state.current_player, seats)}: [bold]{format_move(move)}[/bold]  "
+                  f"[dim]({render.describe_move(move)})[/dim]", highlight=False)
+
+
+def report_resolutions(console: Console, state: GameState, resolved_before: int) -> None:
+    """Say how each struggle the last move ended came out."""
+    for index in range(resolved_before, state.resolved):
+        console.print(f"[bold cyan]{render.describe_resolution(state, index)}[/bold cyan]")
+
+
+@app.command()
+def play(
+    seats: Annotated[list[str] | None, typer.Option(
+        "--seats", "-s",
+        help="Who sits where, seat 1 first: 'human' or a bot name, comma-separated or repeated "
+             f"(e.g. --seats human,greedy). Bots: {bot_names()}. Default: seat 1 human, the others greedy.",
+    )] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players (2-4); default 2, or the number of seats.")]
+    = None,
+    variant: Annotated[Variant, typer.Option(help="Rules variant.")] = Variant.standard,
+    seed: Annotated[int | None, typer.Option(help="Seed of the setup and the bots; random if not given.")] = None,
+    first: Annotated[int, typer.Option(help="Player who moves first (1-based).")] = 1,
+    record: Annotated[Path | None, typer.Option(
+        help="Where to save the game record (default: kingisdead-game-<seed>.json).")] = None,
+) -> None:
+    """Play a game in the terminal, against bots or people at the same keyboard."""
+    names = resolve_seats(seats, players)
+    if not 1 <= first <= len(names):
+        raise typer.BadParameter(f"--first must be a player from 1 to {len(names)}")
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    console = Console(highlight=False)
+    state = GameState.new(len(names), variant.value, seed, first - 1)
+    game = GameRecord(players=names, variant=variant.value, seed=seed, first_player=first - 1)
+    bots: dict[int, Bot] = {seat: make_bot(name, derive_seed(seed, 0, seat))
+                            for seat, name in enumerate(names) if name != HUMAN}
+    humans = [seat for seat, name in enumerate(names) if name == HUMAN]
+    path = record if record is not None else Path(f"kingisdead-game-{seed}.json")
+    console.print(f"[bold]The King Is Dead[/bold]: {len(names)} players, {variant.value} rules, seed {seed}. "
+                  f"Players: {', '.join(render.player_label(p, names) for p in range(len(names)))}.")
+    try:
+        if not humans:
+            console.print(render.table_view(state, names))
+        while not state.is_over():
+            seat = state.current_player
+            if seat in bots:
+                with console.status(f"{render.player_label(seat, names)} is thinking..."):
+                    move = bots[seat].choose(state)
+            else:
+                if len(humans) > 1:
+                    console.input(f"[bold]{render.player_label(seat, names)}[/bold], your turn: "
+                                  "press Enter when the others look away. ")
+                move = ask_move(console, state, names)
+            resolved_before = state.resolved
+            announce(console, state, names, move)
+            state.apply(move)
+            game.add(move)
+            report_resolutions(console, state, resolved_before)
+            if not humans and state.resolved > resolved_before and not state.is_over():
+                console.print(render.table_view(state, names))
+    except (EOFError, KeyboardInterrupt, QuitGame) as stop:
+        game.save(path)
+        console.print(f"\nGame stopped after {len(game.moves)} moves; its record is saved in [bold]{path}[/bold] "
+                      f"(check it with: kingisdead replay {path}).")
+        raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
+    assert state.result is not None
+    game.result = state.result.to_dict()
+    game.save(path)
+    console.print(render.table_view(state, names))
+    console.print(render.result_view(state.result, names))
+    console.print(f"The game record is saved in [bold]{path}[/bold] (replay it with: kingisdead replay {path}).")
+
+
+# -- simulate -----------------------------------------------------------------------------------
+
+def play_out(state: GameState, bots: list[Bot] | None, rng: Random) -> list[Move]:
+    """Play a game to its end: with ``bots`` (each move validated), or the fast random sampler."""
+    moves: list[Move] = []
+    while not state.is_over():
+        if bots is None:
+            moves.append(rules.play_random(state, rng))
+        else:
+            move = bots[state.current_player].choose(state)
+            rules.play(state, move)
+            moves.append(move)
+    return moves
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
+    variant: Annotated[Variant, typer.Option(help="Rules variant.")] = Variant.standard,
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Game i (from 0) is set up with seed+i; bots are seeded from both.")] = 0,
+    bots: Annotated[str, typer.Option(
+        help=f"One bot for every seat, or one per seat, comma-separated. Bots: {bot_names()}.")] = "random",
+    records: Annotated[Path | None, typer.Option(help="Directory to write each game's record to.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the summary.")]
+    = False,
+) -> None:
+    """Play many bot games quickly and summarise them (endings, wins per seat, speed)."""
+    names = split_names([bots])
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise typer.BadParameter(f"give one bot for every seat or one per seat ({players}), not {len(names)}",
+                                 param_hint="--bots")
+    for name in set(names):
+        check_bot(name)
+    fast = all(name == "random" for name in names)
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    endings = dict.fromkeys(ENDINGS, 0)
+    wins = [0] * players
+    rulers = [0] * players
+    no_ruler = total_moves = 0
+    start = time.perf_counter()
+    for index in range(games):
+        state = GameState.new(players, variant.value, seed + index)
+        seated = None if fast else [make_bot(name, derive_seed(seed, index, seat)) for seat, name in enumerate(names)]
+        moves = play_out(state, seated, Random(derive_seed(seed, index)))
+        result = state.result
+        assert result is not None
+        total_moves += len(moves)
+        endings[result.ending] += 1
+        for seat in result.winners:
+            wins[seat] += 1
+        if result.ruler is None:
+            no_ruler += 1
+        else:
+            rulers[result.ruler] += 1
+        if records is not None:
+            game = GameRecord(names, variant.value, seed + index, 0, [format_move(m) for m in moves],
+                              result.to_dict())
+            game.save(records / f"game-{index + 1:05d}-seed-{seed + index}.json")
+    seconds = time.perf_counter() - start
+    summary = {
+        "games": games, "players": players, "variant": variant.value, "seed": seed, "bots": names,
+        "seconds": round(seconds, 3), "games_per_second": round(games / seconds, 1) if seconds else None,
+        "moves": total_moves, "moves_per_game": round(total_moves / games, 2),
+        "endings": endings, "wins": wins, "rulers": rulers, "no_ruler": no_ruler,
+    }
+    if json_output:
+        typer.echo(json.dumps(summary))
+        return
+    console = Console(highlight=False)
+    console.print(f"[bold]{games} games[/bold], {players} players, {variant.value} rules, seeds {seed} to "
+                  f"{seed + games - 1}, bots: {', '.join(names)}" + (" (fast random sampler)" if fast else ""))
+    console.print(f"Time: {seconds:.2f} s, {summary['games_per_second']} games/s, "
+                  f"{summary['moves_per_game']} moves/game")
+    console.print("Endings: " + ", ".join(f"{name} {count}" for name, count in endings.items()))
+    for seat in range(players):
+        console.print(f"  {render.player_label(seat, names)}: {wins[seat]} wins, ruler in {rulers[seat]}")
+    if no_ruler:
+        console.print(f"  Games without a single ruler (team or shared wins): {no_ruler}")
+    if records is not None:
+        console.print(f"Records written to {records}/")
+
+
+# -- replay ---------------------------------------------------------------------------------------
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON), as saved by play or simulate.")],
+    json_output: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object.")] = False,
+    board: Annotated[bool, typer.Option(help="Also show the final table.")] = False,
+) -> None:
+    """Check a game record by replaying every move, and print the result."""
+    try:
+        game = GameRecord.load(file)
+        state = game.replay()
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or exc}")
+    except RecordError as exc:
+        if json_output:
+            typer.echo(json.dumps({"valid": False, "error": str(exc)}))
+        fail(f"{file} does not replay: {exc}")
+    result = state.result
+    if json_output:
+        typer.echo(json.dumps({
+            "valid": True, "players": game.players, "variant": game.variant, "seed": game.seed,
+            "moves": len(game.moves), "finished": result is not None,
+            "result": result.to_dict() if result is not None else None,
+            "to_move": None if result is not None else state.current_player,
+        }))
+        return
+    console = Console(highlight=False)
+    console.print(f"[green]Valid record[/green]: {len(game.players)} players ({', '.join(game.players)}), "
+                  f"{game.variant} rules, seed {game.seed}, {len(game.moves)} moves.")
+    if board:
+        console.print(render.table_view(state, game.players))
+    if result is None:
+        regions_left = NUM_REGIONS - state.resolved
+        console.print(f"Unfinished: {render.player_label(state.current_player, game.players)} to move, "
+                      f"{regions_left} region(s) still to resolve.")
+    else:
+        console.print(render.result_view(result, game.players))
+
+
+# -- positions ------------------------------------------------------------------------------------
+
+@app.command()
+def new(
+    players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
+    variant: Annotated[Variant, typer.Option(help="Rules variant.")] = Variant.standard,
+    seed: Annotated[int, typer.Option(help="Seed of the setup.")] = 0,
+    first: Annotated[int, typer.Option(help="Player who moves first (1-based).")] = 1,
+) -> None:
+    """Print the starting position of a game as JSON (to use with moves and apply)."""
+    if not 1 <= first <= players:
+        raise typer.BadParameter(f"--first must be a player from 1 to {players}")
+    typer.echo(position.dumps(GameState.new(players, variant.value, seed, first - 1)))
+
+
+@app.command()
+def moves(
+    file: Annotated[str, typer.Argument(metavar="POSITION.json", help="A position as JSON ('-' reads stdin).")],
+    count: Annotated[bool, typer.Option("--count", help="Print only the number of legal moves.")] = False,
+) -> None:
+    """List the legal moves of a position in notation, one per line (pass first)."""
+    state = read_position(file)
+    legal = state.legal_moves()
+    if count:
+        typer.echo(len(legal))
+    else:
+        typer.echo("\n".join(format_move(m) for m in legal))
+
+
+@app.command()
+def apply(
+    file: Annotated[str, typer.Argument(metavar="POSITION.json", help="A position as JSON ('-' reads stdin).")],
+    move: Annotated[str, typer.Argument(help="The move in notation, e.g. 'Scots Din Din +Cal:S' or 'pass'.")],
+) -> None:
+    """Play one move on a position and print the next position as JSON."""
+    state = read_position(file)
+    try:
+        state.apply(move)
+    except NotationError as exc:
+        fail(str(exc))
+    except IllegalMoveError as exc:
+        fail(f"illegal move {move!r}: {exc}")
+    typer.echo(position.dumps(state))

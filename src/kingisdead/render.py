@@ -1,0 +1,285 @@
+"""Rich rendering of a game for the terminal.
+
+Everything a person at the table could see is drawn here: the regions in
+region-card order with their followers, the common stock, each court, each top
+card and how many cards are left. A hand is drawn only for the player it
+belongs to (the rulebook keeps hands hidden, partners included). The command
+line (:mod:`kingisdead.cli`) decides when to draw what; this module only turns
+engine values into text and tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from . import rules
+from .board import (
+    CARD_NAMES,
+    FACTION_CARD,
+    FACTION_NAMES,
+    NEIGHBOURS,
+    NUM_REGIONS,
+    REGION_CODES,
+    REGION_NAMES,
+    SAXON_INVASION,
+    SAXONS,
+    UNRESOLVED,
+    Card,
+)
+from .building import Choice, MoveBuilder
+from .moves import NONE, Move
+from .scoring import Result
+from .state import GameState
+
+FACTION_STYLES = ("bold bright_blue", "bold red", "bold yellow", "bold magenta")
+"""Scots blue, Welsh red, Romano-British yellow as on the board; Loyalists stand out in magenta."""
+SHORT_FACTIONS = ("Scots", "Welsh", "R-Brit", "Loyal")
+
+NOTATION_HELP = """\
+[bold]Enter a move in notation[/bold] (regions by their three-letter codes, factions by S, W, R):
+  pass
+  Crown Dev<>Lon *Lon +Ebo:W             swap two region cards, Crown token on Lon, call a Welsh from Eboracum
+  Garrison Dev:SW>Ebo:R +Ebo:S           a Scots and a Welsh leave Deva for Eboracum, a Romano-British goes back
+  Garrison Dev:S<>Ebo:R +Ebo:S           the one-for-one Garrison (only when no two-for-one exists)
+  Ambassador Cal:S<>Lon:R +Lon:S         swap one follower of Caledonia with one of Londinium
+  Settlements S>Lon W>Dev R>Lon +Dev:W   one follower of each faction from the stock
+  Scots Din Din +Cal:S                   two Scots from the stock into Din Eidyn
+  Crown +Ebo:W                           a card whose action is impossible still calls to court
+[bold]Or build it step by step:[/bold] type the number of a choice; [bold]back[/bold] undoes the last step.
+Other commands: [bold]board[/bold] shows the table again, [bold]help[/bold] shows this,
+[bold]quit[/bold] saves the game record and stops."""
+
+
+def player_label(seat: int, seats: Sequence[str]) -> str:
+    """'Player 2 (greedy)': people count seats from 1."""
+    return f"Player {seat + 1} ({seats[seat]})"
+
+
+def _faction(kind: int, text: str | None = None) -> Text:
+    return Text(text if text is not None else FACTION_NAMES[kind], style=FACTION_STYLES[kind])
+
+
+def _count(n: int, kind: int) -> Text:
+    return Text(str(n), style=FACTION_STYLES[kind]) if n else Text("·", style="dim")
+
+
+def _status(state: GameState, region: int, position: int) -> Text:
+    control = state.control[region]
+    if control == SAXONS:
+        return Text("Saxon token", style="bold white on red")
+    if control != UNRESOLVED:
+        return _faction(control, f"{FACTION_NAMES[control]} control")
+    if position == state.resolved and not state.is_over():
+        return Text("⚔ contested now", style="bold reverse")
+    return Text("waiting", style="dim")
+
+
+def map_table(state: GameState) -> Table:
+    """The eight regions in region-card order: followers, control, Crown tokens, borders."""
+    kinds = 4 if state.mordred else 3
+    table = Table(title="Britain (by region-card position)", title_justify="left", expand=False)
+    table.add_column("#", justify="right")
+    table.add_column("Region")
+    for k in range(kinds):
+        table.add_column(_faction(k, SHORT_FACTIONS[k]), justify="right")
+    table.add_column("Status")
+    table.add_column("Crown")
+    table.add_column("Borders")
+    for position, region in enumerate(state.order):
+        crown = state.crowns[region]
+        borders = ", ".join(REGION_CODES[r] for r in range(NUM_REGIONS) if NEIGHBOURS[region] >> r & 1)
+        row_style = "dim" if state.control[region] != UNRESOLVED else None
+        if position == state.resolved and not state.is_over():
+            row_style = "bold"
+        table.add_row(
+            str(position + 1),
+            f"{REGION_NAMES[region]} ({REGION_CODES[region]})",
+            *(_count(state.board[region * 4 + k], k) for k in range(kinds)),
+            _status(state, region, position),
+            f"♛ P{crown + 1}" if crown >= 0 else "",
+            borders,
+            style=row_style,
+        )
+    return table
+
+
+def stock_line(state: GameState) -> Text:
+    """The common stock, the Saxon tokens and the passes so far in this struggle."""
+    line = Text("Stock: ", style="bold")
+    for k in range(3):
+        line += _faction(k) + Text(f" {state.stock[k]}   ")
+    if state.mordred:
+        line += _faction(3, "Loyalist supply") + Text(f" {state.stock[3]}   ")
+    line += Text(f"Saxon tokens: {state.saxons} of {SAXON_INVASION}", style="bold red" if state.saxons else "")
+    line += Text(f"   Passes in a row: {state.passes} of {state.players}")
+    return line
+
+
+def players_table(state: GameState, seats: Sequence[str]) -> Table:
+    """Each player's court, top card and cards left, with the player to move marked."""
+    table = Table(title="Players", title_justify="left")
+    table.add_column("")
+    table.add_column("Player")
+    for k in range(3):
+        table.add_column(_faction(k, f"Court {SHORT_FACTIONS[k]}"), justify="right")
+    table.add_column("Top card")
+    table.add_column("Cards left", justify="right")
+    if state.players == 4:
+        table.add_column("Team")
+    for p in range(state.players):
+        to_move = p == state.current_player and not state.is_over()
+        top = state.top_card(p)
+        row = [
+            "▶" if to_move else "",
+            player_label(p, seats),
+            *(_count(n, k) for k, n in enumerate(state.court(p))),
+            top.title if top is not None else "-",
+            str(state.cards_left(p)),
+        ]
+        if state.players == 4:
+            first, second = sorted((p, (p + 2) % 4))
+            row.append(f"P{first + 1} & P{second + 1}")
+        table.add_row(*row, style="bold" if to_move else None)
+    return table
+
+
+def hand_line(state: GameState, seat: int) -> Text:
+    """The cards a player still holds (show it only to that player)."""
+    cards = [f"{card.title} ×{n}" if n > 1 else card.title for card, n in state.hand(seat).items()]
+    return Text("Your hand: ", style="bold") + Text(", ".join(cards) if cards else "no cards left (you can only pass)")
+
+
+def table_view(state: GameState, seats: Sequence[str], hand_of: int | None = None) -> RenderableType:
+    """The whole table; ``hand_of`` is the seat whose hand may be shown, if any."""
+    parts: list[RenderableType] = [map_table(state), stock_line(state), players_table(state, seats)]
+    contested = state.contested
+    if contested is not None and not state.is_over():
+        parts.append(Text(f"Struggle for {contested.title} (region card {state.resolved + 1} of 8). "
+                          f"{player_label(state.current_player, seats)} to move.", style="bold"))
+    if hand_of is not None:
+        parts.append(hand_line(state, hand_of))
+    return Group(*parts)
+
+
+# -- moves in words ------------------------------------------------------------------
+
+def _a(faction: int) -> str:
+    return f"a {FACTION_NAMES[faction]}"
+
+
+def describe_move(move: Move) -> str:
+    """A move in plain words, to go with its notation."""
+    if move.card is None:
+        return "passes"
+    card, a = move.card, move.action
+    if card is Card.CROWN:
+        words = (f"swaps the region cards of {REGION_NAMES[a[0]]} and {REGION_NAMES[a[1]]} "
+                 f"and crowns {REGION_NAMES[a[2]]}") if a else "cannot swap any region cards"
+    elif card is Card.GARRISON and len(a) == 5:
+        words = (f"{_a(a[1])} and {_a(a[2])} follower leave {REGION_NAMES[a[0]]} for {REGION_NAMES[a[3]]}, "
+                 f"{_a(a[4])} follower goes back")
+    elif card in (Card.GARRISON, Card.AMBASSADOR) and a:
+        words = (f"{_a(a[1])} follower of {REGION_NAMES[a[0]]} changes places with "
+                 f"{_a(a[3])} follower of {REGION_NAMES[a[2]]}")
+    elif card in (Card.GARRISON, Card.AMBASSADOR):
+        words = "no exchange is possible"
+    elif card is Card.SETTLEMENTS:
+        placed = [f"{FACTION_NAMES[f]} to {REGION_NAMES[r]}" for f, r in enumerate(a) if r != NONE]
+        words = "places " + (", ".join(placed) if placed else "nothing (the stock is empty)")
+    else:
+        name = FACTION_NAMES[FACTION_CARD[card]]
+        if not a:
+            words = f"no {name} follower can be placed"
+        elif len(a) == 2 and a[0] == a[1]:
+            words = f"two {name} followers to {REGION_NAMES[a[0]]}"
+        else:
+            words = f"{name} followers to " + " and ".join(REGION_NAMES[r] for r in a)
+    court = (f"; calls {_a(move.court[1])} follower from {REGION_NAMES[move.court[0]]} to court"
+             if move.court is not None else "; no follower to call to court")
+    return f"plays {card.title}: {words}{court}"
+
+
+def describe_resolution(state: GameState, position: int) -> str:
+    """What the struggle at ``position`` (already resolved) ended in."""
+    region = state.order[position]
+    control = state.control[region]
+    if control == SAXONS:
+        return (f"The struggle for {REGION_NAMES[region]} ends in a tie: the Saxons take it "
+                f"(Saxon token {_saxons_until(state, position)} of {SAXON_INVASION}).")
+    return f"The struggle for {REGION_NAMES[region]} ends: the {FACTION_NAMES[control]} take control."
+
+
+def _saxons_until(state: GameState, position: int) -> int:
+    return sum(1 for r in state.order[:position + 1] if state.control[r] == SAXONS)
+
+
+def result_view(result: Result, seats: Sequence[str]) -> Text:
+    winners = " and ".join(player_label(p, seats) for p in result.winners)
+    text = Text("Game over. ", style="bold") + Text(f"{winners} win{'s' if len(result.winners) == 1 else ''}.",
+                                                     style="bold green")
+    return text + Text("\n" + result.reason)
+
+
+# -- building a move step by step ---------------------------------------------------------
+
+def _step_names(card: int, length: int) -> list[str]:
+    """What each step of a card's action means, in order (``length`` action steps)."""
+    if card == Card.CROWN:
+        return ["first region card to swap", "second region card to swap", "region card for your Crown token"]
+    if card == Card.GARRISON and length == 5:
+        return ["region that two followers leave", "first follower to leave", "second follower to leave",
+                "bordering region they go to", "follower sent back in exchange"]
+    if card in (Card.GARRISON, Card.AMBASSADOR):
+        return ["first region of the exchange", "follower leaving it",
+                "second region of the exchange", "follower leaving that one"]
+    if card == Card.SETTLEMENTS:
+        return [f"region for the {FACTION_NAMES[f]} follower" for f in range(3)]
+    name = FACTION_NAMES[FACTION_CARD[Card(card)]]
+    return [f"region for the first {name} follower", f"region for the second {name} follower"][:length]
+
+
+def step_prompt(builder: MoveBuilder) -> str:
+    """What the next choice of a move under construction decides."""
+    steps = builder.steps
+    if not steps:
+        return "pass, or the card to play"
+    card = steps[0].value
+    options = rules.action_options(builder.state, card)
+    names = _step_names(card, len(options[0]) if options else 0)
+    done = len(steps) - 1
+    if done < len(names):
+        return names[done]
+    return "region of the follower to call to court" if done == len(names) else "follower to call to court"
+
+
+def steps_so_far(builder: MoveBuilder) -> str:
+    return " › ".join(choice.label for choice in builder.steps)
+
+
+def choice_label(state: GameState, choice: Choice) -> str:
+    """A choice with what helps decide it: the followers of a region, the copies of a card."""
+    if choice.kind == "region":
+        base = choice.value * 4
+        kinds = 4 if state.mordred else 3
+        counts = " ".join(f"{'SWRL'[k]}{state.board[base + k]}" for k in range(kinds))
+        return f"{REGION_NAMES[choice.value]} ({counts})"
+    if choice.kind == "card":
+        copies = state.hands[state.current_player * 7 + choice.value]
+        return CARD_NAMES[choice.value] + (f" ×{copies}" if copies > 1 else "")
+    if choice.kind == "none":
+        return "none (no follower of this faction in stock)"
+    return choice.label
+
+
+def choices_view(state: GameState, options: Sequence[Choice]) -> Text:
+    """The numbered choices, on as few lines as the terminal allows."""
+    text = Text()
+    for number, choice in enumerate(options, start=1):
+        if number > 1:
+            text += Text("   ")
+        text += Text(f"{number})", style="bold cyan") + Text(" " + choice_label(state, choice))
+    return text
