@@ -1,0 +1,163 @@
+"""A small builder of exact positions for the rule tests.
+
+Tests describe only what matters to them (a few regions' followers, which
+regions are resolved, the hands) and :func:`build` fills in the rest so that
+the position is valid: the stock takes whatever followers are not on the board
+or at court, played cards get a top card and a play number. The position then
+goes through :func:`kingisdead.position.from_dict`, the same validation every
+loaded position gets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kingisdead import GameState, IllegalMoveError, Move, parse_move
+from kingisdead.board import (
+    CARD_COPIES,
+    CARD_NAMES,
+    FACTION_CODES,
+    FACTION_NAMES,
+    FOLLOWERS_PER_FACTION,
+    LOYALISTS_TOTAL,
+    REGION_NAMES,
+    REMOVED_TWO_PLAYER,
+    region_by_code,
+)
+from kingisdead.position import from_dict
+
+CONTROL_CODES = {"S": "Scots", "W": "Welsh", "R": "Romano-British", "L": "Loyalists", "X": "Saxons"}
+"""Short names for ``control``: X is a Saxon token."""
+
+FULL_HAND = ["Crown", "Garrison", "Ambassador", "Settlements", "Settlements", "Scots", "Welsh", "Romano-British"]
+
+
+def _faction_counts(text: str) -> list[int]:
+    """'SSWL' -> [2, 1, 0, 1] (Scots, Welsh, Romano-British, Loyalists)."""
+    return [text.count(code) for code in FACTION_CODES]
+
+
+def build(
+    players: int = 2,
+    variant: str = "standard",
+    *,
+    regions: dict[str, str] | None = None,
+    control: dict[str, str] | None = None,
+    order: list[str] | None = None,
+    courts: list[str] | None = None,
+    hands: list[list[str]] | None = None,
+    played_order: list[int] | None = None,
+    to_move: int = 0,
+    passes: int = 0,
+    crowns: dict[str, int] | None = None,
+    stock: dict[str, int] | None = None,
+    undo_ban: dict[str, Any] | None = None,
+) -> GameState:
+    """A valid position from a short description.
+
+    - ``regions``: region code -> followers, e.g. ``{"Dev": "SSW", "Din": "L"}``; others empty.
+    - ``control``: resolved regions in the order they were resolved, code -> S/W/R/L/X.
+    - ``order``: the region cards after the resolved ones (default: the rest in map order).
+    - ``courts``: each player's court, e.g. ``["SSW", "R"]``; default empty.
+    - ``hands``: each player's cards left (names); default a full hand.
+    - ``played_order``: seats in the order of their latest card play, oldest first
+      (default: every seat that played a card, by seat number).
+    - ``stock``: optional faction name -> expected stock, a check of the test's own
+      arithmetic (followers listed nowhere else go to the stock).
+    """
+    regions = regions or {}
+    control = control or {}
+    courts = courts or [""] * players
+    hands = hands if hands is not None else [FULL_HAND] * players
+    resolved = [REGION_NAMES[region_by_code(code)] for code in control]
+    rest = [REGION_NAMES[region_by_code(code)] for code in order] if order else [
+        name for name in REGION_NAMES if name not in resolved]
+    cards = resolved + [name for name in rest if name not in resolved]
+    cards += [name for name in REGION_NAMES if name not in cards]
+
+    board = {REGION_NAMES[region_by_code(code)]: _faction_counts(text) for code, text in regions.items()}
+    court_counts = [_faction_counts(text) for text in courts]
+    total = FOLLOWERS_PER_FACTION - (REMOVED_TWO_PLAYER if players == 2 else 0)
+    kinds = 4 if variant == "mordred" else 3
+    stock_counts = []
+    for k in range(kinds):
+        on_board = sum(counts[k] for counts in board.values())
+        if k == 3:
+            stock_counts.append(LOYALISTS_TOTAL - on_board)
+        else:
+            stock_counts.append(total - on_board - sum(c[k] for c in court_counts))
+    if stock is not None:
+        for name, count in stock.items():
+            k = FACTION_NAMES.index(name)
+            assert stock_counts[k] == count, f"stock of {name}: {stock_counts[k]}, expected {count}"
+
+    played = []
+    for hand in hands:
+        left = {name: hand.count(name) for name in CARD_NAMES}
+        played.append([name for name in CARD_NAMES if left[name] < CARD_COPIES[CARD_NAMES.index(name)]])
+    seats_played = [p for p in range(players) if played[p]]
+    played_order = played_order if played_order is not None else seats_played
+    assert sorted(played_order) == seats_played, "played_order must list exactly the seats that played"
+    last_played = [0] * players
+    for number, p in enumerate(played_order, start=1):
+        last_played[p] = number
+
+    data = {
+        "format": "kingisdead-position",
+        "version": 1,
+        "players": players,
+        "variant": variant,
+        "to_move": to_move,
+        "passes": passes,
+        "regions": {name: dict(zip(FACTION_NAMES[:kinds], counts)) for name, counts in board.items()},
+        "stock": dict(zip(FACTION_NAMES[:kinds], stock_counts)),
+        "region_cards": cards,
+        "resolved": len(resolved),
+        "control": {name: CONTROL_CODES[code] for name, code in zip(resolved, control.values())},
+        "crowns": {REGION_NAMES[region_by_code(code)]: p for code, p in (crowns or {}).items()},
+        "courts": [dict(zip(FACTION_NAMES[:3], counts[:3])) for counts in court_counts],
+        "hands": [{name: hand.count(name) for name in CARD_NAMES} for hand in hands],
+        "top_cards": [names[0] if names else None for names in played],
+        "last_played": last_played,
+        "card_plays": len(played_order),
+        "undo_ban": undo_ban,
+    }
+    return from_dict(data)
+
+
+def hand_without(*cards: str) -> list[str]:
+    """A full hand less the named cards (one copy each)."""
+    hand = list(FULL_HAND)
+    for card in cards:
+        hand.remove(card)
+    return hand
+
+
+def followers(state: GameState, code: str) -> str:
+    """A region's followers as letters in faction order, e.g. 'SSWL'."""
+    r = region_by_code(code)
+    return "".join(FACTION_CODES[k] * state.followers(r, k) for k in range(4))
+
+
+def assert_illegal(state: GameState, move: Move | str, *fragments: str) -> IllegalMoveError:
+    """The move raises IllegalMoveError whose message holds every fragment; the state is unchanged."""
+    before = state.key()
+    if isinstance(move, str):
+        move = parse_move(move)
+    try:
+        state.apply(move)
+    except IllegalMoveError as exc:
+        message = str(exc)
+        for fragment in fragments:
+            assert fragment in message, f"{fragment!r} not in {message!r}"
+        assert state.key() == before, "an illegal move changed the state"
+        assert not state.is_legal(move)
+        return exc
+    raise AssertionError(f"{move} was accepted")
+
+
+def play(state: GameState, *moves: str) -> GameState:
+    """Apply moves given in notation, in order (each must be legal)."""
+    for text in moves:
+        state.apply(text)
+    return state
