@@ -136,7 +136,7 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
                               f"{render.step_prompt(builder)}:")
             else:
                 console.print(f"Choose the {render.step_prompt(builder)}:")
-            console.print(render.choices_view(state, options))
+            console.print(render.choices_view(builder))
             prompt = f"{render.player_label(state.current_player, seats)}> "
         text = console.input(prompt).strip()
         command = text.lower()
@@ -237,7 +237,8 @@ def play(
                 console.print(render.table_view(state, names))
     except (EOFError, KeyboardInterrupt, QuitGame) as stop:
         game.save(path)
-        console.print(f"\nGame stopped after {len(game.moves)} moves; its record is saved in [bold]{path}[/bold] "
+        moves_played = f"{len(game.moves)} move" + ("" if len(game.moves) == 1 else "s")
+        console.print(f"\nGame stopped after {moves_played}; its record is saved in [bold]{path}[/bold] "
                       f"(check it with: kingisdead replay {path}).")
         raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
     assert state.result is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -31,7 +32,7 @@ from .board import (
     Card,
 )
 from .building import Choice, MoveBuilder
-from .moves import NONE, Move
+from .moves import NONE, Move, make_move
 from .scoring import Result
 from .state import GameState
 
@@ -242,30 +243,49 @@ def _step_names(card: int, length: int) -> list[str]:
     return [f"region for the first {name} follower", f"region for the second {name} follower"][:length]
 
 
+def _action_length(builder: MoveBuilder) -> int:
+    """How many of the steps after the card belong to the card's action (the rest call to court)."""
+    options = rules.action_options(builder.state, builder.steps[0].value)
+    return len(options[0]) if options else 0
+
+
 def step_prompt(builder: MoveBuilder) -> str:
     """What the next choice of a move under construction decides."""
     steps = builder.steps
     if not steps:
-        return "pass, or the card to play"
-    card = steps[0].value
-    options = rules.action_options(builder.state, card)
-    names = _step_names(card, len(options[0]) if options else 0)
+        return "card to play (or pass)"
+    names = _step_names(steps[0].value, _action_length(builder))
     done = len(steps) - 1
     if done < len(names):
         return names[done]
     return "region of the follower to call to court" if done == len(names) else "follower to call to court"
 
 
+def board_for_choices(builder: MoveBuilder) -> list[int]:
+    """The board the next choice is made on: once the action is chosen, the board after it."""
+    state = builder.state
+    if not builder.steps or builder.steps[0].kind != "card":
+        return state.board
+    length = _action_length(builder)
+    if len(builder.steps) - 1 < length:
+        return state.board
+    action = tuple(NONE if c.kind == "none" else c.value for c in builder.steps[1:1 + length])
+    after = state.copy()
+    rules.play(after, make_move(Card(builder.steps[0].value), action))
+    return after.board
+
+
 def steps_so_far(builder: MoveBuilder) -> str:
     return " › ".join(choice.label for choice in builder.steps)
 
 
-def choice_label(state: GameState, choice: Choice) -> str:
+def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None = None) -> str:
     """A choice with what helps decide it: the followers of a region, the copies of a card."""
     if choice.kind == "region":
+        board = state.board if board is None else board
         base = choice.value * 4
         kinds = 4 if state.mordred else 3
-        counts = " ".join(f"{'SWRL'[k]}{state.board[base + k]}" for k in range(kinds))
+        counts = " ".join(f"{'SWRL'[k]}{board[base + k]}" for k in range(kinds))
         return f"{REGION_NAMES[choice.value]} ({counts})"
     if choice.kind == "card":
         copies = state.hands[state.current_player * 7 + choice.value]
@@ -275,11 +295,11 @@ def choice_label(state: GameState, choice: Choice) -> str:
     return choice.label
 
 
-def choices_view(state: GameState, options: Sequence[Choice]) -> Text:
-    """The numbered choices, on as few lines as the terminal allows."""
-    text = Text()
-    for number, choice in enumerate(options, start=1):
-        if number > 1:
-            text += Text("   ")
-        text += Text(f"{number})", style="bold cyan") + Text(" " + choice_label(state, choice))
-    return text
+def choices_view(builder: MoveBuilder) -> Columns:
+    """The numbered choices of the next step, in columns."""
+    board = board_for_choices(builder)
+    return Columns(
+        [Text(f"{number})", style="bold cyan") + Text(" " + choice_label(builder.state, choice, board))
+         for number, choice in enumerate(builder.options(), start=1)],
+        padding=(0, 3),
+    )
