@@ -1,0 +1,433 @@
+"""The game service: every rule decision goes through the engine, every change through the database.
+
+A game lives in memory as a :class:`LiveGame` (its settings and an immutable
+:class:`Snapshot` of state and moves) and in the database as its setup plus the
+moves in notation. A move is checked by the engine, written to the database,
+and only then becomes the new snapshot, so a failed write changes nothing.
+Moves for one game are serialised by a per-game lock and by the move number
+the client sends: a client that is behind gets a "stale" error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from .. import rules
+from ..bots import BOTS, make_bot
+from ..building import Choice
+from ..evaluation import evaluate
+from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_move
+from ..record import GameRecord
+from ..state import VARIANTS, GameState
+from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
+from .views import describe_move, step_guide, table_view
+
+HINTS_SHOWN = 3
+
+
+class GameError(Exception):
+    """A request the game cannot honour; ``status`` is the HTTP status, ``code`` a stable word."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    claimed: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name, "claimed": self.claimed}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game at one moment: replaced whole on every move, never changed in place.
+
+    ``log`` holds one entry per move: its number, the seat that made it, the
+    notation, the move in words and the struggles it ended (region, control).
+    """
+
+    state: GameState
+    moves: tuple[str, ...] = ()
+    log: tuple[dict[str, Any], ...] = ()
+
+    def after(self, move: Move) -> Snapshot:
+        before = self.state
+        state = before.copy()
+        rules.play(state, move)
+        text = format_move(move)
+        entry = {
+            "number": len(self.moves) + 1, "seat": before.player, "notation": text, "text": describe_move(move),
+            "resolved": [{"region": r, "control": state.control[r]}
+                         for r in state.order[before.resolved:state.resolved]],
+        }
+        return Snapshot(state, self.moves + (text,), self.log + (entry,))
+
+
+@dataclass
+class LiveGame:
+    id: str
+    players: int
+    variant: str
+    seed: int
+    first_player: int
+    hints: bool
+    hotseat: bool
+    bot_seed: int
+    seats: list[Seat]
+    token_hashes: list[str | None]
+    snapshot: Snapshot
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start(self) -> GameState:
+        return GameState.new(self.players, self.variant, self.seed, self.first_player)
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.snapshot.state.is_over() else "running"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.snapshot.state.is_over() and any(s.kind == "human" and not s.claimed for s in self.seats)
+
+    def record(self) -> GameRecord:
+        snap = self.snapshot
+        result = snap.state.result
+        return GameRecord([s.name for s in self.seats], self.variant, self.seed, self.first_player,
+                          list(snap.moves), None if result is None else result.to_dict())
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bot_names() -> list[str]:
+    """The bot levels on offer, straight from the engine's registry."""
+    return list(BOTS)
+
+
+class GameService:
+    """Creates, loads, shows and advances games; thread-safe (called from worker threads)."""
+
+    def __init__(self, database_url: str) -> None:
+        self.engine = make_engine(database_url)
+        self.sessions = make_sessions(self.engine)
+        self._games: dict[str, LiveGame] = {}
+        self._loading = threading.Lock()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- creating and finding games ----------------------------------------------------
+
+    def create(self, players: int, variant: str, seats: list[dict[str, Any]], seed: int | None = None,
+               first_player: int = 0, hints: bool = False, hotseat: bool = False) -> tuple[LiveGame, dict[int, str]]:
+        """A new game; returns it with the secret token of every human seat (shown once)."""
+        if players not in (2, 3, 4):
+            raise GameError(422, "invalid_request", "a game has 2, 3 or 4 players")
+        if variant not in VARIANTS:
+            raise GameError(422, "invalid_request", f"variant must be one of {', '.join(VARIANTS)}")
+        if len(seats) != players:
+            raise GameError(422, "invalid_request", f"give one seat description per player ({players})")
+        if not 0 <= first_player < players:
+            raise GameError(422, "invalid_request", f"first_player must be a seat from 0 to {players - 1}")
+        seed = secrets.randbits(32) if seed is None else seed
+        game_id = secrets.token_urlsafe(8)
+        tokens: dict[int, str] = {}
+        rows = []
+        first_human = next((i for i, s in enumerate(seats) if s["kind"] == "human"), None)
+        for i, spec in enumerate(seats):
+            if spec["kind"] == "bot":
+                bot = (spec.get("bot") or "").lower()
+                if bot not in BOTS:
+                    raise GameError(422, "invalid_request", f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
+                name = spec.get("name") or f"{bot.capitalize()} bot"
+                rows.append(SeatRow(seat=i, kind="bot", bot=bot, name=name, token_hash=None, claimed=True))
+            else:
+                tokens[i] = secrets.token_urlsafe(24)
+                claimed = hotseat or i == first_human
+                rows.append(SeatRow(seat=i, kind="human", bot=None, name=spec.get("name") or f"Player {i + 1}",
+                                    token_hash=hash_token(tokens[i]), claimed=claimed))
+        row = GameRow(id=game_id, players=players, variant=variant, seed=seed, first_player=first_player,
+                      hints=hints, hotseat=hotseat, status="running", move_count=0, result=None)
+        row.seats = rows
+        with self.sessions.begin() as session:
+            session.add(row)
+        game = self._from_rows(row, rows, [])
+        with self._loading:
+            self._games[game_id] = game
+        return game, tokens
+
+    def _from_rows(self, row: GameRow, seats: list[SeatRow], moves: list[str]) -> LiveGame:
+        game = LiveGame(
+            id=row.id, players=row.players, variant=row.variant, seed=row.seed, first_player=row.first_player,
+            hints=row.hints, hotseat=row.hotseat, bot_seed=_bot_seed(row),
+            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed) for s in seats],
+            token_hashes=[s.token_hash for s in seats],
+            snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player)),
+        )
+        snap = game.snapshot
+        for number, text in enumerate(moves, start=1):
+            try:
+                move = parse_move(text)
+                snap.state.check(move)
+            except (IllegalMoveError, NotationError) as exc:
+                raise GameError(500, "corrupt", f"game {row.id}: stored move {number} ({text!r}) fails: {exc}") \
+                    from None
+            snap = snap.after(move)
+        game.snapshot = snap
+        return game
+
+    def get(self, game_id: str) -> LiveGame:
+        """The game, loaded from the database (and replayed) on first use."""
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        with self._loading:
+            game = self._games.get(game_id)
+            if game is None:
+                game = self._load(game_id)
+                self._games[game_id] = game
+        return game
+
+    def _load(self, game_id: str) -> LiveGame:
+        with self.sessions() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise GameError(404, "unknown_game", f"no game {game_id!r}")
+            moves = session.scalars(
+                select(MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.number)).all()
+            return self._from_rows(row, list(row.seats), list(moves))
+
+    def forget(self, game_id: str) -> None:
+        """Drop the cached game so the next use reloads it from the database."""
+        with self._loading:
+            self._games.pop(game_id, None)
+
+    def list_games(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """Summaries for the lobby, newest activity first; ``status``: open, running or finished."""
+        with self.sessions() as session:
+            query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
+            if status in ("running", "open"):
+                query = query.where(GameRow.status == "running")
+            elif status == "finished":
+                query = query.where(GameRow.status == "finished")
+            rows = session.scalars(query).all()
+            summaries = [self._summary(row) for row in rows]
+        if status == "open":
+            summaries = [s for s in summaries if s["open_seats"]]
+        return summaries
+
+    @staticmethod
+    def _summary(row: GameRow) -> dict[str, Any]:
+        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.claimed).to_dict() for s in row.seats]
+        return {
+            "id": row.id, "players": row.players, "variant": row.variant, "status": row.status,
+            "move_number": row.move_count, "hotseat": row.hotseat, "seats": seats,
+            "open_seats": [s["seat"] for s in seats if s["kind"] == "human" and not s["claimed"]]
+            if row.status == "running" else [],
+            "winners": (row.result or {}).get("winners"),
+            "updated_at": row.updated_at.isoformat(),
+        }
+
+    def running_games(self) -> list[str]:
+        with self.sessions() as session:
+            return list(session.scalars(select(GameRow.id).where(GameRow.status == "running")).all())
+
+    # -- seats and tokens --------------------------------------------------------------------
+
+    def seat_for(self, game: LiveGame, token: str | None) -> int:
+        """The seat a token belongs to; claims the seat on its first use."""
+        if not token:
+            raise GameError(401, "no_token", "this needs your seat's token (Authorization: Bearer <token>)")
+        digest = hash_token(token)
+        for seat, known in enumerate(game.token_hashes):
+            if known is not None and secrets.compare_digest(known, digest):
+                if not game.seats[seat].claimed:
+                    self._claim(game, seat, digest)
+                return seat
+        raise GameError(403, "bad_token", "this token belongs to no seat of this game")
+
+    def _claim(self, game: LiveGame, seat: int, digest: str) -> None:
+        with game.lock, self.sessions.begin() as session:
+            row = session.scalars(select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)).one()
+            row.claimed, row.token_hash = True, digest
+            game.seats[seat] = Seat(seat, row.kind, row.bot, row.name, True)
+            game.token_hashes[seat] = digest
+
+    def join(self, game_id: str) -> tuple[int, str]:
+        """Take the first free human seat: a fresh token replaces the seat's invite token."""
+        game = self.get(game_id)
+        if game.snapshot.state.is_over():
+            raise GameError(409, "over", "the game is over")
+        for seat in game.seats:
+            if seat.kind == "human" and not seat.claimed:
+                token = secrets.token_urlsafe(24)
+                self._claim(game, seat.seat, hash_token(token))
+                return seat.seat, token
+        raise GameError(409, "no_free_seat", "every seat of this game is taken")
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def view(self, game: LiveGame, seat: int | None) -> dict[str, Any]:
+        """The game as ``seat`` (None: a spectator) may see it; every hand once the game is over."""
+        snap = game.snapshot
+        over = snap.state.is_over()
+        return {
+            "id": game.id,
+            "status": game.status,
+            "players": game.players,
+            "variant": game.variant,
+            "hints": game.hints,
+            "hotseat": game.hotseat,
+            "seats": [s.to_dict() for s in game.seats],
+            "you": seat,
+            "move_number": len(snap.moves),
+            "log": list(snap.log),
+            "table": table_view(snap.state, seat, reveal=over),
+        }
+
+    def replay_frame(self, game: LiveGame, number: int) -> dict[str, Any]:
+        """The public table after ``number`` moves (hands shown only once the game is over)."""
+        snap = game.snapshot
+        if not 0 <= number <= len(snap.moves):
+            raise GameError(404, "no_such_move", f"the game has moves 0 to {len(snap.moves)}, not {number}")
+        frame = Snapshot(game.start())
+        for text in snap.moves[:number]:
+            frame = frame.after(parse_move(text))
+        return {
+            "id": game.id, "number": number, "total": len(snap.moves),
+            "move": snap.log[number - 1] if number else None,
+            "table": table_view(frame.state, None, reveal=snap.state.is_over()),
+        }
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def options(self, game: LiveGame, seat: int, steps: list[Choice]) -> dict[str, Any]:
+        """The choices that can follow ``steps`` in building this seat's move (the engine's builder)."""
+        state = game.snapshot.state
+        self._check_turn(state, seat)
+        builder = state.builder()
+        for number, step in enumerate(steps, start=1):
+            try:
+                builder.choose(step)
+            except IllegalMoveError as exc:
+                raise GameError(422, "illegal_step", f"step {number}: {exc}") from None
+        complete = builder.complete
+        move = builder.move() if complete else None
+        return {
+            "move_number": len(game.snapshot.moves),
+            "steps": [_choice_dict(c) for c in builder.steps],
+            "options": [_choice_dict(c) for c in builder.options()],
+            "complete": complete,
+            "move": None if move is None else format_move(move),
+            "description": None if move is None else describe_move(move),
+            **step_guide(state, builder.steps, complete),
+        }
+
+    @staticmethod
+    def _check_turn(state: GameState, seat: int) -> None:
+        if state.is_over():
+            raise GameError(409, "over", "the game is over")
+        if seat != state.player:
+            raise GameError(409, "not_your_turn", f"not your turn: player {state.player + 1} is to move")
+
+    def play(self, game_id: str, seat: int, notation: str, expected: int | None = None) -> LiveGame:
+        """Validate and store one move; errors change nothing."""
+        game = self.get(game_id)
+        with game.lock:
+            snap = game.snapshot
+            if expected is not None and expected != len(snap.moves):
+                raise GameError(409, "stale", f"stale: the game is at move {len(snap.moves)}, not {expected}; "
+                                              "reload to see the latest position")
+            self._check_turn(snap.state, seat)
+            try:
+                move = parse_move(notation)
+                snap.state.check(move)
+            except (NotationError, IllegalMoveError) as exc:
+                raise GameError(422, "illegal_move", str(exc)) from None
+            after = snap.after(move)
+            self._store(game, after, seat)
+            game.snapshot = after
+        return game
+
+    def _store(self, game: LiveGame, snap: Snapshot, seat: int) -> None:
+        number = len(snap.moves)
+        result = snap.state.result
+        try:
+            with self.sessions.begin() as session:
+                session.add(MoveRow(game_id=game.id, number=number, seat=seat, notation=snap.moves[-1]))
+                row = session.get(GameRow, game.id)
+                assert row is not None
+                row.move_count = number
+                row.updated_at = datetime.now(UTC)
+                if result is not None:
+                    row.status, row.result = "finished", result.to_dict()
+        except IntegrityError:
+            self.forget(game.id)  # another writer got there first: reload its moves next time
+            raise GameError(409, "stale", f"stale: move {number} was already played; reload") from None
+
+    def bot_turn(self, game_id: str) -> tuple[Callable[[], Move], int, int] | None:
+        """If a bot is to move: (a call that chooses its move, seat, move number), else None."""
+        game = self.get(game_id)
+        snap = game.snapshot
+        state = snap.state
+        if state.is_over() or game.seats[state.player].kind != "bot":
+            return None
+        name = game.seats[state.player].bot
+        assert name is not None
+        number = len(snap.moves)
+        bot = make_bot(name, game.bot_seed * 1009 + number)
+        position = state.copy()
+        return (lambda: bot.choose(position)), state.player, number
+
+    def hint(self, game: LiveGame, seat: int) -> dict[str, Any]:
+        """The best moves for this seat by a one-move look-ahead (only if the game allows hints)."""
+        if not game.hints:
+            raise GameError(403, "hints_off", "hints are off in this game's settings")
+        state = game.snapshot.state
+        self._check_turn(state, seat)
+        ranked = []
+        for move in state.legal_moves():
+            after = state.copy()
+            rules.play(after, move)
+            ranked.append((evaluate(after)[seat], move))
+        ranked.sort(key=lambda pair: -pair[0])
+        best: dict[tuple[Any, ...], tuple[float, Move]] = {}
+        for value, move in ranked:  # the best court call of each different action
+            best.setdefault((move.card, move.action), (value, move))
+            if len(best) == HINTS_SHOWN:
+                break
+        return {
+            "move_number": len(game.snapshot.moves),
+            "method": "one-move look-ahead with the greedy bot's evaluation",
+            "moves": [{"move": format_move(m), "description": describe_move(m), "value": round(v, 3)}
+                      for v, m in best.values()],
+        }
+
+
+def _bot_seed(row: GameRow) -> int:
+    """The bots' seed: fixed by the game (so a restarted server plays the same moves)."""
+    return int(hashlib.sha256(f"{row.id}:{row.seed}".encode()).hexdigest()[:8], 16)
+
+
+def _choice_dict(choice: Choice) -> dict[str, Any]:
+    return {"kind": choice.kind, "value": choice.value, "label": choice.label}
+
