@@ -1,0 +1,111 @@
+"""Three players: the last action card of the game may only be played by a move that wins."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+from positions import assert_illegal, build
+
+from kingisdead import PASS, GameState, Move, parse_move, rules
+from kingisdead.board import CARDS
+
+# Seven regions resolved: Scots 3, Welsh 3 (won most recently), Romano-British 1.
+# Aquae Sulis is the last struggle. Player 1 leads the Scots, player 2 the Welsh.
+SEVEN_RESOLVED = {"Cal": "S", "Din": "S", "Ebo": "S", "Dev": "R", "Cae": "W", "Rat": "W", "Lon": "W"}
+COURTS = ["SSS", "WWW", "R"]
+
+
+def last_card_position(card: str, aquae_sulis: str, players: int = 3) -> GameState:
+    hands = [[card]] + [[] for _ in range(players - 1)]
+    return build(players, control=SEVEN_RESOLVED, regions={"Aqu": aquae_sulis},
+                 courts=(COURTS + [""])[:players], hands=hands)
+
+
+def test_three_player_last_card_playable_only_with_a_winning_move():
+    # Settlements fills Aquae Sulis to S2 W2 R1: only calling the Welsh follower to court
+    # lets the Scots win it (4 regions), crowning player 1.
+    s = last_card_position("Settlements", "SW")
+    assert rules.last_card_applies(s)
+    winning = parse_move("Settlements S>Aqu W>Aqu R>Aqu +Aqu:W")
+    assert s.legal_moves() == [PASS, winning]
+    assert_illegal(s, "Settlements S>Aqu W>Aqu R>Aqu +Aqu:S", "last card", "does not")
+    assert_illegal(s, "Settlements S>Aqu W>Aqu R>Aqu +Aqu:R", "last card")
+    s.apply(winning)
+    s.apply("pass").apply("pass").apply("pass")
+    assert s.result.ending == "coronation" and s.result.winners == (0,)
+
+
+def test_three_player_last_card_otherwise_only_pass():
+    # The Crown can swap nothing; any court call leaves Aquae Sulis Welsh or Saxon: the Welsh rule.
+    s = last_card_position("Crown", "SWW")
+    assert s.legal_moves() == [PASS]
+    assert_illegal(s, "Crown +Aqu:W", "last card: with 3 players the last card of the game may only be played")
+    assert_illegal(s, "Crown +Aqu:S", "last card")
+    assert [c.kind for c in s.builder().options()] == ["pass"]
+    s.apply("pass")
+    assert s.current_player == 1
+
+
+def test_builder_offers_only_the_winning_last_card_move():
+    s = last_card_position("Settlements", "SW")
+    b = s.builder()
+    assert [c.kind for c in b.options()] == ["pass", "card"]
+    b.choose(b.options()[1])
+    while not b.complete:
+        assert len(b.options()) == 1
+        b.choose(b.options()[0])
+    assert b.move() == parse_move("Settlements S>Aqu W>Aqu R>Aqu +Aqu:W")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_last_card_rule_only_with_three_players(players):
+    s = last_card_position("Crown", "SWW", players)
+    assert not rules.last_card_applies(s)
+    assert len(s.legal_moves()) == 3  # pass, Crown calling a Scots, Crown calling a Welsh
+    s.apply("Crown +Aqu:W")
+
+
+def test_last_card_rule_only_when_one_card_is_left_in_all_hands():
+    s = build(3, control=SEVEN_RESOLVED, regions={"Aqu": "SWW"}, courts=COURTS, hands=[["Crown"], ["Garrison"], []])
+    assert not rules.last_card_applies(s)
+    s.apply("Crown +Aqu:W")
+    assert rules.last_card_applies(s)  # now player 2 holds the last card
+    # Calling the Scots follower leaves Aquae Sulis to the Welsh: player 2's only winning move.
+    assert s.legal_moves() == [PASS, parse_move("Garrison +Aqu:S")]
+
+
+def _follow_to_the_end(state: GameState) -> GameState:
+    """Everyone passes until the game is over (nobody holds a card any more)."""
+    while not state.is_over():
+        state.apply(PASS)
+    return state
+
+
+def _card_moves_ignoring_the_rule(s: GameState) -> list[Move]:
+    card = next(c for c in range(7) if s.hands[s.player * 7 + c])
+    moves = []
+    for action in rules.action_options(s, card):
+        board = s.board[:]
+        rules._move_followers(board, s.stock[:], card, action)
+        for court in rules.court_options(board, s.open) or [None]:
+            moves.append(Move(CARDS[card], action, court))
+    return moves
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_last_card_legal_exactly_when_the_game_that_follows_is_won(seed):
+    """In positions reached by random play, a last-card move is legal iff the mover then wins alone."""
+    rng = Random(seed)
+    s = GameState.new(3, seed=seed)
+    while not s.is_over() and not rules.last_card_applies(s):
+        rules.play_random(s, rng)
+    if s.is_over():
+        pytest.skip("this game ended before the last card")
+    mover = s.current_player
+    legal = set(s.legal_moves()[1:])
+    for move in _card_moves_ignoring_the_rule(s):
+        after = s.copy()
+        rules.play(after, move)
+        wins = _follow_to_the_end(after).result.winners == (mover,)
+        assert (move in legal) == wins, move
