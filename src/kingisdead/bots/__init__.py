@@ -1,7 +1,11 @@
 """Bots: anything that, given a state, chooses a legal move.
 
 Every bot is built from a name (``make_bot("greedy", seed=1)``) so that the
-command line, the arena and the web app accept the same names.
+command line, the arena and the web app accept the same names. A name may
+carry a thinking budget after a colon: ``mcts:2s`` (seconds per move) or
+``mcts:500`` (search iterations per move). The levels for people
+(``beginner``, ``intermediate``, ``strong``, ``max``) are names too; see
+:mod:`.levels` and docs/bots.md.
 """
 
 from __future__ import annotations
@@ -14,6 +18,10 @@ from .. import rules
 from ..evaluation import evaluate
 from ..moves import Move
 from ..state import GameState
+from .budget import Budget
+from .candidates import ranked_candidates
+from .mcts import SearchConfig, only_move, search
+from .solver import solvable, solve
 
 
 class Bot(Protocol):
@@ -29,7 +37,7 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
         self.rng = Random(seed)
 
     def choose(self, state: GameState) -> Move:
@@ -41,7 +49,7 @@ class UniformBot:
 
     name = "uniform"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
         self.rng = Random(seed)
 
     def choose(self, state: GameState) -> Move:
@@ -56,7 +64,7 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
         self.rng = Random(seed)
 
     def choose(self, state: GameState) -> Move:
@@ -74,17 +82,89 @@ class GreedyBot:
         return self.rng.choice(best)
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {
+class CarelessBot:
+    """Greedy over a few drawn moves only, and now and then a random move: a forgiving opponent."""
+
+    name = "careless"
+    blunder_rate = 0.25
+    per_card = 1
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
+        self.rng = Random(seed)
+
+    def choose(self, state: GameState) -> Move:
+        if self.rng.random() < self.blunder_rate:
+            return rules.sample_move(state, self.rng)
+        return ranked_candidates(state, self.rng, self.per_card)[0][1]
+
+
+DEFAULT_SEARCH_BUDGET = Budget(seconds=1.0)
+
+
+class SearchBot:
+    """Monte Carlo tree search (see :mod:`.mcts`), with the exact solver for small 2-player endgames."""
+
+    name = "mcts"
+    solver_cards = 2
+    """The solver is tried when at most this many cards are left in both hands together."""
+    solver_nodes = 20_000
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None, config: SearchConfig | None = None) -> None:
+        self.rng = Random(seed)
+        self.budget = budget or DEFAULT_SEARCH_BUDGET
+        self.config = config or SearchConfig()
+
+    def choose(self, state: GameState) -> Move:
+        forced = only_move(state)
+        if forced is not None:
+            return forced
+        proven = self._solve(state)
+        if proven is not None:
+            return proven
+        return search(state, self.budget, self.rng, self.config).best
+
+    def _solve(self, state: GameState) -> Move | None:
+        """The solver's move when it proves a win or a shared win within half the budget."""
+        if not solvable(state, self.solver_cards):
+            return None
+        seconds = self.budget.seconds / 2 if self.budget.seconds is not None else None
+        solution = solve(state, self.solver_nodes, seconds)
+        return solution.move if solution is not None and solution.value >= 0 else None
+
+
+def _levels() -> dict[str, Callable[..., Bot]]:
+    from .levels import LEVELS
+
+    return {name: level.make for name, level in LEVELS.items()}
+
+
+BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "uniform": UniformBot,
     "greedy": GreedyBot,
+    "careless": CarelessBot,
+    "mcts": SearchBot,
 }
+"""Bot factories by name: ``BOTS[name](seed)`` or ``BOTS[name](seed, budget)``."""
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name; unknown names raise ValueError listing the known ones."""
+def split_name(spec: str) -> tuple[str, Budget | None]:
+    """'mcts:2s' -> ('mcts', 2 seconds); a name without a colon has no budget of its own."""
+    name, _, budget = spec.strip().lower().partition(":")
+    return name, Budget.parse(budget) if budget else None
+
+
+def make_bot(name: str, seed: int = 0, budget: Budget | None = None) -> Bot:
+    """A bot by name (``name`` or ``name:budget``); unknown names raise ValueError listing the known ones.
+
+    A budget in the name wins over ``budget``; bots that do not search ignore budgets.
+    """
+    base, own_budget = split_name(name)
     try:
-        factory = BOTS[name.lower()]
+        factory = BOTS[base]
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})") from None
-    return factory(seed)
+    return factory(seed, own_budget or budget)
+
+
+BOTS.update(_levels())

@@ -1,0 +1,120 @@
+"""Named levels for people: a bot and a budget each, from forgiving to the strongest this machine allows.
+
+| level | bot | budget per move |
+| --- | --- | --- |
+| beginner | careless: greedy over one drawn action per card, a random move one time in four | none |
+| intermediate | greedy: every legal move, one move deep | none |
+| strong | Monte Carlo tree search + endgame solver | 1 s |
+| max | the same search on two processes (root parallel), visits pooled | 2 s |
+
+A budget given with the level (``strong:3s``) replaces the level's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+from ..moves import Move
+from .budget import Budget
+from .mcts import SearchConfig, search
+
+if TYPE_CHECKING:
+    from ..state import GameState
+    from . import Bot
+
+
+class ParallelSearchBot:
+    """Root-parallel search: ``workers`` independent searches (one here, the rest in processes), visits pooled.
+
+    Each search gets its own seed from this bot's generator, so with an
+    iteration budget the pooled choice is the same on every run.
+    """
+
+    name = "mcts-parallel"
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None, workers: int | None = None,
+                 config: SearchConfig | None = None) -> None:
+        from . import SearchBot
+
+        self.rng = Random(seed)
+        self.budget = budget or Budget(seconds=2.0)
+        self.workers = workers or 2
+        self.config = config or SearchConfig()
+        self.local = SearchBot(seed, self.budget, self.config)
+        self.pool: Executor | None = None
+
+    def choose(self, state: GameState) -> Move:
+        from .mcts import only_move
+
+        forced = only_move(state)
+        if forced is not None:
+            return forced
+        proven = self.local._solve(state)
+        if proven is not None:
+            return proven
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(max_workers=self.workers - 1)
+        seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
+        remote = [self.pool.submit(_root_stats, state, self.budget, seed, self.config) for seed in seeds[1:]]
+        pooled: dict[Move, list[float]] = {}
+        for stats in [_root_stats(state, self.budget, seeds[0], self.config)] + [f.result() for f in remote]:
+            for move, visits, value in stats:
+                entry = pooled.setdefault(move, [0, 0.0])
+                entry[0] += visits
+                entry[1] += visits * value
+        return max(pooled, key=lambda m: (pooled[m][0], pooled[m][1]))
+
+    def close(self) -> None:
+        """Stop the helper processes (they also stop when this process exits)."""
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+
+def _root_stats(state: GameState, budget: Budget, seed: int, config: SearchConfig) -> list[tuple[Move, int, float]]:
+    result = search(state, budget, Random(seed), config)
+    return [(m.move, m.visits, m.value) for m in result.moves]
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    description: str
+    factory: Callable[..., Any]
+    budget: Budget | None
+
+    def make(self, seed: int = 0, budget: Budget | None = None) -> Bot:
+        return self.factory(seed, budget or self.budget)
+
+
+def _careless(seed: int, budget: Budget | None) -> Bot:
+    from . import CarelessBot
+
+    return CarelessBot(seed, budget)
+
+
+def _greedy(seed: int, budget: Budget | None) -> Bot:
+    from . import GreedyBot
+
+    return GreedyBot(seed, budget)
+
+
+def _search(seed: int, budget: Budget | None) -> Bot:
+    from . import SearchBot
+
+    return SearchBot(seed, budget)
+
+
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("beginner", "greedy over a few drawn moves, with a random move one time in four", _careless, None),
+        Level("intermediate", "greedy: looks at every legal move, one move deep", _greedy, None),
+        Level("strong", "Monte Carlo tree search with the endgame solver, 1 s a move", _search, Budget(seconds=1.0)),
+        Level("max", "the same search on two cores, 2 s a move", ParallelSearchBot, Budget(seconds=2.0)),
+    )
+}
