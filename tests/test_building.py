@@ -1,0 +1,104 @@
+"""Building a move choice by choice: only completable choices, every legal move reachable."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from positions import build
+
+from kingisdead import IllegalMoveError, parse_move
+from kingisdead.board import Card, Region
+from kingisdead.building import Choice, move_steps
+
+
+def all_built_moves(state) -> list:
+    """Every move the builder can complete, by walking every offered choice (depth first)."""
+    built = []
+
+    def walk(builder):
+        options = builder.options()
+        if builder.complete:
+            built.append(builder.move())
+            return
+        assert options, "the builder offered a dead end"
+        for choice in options:
+            builder.choose(choice)
+            walk(builder)
+            builder.back()
+
+    walk(state.builder())
+    return built
+
+
+SMALL_POSITIONS = {
+    "two-for-one": dict(regions={"Dev": "SSW", "Ebo": "R", "Lon": "W"}, control={"Cal": "S", "Din": "W", "Cae": "X"}),
+    "one-for-one": dict(regions={"Dev": "S", "Ebo": "R", "Cal": "W"}, control={"Din": "W", "Cae": "X", "Aqu": "R"}),
+    "mordred": dict(variant="mordred", regions={"Din": "LS", "Aqu": "LW"},
+                    control={"Cal": "S", "Ebo": "W", "Cae": "X", "Lon": "R"}),
+    "empty stock": dict(regions={"Dev": "S"}, courts=["W" * 8 + "R" * 3, "W" * 8 + "R" * 5],
+                        control={"Cal": "S", "Din": "X", "Ebo": "X", "Rat": "W"}),
+    "empty board": dict(control={"Cal": "S", "Din": "X", "Ebo": "X", "Rat": "W", "Lon": "R"}),
+}
+
+
+@pytest.mark.parametrize("name", SMALL_POSITIONS)
+def test_builder_offers_only_completable_choices_and_reaches_every_legal_move(name):
+    state = build(**SMALL_POSITIONS[name])
+    built = all_built_moves(state)
+    assert set(built) == set(state.legal_moves())
+    # Unordered choices may come in either order: a move is built at most two ways.
+    assert max(Counter(built).values()) <= 2
+
+
+def test_builder_steps_build_each_move():
+    state = build(**SMALL_POSITIONS["two-for-one"])
+    for move in state.legal_moves():
+        builder = state.builder()
+        for step in move_steps(move):
+            builder.choose(step)
+        assert builder.complete and builder.move() == move
+
+
+def test_builder_accepts_unordered_choices_in_either_order():
+    state = build(regions={"Dev": "S", "Lon": "R"})
+    forward, backward = state.builder(), state.builder()
+    for builder, first, second in ((forward, Region.DEVA, Region.LONDINIUM), (backward, Region.LONDINIUM, Region.DEVA)):
+        builder.choose(Choice("card", Card.CROWN)).choose(Choice("region", first)).choose(Choice("region", second))
+        builder.choose(Choice("region", Region.LONDINIUM))
+        builder.choose(Choice("region", Region.DEVA)).choose(Choice("faction", 0))
+    assert forward.move() == backward.move() == parse_move("Crown Dev<>Lon *Lon +Dev:S")
+
+
+def test_builder_refuses_a_choice_that_is_not_offered():
+    state = build(regions={"Dev": "S", "Lon": "R"})
+    builder = state.builder().choose(Choice("card", Card.GARRISON))
+    with pytest.raises(IllegalMoveError, match="cannot choose Caledonia here"):
+        builder.choose(Choice("region", Region.CALEDONIA))
+    assert builder.steps == [Choice("card", Card.GARRISON)]
+
+
+def test_builder_back_and_incomplete_move():
+    state = build(regions={"Dev": "S", "Lon": "R"})
+    builder = state.builder()
+    assert builder.back().steps == []
+    builder.choose(Choice("card", Card.SCOTS))
+    assert not builder.complete
+    with pytest.raises(IllegalMoveError, match="not complete"):
+        builder.move()
+    builder.back()
+    assert builder.options()[0] == Choice("pass")
+    builder.choose(Choice("pass"))
+    assert builder.complete and builder.move().is_pass
+
+
+def test_builder_offers_no_card_the_player_has_spent():
+    state = build(regions={"Dev": "S"}, hands=[["Crown", "Settlements"], ["Crown"]])
+    assert [c.label for c in state.builder().options()] == ["pass", "Crown", "Settlements"]
+
+
+def test_builder_never_changes_the_state():
+    state = build(**SMALL_POSITIONS["mordred"])
+    before = state.key()
+    all_built_moves(state)
+    assert state.key() == before

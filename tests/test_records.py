@@ -1,0 +1,86 @@
+"""Game records: saved, loaded and replayed to the same final state and result."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from kingisdead import GameState, rules
+from kingisdead.record import GameRecord, RecordError
+
+
+def random_record(players: int, variant: str, seed: int) -> tuple[GameRecord, GameState]:
+    record = GameRecord([f"bot{p}" for p in range(players)], variant, seed, first_player=seed % players)
+    state = record.start()
+    rng = Random(seed)
+    while not state.is_over():
+        record.add(rules.play_random(state, rng))
+    record.result = state.result.to_dict()
+    return record, state
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "standard"), (3, "standard"), (4, "standard"),
+                                                  (2, "mordred"), (3, "mordred")])
+def test_record_replays_to_the_same_state_and_result(players, variant, tmp_path):
+    record, final = random_record(players, variant, seed=17)
+    path = tmp_path / "game.json"
+    record.save(path)
+    loaded = GameRecord.load(path)
+    assert loaded == record
+    replayed = loaded.replay()
+    assert replayed.key() == final.key()
+    assert replayed.result == final.result
+
+
+def test_record_with_an_illegal_move_names_its_number_and_rule():
+    record, _ = random_record(2, "standard", seed=3)
+    record.moves[0] = "Garrison Dev:SW>Lon:R +Lon:S"
+    with pytest.raises(RecordError, match=r"move 1 \('Garrison Dev:SW>Lon:R \+Lon:S'\): Garrison: "):
+        record.replay()
+
+
+def test_record_with_an_unreadable_move_fails():
+    record, _ = random_record(2, "standard", seed=3)
+    record.moves[2] = "Joust"
+    with pytest.raises(RecordError, match="move 3"):
+        record.replay()
+
+
+def test_record_whose_result_does_not_match_fails():
+    record, _ = random_record(2, "standard", seed=4)
+    record.result = dict(record.result, winners=[9], reason="made up")
+    with pytest.raises(RecordError, match="stored result does not match"):
+        record.replay()
+
+
+def test_record_claiming_a_result_for_an_unfinished_game_fails():
+    record, _ = random_record(2, "standard", seed=4)
+    record.moves = record.moves[:5]
+    with pytest.raises(RecordError, match="do not finish the game"):
+        record.replay()
+
+
+def test_unfinished_record_replays_to_its_position():
+    record = GameRecord(["a", "b"], seed=8)
+    state = record.start()
+    rng = Random(1)
+    for _ in range(10):
+        record.add(rules.play_random(state, rng))
+    assert GameRecord.loads(record.dumps()).replay().key() == state.key()
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("[", "not JSON"),
+    ('{"format": "pgn"}', "not a game record"),
+    ('{"format": "kingisdead-record", "version": 7}', "unsupported record version"),
+    ('{"format": "kingisdead-record", "version": 1, "players": ["a"]}', "players must be a list of 2 to 4 names"),
+    ('{"format": "kingisdead-record", "version": 1, "players": ["a", "b"], "variant": "x"}', "unknown variant"),
+    ('{"format": "kingisdead-record", "version": 1, "players": ["a", "b"], "seed": "1"}', "seed must be an integer"),
+    ('{"format": "kingisdead-record", "version": 1, "players": ["a", "b"], "seed": 1, "first_player": 2}',
+     "first_player"),
+    ('{"format": "kingisdead-record", "version": 1, "players": ["a", "b"], "seed": 1, "moves": [1]}', "moves"),
+])
+def test_bad_records_are_refused_with_a_reason(text, fragment):
+    with pytest.raises(RecordError, match=fragment):
+        GameRecord.loads(text)
