@@ -122,7 +122,7 @@ def resolve_seats(seats: list[str] | None, players: int | None) -> list[str]:
 def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
     """Ask the person to move for a legal move: typed in notation or built from numbered steps."""
     builder = state.builder()
-    console.print(render.table_view(state, seats, hand_of=state.current_player))
+    console.print(render.TableView(state, seats, hand_of=state.current_player))
     console.print("[dim]Type a move in notation, or the number of a choice ('help' explains).[/dim]")
     while True:
         options = builder.options()
@@ -145,14 +145,16 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
         if not text:
             continue
         if command in ("help", "?", "h"):
-            console.print(render.NOTATION_HELP)
+            console.print(render.help_view())
         elif command in ("back", "b", "n", "no"):
             if builder.steps:
                 builder.back()
             else:
                 console.print("[yellow]Nothing to take back yet.[/yellow]")
         elif command in ("board", "table"):
-            console.print(render.table_view(state, seats, hand_of=state.current_player))
+            console.print(render.TableView(state, seats, hand_of=state.current_player))
+        elif command == "borders":
+            console.print(render.borders_view())
         elif command in ("quit", "exit"):
             raise QuitGame
         elif text.isdigit():
@@ -217,7 +219,7 @@ def play(
                   f"Players: {', '.join(render.player_label(p, names) for p in range(len(names)))}.")
     try:
         if not humans:
-            console.print(render.table_view(state, names))
+            console.print(render.TableView(state, names))
         while not state.is_over():
             seat = state.current_player
             if seat in bots:
@@ -234,7 +236,7 @@ def play(
             game.add(move)
             report_resolutions(console, state, resolved_before)
             if not humans and state.resolved > resolved_before and not state.is_over():
-                console.print(render.table_view(state, names))
+                console.print(render.TableView(state, names))
     except (EOFError, KeyboardInterrupt, QuitGame) as stop:
         game.save(path)
         moves_played = f"{len(game.moves)} move" + ("" if len(game.moves) == 1 else "s")
@@ -244,7 +246,7 @@ def play(
     assert state.result is not None
     game.result = state.result.to_dict()
     game.save(path)
-    console.print(render.table_view(state, names))
+    console.print(render.TableView(state, names))
     console.print(render.result_view(state.result, names))
     console.print(f"The game record is saved in [bold]{path}[/bold] (replay it with: kingisdead replay {path}).")
 
@@ -366,7 +368,7 @@ def replay(
     console.print(f"[green]Valid record[/green]: {len(game.players)} players ({', '.join(game.players)}), "
                   f"{game.variant} rules, seed {game.seed}, {len(game.moves)} moves.")
     if board:
-        console.print(render.table_view(state, game.players))
+        console.print(render.TableView(state, game.players))
     if result is None:
         regions_left = NUM_REGIONS - state.resolved
         console.print(f"Unfinished: {render.player_label(state.current_player, game.players)} to move, "
@@ -418,3 +420,22 @@ def apply(
     except IllegalMoveError as exc:
         fail(f"illegal move {move!r}: {exc}")
     typer.echo(position.dumps(state))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[str | None, typer.Option(
+        help="SQLAlchemy URL of the game store (default: $DATABASE_URL, else ./kingisdead.sqlite3).")] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving, so people can follow.")] = 0.6,
+) -> None:
+    """Play in the browser: start the web server (lobby, tables, API at /docs)."""
+    try:
+        import uvicorn
+
+        from .web import create_app
+    except ImportError:
+        fail("the web server needs the web extra: pip install 'kingisdead[web]'")
+    typer.echo(f"The King Is Dead: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
+    uvicorn.run(create_app(database, bot_delay=bot_delay), host=host, port=port, log_level="warning")

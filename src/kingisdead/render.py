@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -22,6 +24,7 @@ from .board import (
     CARD_NAMES,
     FACTION_CARD,
     FACTION_NAMES,
+    MORDRED_FLAGS,
     NEIGHBOURS,
     NUM_REGIONS,
     REGION_CODES,
@@ -40,19 +43,39 @@ FACTION_STYLES = ("bold bright_blue", "bold red", "bold yellow", "bold magenta")
 """Scots blue, Welsh red, Romano-British yellow as on the board; Loyalists stand out in magenta."""
 SHORT_FACTIONS = ("Scots", "Welsh", "R-Brit", "Loyal")
 
-NOTATION_HELP = """\
-[bold]Enter a move in notation[/bold] (regions by their three-letter codes, factions by S, W, R):
-  pass
-  Crown Dev<>Lon *Lon +Ebo:W             swap two region cards, Crown token on Lon, call a Welsh from Eboracum
-  Garrison Dev:SW>Ebo:R +Ebo:S           a Scots and a Welsh leave Deva for Eboracum, a Romano-British goes back
-  Garrison Dev:S<>Ebo:R +Ebo:S           the one-for-one Garrison (only when no two-for-one exists)
-  Ambassador Cal:S<>Lon:R +Lon:S         swap one follower of Caledonia with one of Londinium
-  Settlements S>Lon W>Dev R>Lon +Dev:W   one follower of each faction from the stock
-  Scots Din Din +Cal:S                   two Scots from the stock into Din Eidyn
-  Crown +Ebo:W                           a card whose action is impossible still calls to court
-[bold]Or build it step by step:[/bold] type the number of a choice; [bold]back[/bold] undoes the last step.
-Other commands: [bold]board[/bold] shows the table again, [bold]help[/bold] shows this,
-[bold]quit[/bold] saves the game record and stops."""
+NOTATION_EXAMPLES = (
+    ("pass", "let the struggle go on without you"),
+    ("Crown Dev<>Lon *Lon +Ebo:W", "swap two region cards, your Crown token on Lon, call a Welsh from Eboracum"),
+    ("Garrison Dev:SW>Ebo:R +Ebo:S", "a Scots and a Welsh leave Deva for Eboracum, a Romano-British goes back"),
+    ("Garrison Dev:S<>Ebo:R +Ebo:S", "the one-for-one Garrison (only when no two-for-one exists anywhere)"),
+    ("Ambassador Cal:S<>Lon:R +Lon:S", "swap one follower of Caledonia with one of Londinium"),
+    ("Settlements S>Lon W>Dev R>Lon +Dev:W", "one follower of each faction from the stock"),
+    ("Scots Din Din +Cal:S", "two Scots from the stock into Din Eidyn"),
+    ("Crown +Ebo:W", "a card whose action is impossible still calls a follower to court"),
+)
+
+
+def help_view() -> Group:
+    """How to enter a move, the game's commands, and how to read the table."""
+    examples = Table.grid(padding=(0, 2))
+    examples.add_column(no_wrap=True, style="bold cyan")
+    examples.add_column()
+    for notation, meaning in NOTATION_EXAMPLES:
+        examples.add_row("  " + notation, meaning)
+    return Group(
+        Text.from_markup("[bold]Type a move in notation[/bold] (regions by their three-letter codes, "
+                         "factions by S, W, R; a follower called to court last, after +):"),
+        examples,
+        Text.from_markup(
+            "[bold]Or build it step by step[/bold]: type the number of a choice; [bold]back[/bold] undoes "
+            "the last step.\n"
+            "[bold]board[/bold] shows the table again, [bold]borders[/bold] lists the borders, [bold]help[/bold] "
+            "shows this, [bold]quit[/bold] saves the game record and stops.\n"
+            "[bold]The map[/bold] lists the regions by region-card position (#): the struggle is for the one "
+            "marked contested. ✓ marks the faction in control, Pn under ♛ player n's Crown token (that card can no "
+            "longer be swapped). In the Mordred variant, Flag is the region that gets a Loyalist when this "
+            "one is resolved."),
+    )
 
 
 def player_label(seat: int, seats: Sequence[str]) -> str:
@@ -71,66 +94,94 @@ def _count(n: int, kind: int) -> Text:
 def _status(state: GameState, region: int, position: int) -> Text:
     control = state.control[region]
     if control == SAXONS:
-        return Text("Saxon token", style="bold white on red")
+        return Text("Saxons", style="bold white on red")
     if control != UNRESOLVED:
-        return _faction(control, f"{FACTION_NAMES[control]} control")
+        return _faction(control, f"{SHORT_FACTIONS[control]} ✓")
     if position == state.resolved and not state.is_over():
-        return Text("⚔ contested now", style="bold reverse")
+        return Text("contested", style="bold reverse")
     return Text("waiting", style="dim")
 
 
-def map_table(state: GameState) -> Table:
-    """The eight regions in region-card order: followers, control, Crown tokens, borders."""
+def _table(title: str) -> Table:
+    """A compact table (no vertical rules) so that the whole table fits 80 columns."""
+    return Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
+                 collapse_padding=True)
+
+
+def map_table(state: GameState, borders: bool = True) -> Table:
+    """The eight regions in region-card order: followers, control, Crown tokens, borders.
+
+    In the Mordred variant a column names the region that receives a Loyalist when
+    this region is resolved (its flag).
+    """
     kinds = 4 if state.mordred else 3
-    table = Table(title="Britain (by region-card position)", title_justify="left", expand=False)
+    table = _table("Britain, by region-card position")
     table.add_column("#", justify="right")
-    table.add_column("Region")
+    table.add_column("Region", no_wrap=True)
     for k in range(kinds):
         table.add_column(_faction(k, SHORT_FACTIONS[k]), justify="right")
-    table.add_column("Status")
-    table.add_column("Crown")
-    table.add_column("Borders")
+    table.add_column("Status", no_wrap=True)
+    table.add_column("♛", no_wrap=True)
+    if state.mordred:
+        table.add_column("Flag", no_wrap=True)
+    if borders:
+        table.add_column("Borders", no_wrap=True)
     for position, region in enumerate(state.order):
         crown = state.crowns[region]
-        borders = ", ".join(REGION_CODES[r] for r in range(NUM_REGIONS) if NEIGHBOURS[region] >> r & 1)
-        row_style = "dim" if state.control[region] != UNRESOLVED else None
-        if position == state.resolved and not state.is_over():
-            row_style = "bold"
-        table.add_row(
+        contested = position == state.resolved and not state.is_over()
+        row = [
             str(position + 1),
-            f"{REGION_NAMES[region]} ({REGION_CODES[region]})",
+            f"{REGION_CODES[region]} {REGION_NAMES[region]}",
             *(_count(state.board[region * 4 + k], k) for k in range(kinds)),
             _status(state, region, position),
-            f"♛ P{crown + 1}" if crown >= 0 else "",
-            borders,
-            style=row_style,
-        )
+            f"P{crown + 1}" if crown >= 0 else "",
+        ]
+        if state.mordred:
+            row.append(REGION_CODES[MORDRED_FLAGS[region]])
+        if borders:
+            row.append(" ".join(REGION_CODES[r] for r in neighbours(region)))
+        resolved = state.control[region] != UNRESOLVED
+        table.add_row(*row, style="bold" if contested else "dim" if resolved else None)
     return table
+
+
+def neighbours(region: int) -> list[int]:
+    return [r for r in range(NUM_REGIONS) if NEIGHBOURS[region] >> r & 1]
+
+
+def borders_view() -> Text:
+    """Every region with the regions it borders (for terminals too narrow for the map's column)."""
+    text = Text("Borders:", style="bold")
+    for region in range(NUM_REGIONS):
+        text += Text(f"\n  {REGION_CODES[region]} {REGION_NAMES[region]}: "
+                     + ", ".join(REGION_CODES[r] for r in neighbours(region)))
+    return text
 
 
 def stock_line(state: GameState) -> Text:
     """The common stock, the Saxon tokens and the passes so far in this struggle."""
     line = Text("Stock: ", style="bold")
     for k in range(3):
-        line += _faction(k) + Text(f" {state.stock[k]}   ")
+        line += _faction(k) + Text(f" {state.stock[k]}  ")
     if state.mordred:
-        line += _faction(3, "Loyalist supply") + Text(f" {state.stock[3]}   ")
-    line += Text(f"Saxon tokens: {state.saxons} of {SAXON_INVASION}", style="bold red" if state.saxons else "")
-    line += Text(f"   Passes in a row: {state.passes} of {state.players}")
+        line += _faction(3, "Loyalist supply") + Text(f" {state.stock[3]}")
+    line += Text("\nSaxon tokens: ", style="bold")
+    line += Text(f"{state.saxons} of {SAXON_INVASION}", style="bold red" if state.saxons else "")
+    line += Text("  Passes in a row: ", style="bold") + Text(f"{state.passes} of {state.players}")
     return line
 
 
 def players_table(state: GameState, seats: Sequence[str]) -> Table:
     """Each player's court, top card and cards left, with the player to move marked."""
-    table = Table(title="Players", title_justify="left")
+    table = _table("Players and their courts")
     table.add_column("")
-    table.add_column("Player")
+    table.add_column("Player", no_wrap=True)
     for k in range(3):
-        table.add_column(_faction(k, f"Court {SHORT_FACTIONS[k]}"), justify="right")
-    table.add_column("Top card")
+        table.add_column(_faction(k, SHORT_FACTIONS[k]), justify="right")
+    table.add_column("Top card", no_wrap=True)
     table.add_column("Cards left", justify="right")
     if state.players == 4:
-        table.add_column("Team")
+        table.add_column("Team", no_wrap=True)
     for p in range(state.players):
         to_move = p == state.current_player and not state.is_over()
         top = state.top_card(p)
@@ -154,16 +205,31 @@ def hand_line(state: GameState, seat: int) -> Text:
     return Text("Your hand: ", style="bold") + Text(", ".join(cards) if cards else "no cards left (you can only pass)")
 
 
-def table_view(state: GameState, seats: Sequence[str], hand_of: int | None = None) -> RenderableType:
-    """The whole table; ``hand_of`` is the seat whose hand may be shown, if any."""
-    parts: list[RenderableType] = [map_table(state), stock_line(state), players_table(state, seats)]
-    contested = state.contested
-    if contested is not None and not state.is_over():
-        parts.append(Text(f"Struggle for {contested.title} (region card {state.resolved + 1} of 8). "
-                          f"{player_label(state.current_player, seats)} to move.", style="bold"))
-    if hand_of is not None:
-        parts.append(hand_line(state, hand_of))
-    return Group(*parts)
+class TableView:
+    """The whole table; ``hand_of`` is the seat whose hand may be shown, if any.
+
+    The map drops its Borders column when the terminal is too narrow for it
+    (the ``borders`` command of the game lists them instead).
+    """
+
+    def __init__(self, state: GameState, seats: Sequence[str], hand_of: int | None = None) -> None:
+        self.state, self.seats, self.hand_of = state, seats, hand_of
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        state = self.state
+        board = map_table(state)
+        if Measurement.get(console, options.update_width(10_000), board).maximum > options.max_width:
+            board = map_table(state, borders=False)
+        yield board
+        yield stock_line(state)
+        yield players_table(state, self.seats)
+        contested = state.contested
+        if contested is not None and not state.is_over():
+            yield Text(f"Struggle for {contested.title} (region card {state.resolved + 1} of 8). "
+                       f"{player_label(state.current_player, self.seats)} to move.", style="bold")
+        if self.hand_of is not None:
+            yield hand_line(state, self.hand_of)
+
 
 
 # -- moves in words ------------------------------------------------------------------
