@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
@@ -361,11 +360,26 @@ def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None =
     return choice.label
 
 
-def choices_view(builder: MoveBuilder) -> Columns:
-    """The numbered choices of the next step, in columns."""
+class Flow:
+    """Short items on as few lines as the width allows, never splitting an item."""
+
+    def __init__(self, items: Sequence[Text], gap: int = 3) -> None:
+        self.items, self.gap = items, gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for item in self.items:
+            if line and line.cell_len + self.gap + item.cell_len > options.max_width:
+                yield line
+                line = Text()
+            if line:
+                line += Text(" " * self.gap)
+            line += item
+        yield line
+
+
+def choices_view(builder: MoveBuilder) -> Flow:
+    """The numbered choices of the next step."""
     board = board_for_choices(builder)
-    return Columns(
-        [Text(f"{number})", style="bold cyan") + Text(" " + choice_label(builder.state, choice, board))
-         for number, choice in enumerate(builder.options(), start=1)],
-        padding=(0, 3),
-    )
+    return Flow([Text(f"{number})", style="bold cyan") + Text(" " + choice_label(builder.state, choice, board))
+                 for number, choice in enumerate(builder.options(), start=1)])
