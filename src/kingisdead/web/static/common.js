@@ -1,0 +1,89 @@
+// Helpers shared by the lobby and the table: API calls, seat tokens, small DOM builders.
+
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+// Call the JSON API; a seat's token goes in the Authorization header.
+export async function api(method, path, body = null, token = null) {
+  const headers = {};
+  if (body !== null) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, data.detail || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+// Seat tokens this browser holds for a game: from the link's #token= / #tokens= and from earlier visits.
+export function tokensFor(gameId) {
+  const key = `kid:tokens:${gameId}`;
+  const known = JSON.parse(localStorage.getItem(key) || "[]");
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const fresh = [hash.get("token"), ...(hash.get("tokens") || "").split(",")].filter(Boolean);
+  const all = [...new Set([...fresh, ...known])];
+  saveTokens(gameId, all);
+  if (fresh.length) history.replaceState(null, "", location.pathname);  // keep the secret out of the address bar
+  return all;
+}
+
+export function saveTokens(gameId, tokens) {
+  localStorage.setItem(`kid:tokens:${gameId}`, JSON.stringify(tokens));
+  const mine = new Set(JSON.parse(localStorage.getItem("kid:games") || "[]"));
+  mine.add(gameId);
+  localStorage.setItem("kid:games", JSON.stringify([...mine].slice(-30)));
+}
+
+export function myGames() { return JSON.parse(localStorage.getItem("kid:games") || "[]"); }
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === "") continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let toastTimer = null;
+export function toast(message) {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = message;
+  box.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), 4000);
+}
+
+const CARD_TEXTS = [
+  "Swap two region cards and crown one of them.",
+  "Trade 2 followers of a region for 1 from a bordering region.",
+  "Trade 1 follower with 1 from any other region.",
+  "Place one Scots, one Welsh and one Romano-British follower from the stock.",
+  "Place 2 Scots next to Scots-held land.",
+  "Place 2 Welsh next to Welsh-held land.",
+  "Place 2 Romano-British next to their land.",
+];
+export function cardText(card) { return CARD_TEXTS[card]; }
+
+export function seatLabel(seat) {
+  const number = `Player ${seat.seat + 1}`;
+  return seat.name && seat.name !== number ? `${number} · ${seat.name}` : number;
+}
+
+export function resultTitle(result, view) {
+  const name = (p) => seatLabel(view.seats[p]);
+  if (result.ending === "invasion") {
+    if (view.players === 4) return `The Saxons invade: ${result.winners.map(name).join(" and ")} lead the resistance`;
+    return result.ruler !== null ? `The Saxons invade: ${name(result.ruler)} leads the resistance`
+                                 : `The Saxons invade: ${result.winners.map(name).join(" and ")} share the lead`;
+  }
+  const how = result.ending === "mordred" ? "after Mordred's rebellion" : "is crowned";
+  if (result.ruler === null) return `${result.winners.map(name).join(" and ")} share the throne`;
+  const partner = view.players === 4 ? ` (with ${name((result.ruler + 2) % 4)})` : "";
+  return result.ending === "mordred" ? `${name(result.ruler)} rules ${how}${partner}` : `${name(result.ruler)} ${how}${partner}`;
+}

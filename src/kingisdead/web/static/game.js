@@ -1,0 +1,460 @@
+// The table: shows one game as this browser's seat may see it, and builds moves by clicking.
+// Moves are built step by step with the server's options (the engine's MoveBuilder), so only
+// choices that can still complete a legal move are ever offered.
+import { drawMap, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/map.js";
+import { api, tokensFor, saveTokens, el, toast, cardText, seatLabel, resultTitle } from "/static/common.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const $ = (id) => document.getElementById(id);
+
+let facts = null;          // the board's fixed data (GET /api/meta)
+let view = null;           // the latest view shown (private when a seat is active)
+let publicView = null;     // the latest spectator view (hot-seat mode follows this one)
+const seatTokens = new Map();  // seat -> token held by this browser
+let revealed = null;       // hot-seat: the seat whose hand is on screen
+let build = { steps: [], options: null, number: -1 };
+let replay = null;         // {n, frame} while stepping through a finished game
+let hint = null;
+let socket = null, backoff = 500;
+
+function hotseat() { return seatTokens.size > 1; }
+function mySeatToMove(v) {
+  const t = v && v.table.to_move;
+  return t !== null && t !== undefined && seatTokens.has(t) ? t : null;
+}
+
+// ---------- start ----------
+async function start() {
+  facts = await api("GET", "/api/meta");
+  for (const token of tokensFor(gameId)) {
+    try {
+      const v = await api("GET", `/api/games/${gameId}`, null, token);
+      seatTokens.set(v.you, token);
+    } catch (err) { /* a token for another game or a seat taken over: ignore it */ }
+  }
+  $("download").href = `/api/games/${gameId}/record`;
+  try {
+    publicView = await api("GET", `/api/games/${gameId}`);
+  } catch (err) {
+    document.body.dataset.turn = "error";
+    $("turn").replaceChildren(el("div", { class: "who" }, err.message));
+    return;
+  }
+  await onPublic(publicView, true);
+  connect();
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const token = !hotseat() && seatTokens.size === 1 ? [...seatTokens.values()][0] : null;
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  socket = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${query}`);
+  socket.onopen = () => { backoff = 500; $("conn").className = "conn on"; };
+  socket.onclose = () => {
+    $("conn").className = "conn off";
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 5000);
+  };
+  socket.onmessage = async (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "state") return;
+    if (message.game.you !== null && message.game.you !== undefined) show(message.game);
+    else await onPublic(message.game, false);
+  };
+}
+
+// A spectator's view arrived: in hot-seat mode, fetch the private view of the seat to move once revealed.
+async function onPublic(v, first) {
+  publicView = v;
+  if (seatTokens.size === 1 && !hotseat()) {
+    const [seat, token] = [...seatTokens.entries()][0];
+    if (first || v.move_number !== (view && view.move_number)) {
+      show(await api("GET", `/api/games/${gameId}`, null, token));
+    }
+    return;
+  }
+  const active = mySeatToMove(v);
+  if (active !== null && active === revealed) {
+    show(await api("GET", `/api/games/${gameId}`, null, seatTokens.get(active)));
+  } else {
+    show(v);
+  }
+}
+
+async function refresh() {
+  const seat = view && view.you !== null ? view.you : null;
+  const token = seat !== null ? seatTokens.get(seat) : null;
+  show(await api("GET", `/api/games/${gameId}`, null, token));
+}
+
+// ---------- rendering ----------
+function show(v) {
+  if (view && v.move_number < view.move_number && v.id === view.id) return;  // an older message
+  const changed = !view || view.move_number !== v.move_number || view.you !== v.you;
+  view = v;
+  if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; }
+  const myTurn = v.you !== null && v.table.to_move === v.you && v.status !== "finished";
+  document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
+  document.body.dataset.move = v.move_number;
+  renderVeil();
+  render();
+  if (myTurn && !build.options && !replay) loadOptions([]);
+}
+
+function render() {
+  const table = replay ? replay.frame.table : view.table;
+  $("game-meta").textContent = `Game ${view.id} · ${view.players} players · ${view.variant === "mordred" ? "Mordred" : "Standard"} · move ${view.move_number}`;
+  renderLegend();
+  renderMap(table);
+  renderTrack(table);
+  renderTurn(table);
+  renderAction();
+  renderPlayers(table);
+  renderLog();
+  renderResult();
+  renderReplayBar();
+}
+
+function interaction() {
+  const ui = { selectable: new Set(), chosen: new Map(), onRegion: null };
+  if (replay || !build.options) return ui;
+  const regionOptions = build.options.options.filter((o) => o.kind === "region");
+  regionOptions.forEach((o) => ui.selectable.add(o.value));
+  let n = 0;
+  for (const step of build.steps) if (step.kind === "region") ui.chosen.set(step.value, String(++n));
+  ui.onRegion = (region) => choose(regionOptions.find((o) => o.value === region));
+  return ui;
+}
+
+function renderMap(table) { drawMap($("map"), facts, table, interaction()); }
+
+function renderLegend() {
+  const items = facts.factions.slice(0, view.variant === "mordred" ? 4 : 3).map((name, k) =>
+    el("span", {}, el("i", { class: "swatch", style: `background:${FACTION_COLOURS[k]}` }), name));
+  items.push(el("span", {}, el("i", { class: "swatch", style: `background:${SAXON_COLOUR}` }), "Saxons"));
+  items.push(el("span", {}, el("i", { class: "swatch", style: "background:#f0c75a;border-radius:50%" }), "contested now"));
+  $("legend").replaceChildren(...items);
+}
+
+function renderTrack(table) {
+  const ui = interaction();
+  const cards = table.order.map((region, position) => {
+    const control = table.control[region];
+    const classes = ["rcard"];
+    if (table.contested === region) classes.push("contested");
+    if (control >= 0) classes.push("resolved");
+    if (ui.selectable.has(region)) classes.push("selectable");
+    if (ui.chosen.has(region)) classes.push("chosen");
+    const card = el("div", { class: classes.join(" "), "data-testid": "region-card", "data-region": region },
+      el("div", { class: "pos" }, `${position + 1}`),
+      el("div", { class: "name" }, facts.regions[region].name));
+    if (control >= 0) {
+      const colour = control === 4 ? SAXON_COLOUR : FACTION_COLOURS[control];
+      card.append(el("div", { class: "ctl", style: `background:${colour}`, title: facts.controls[control] }),
+                  el("div", { class: "state" }, control === 4 ? "Saxons" : facts.controls[control]));
+    } else {
+      card.append(el("div", { class: "state" }, table.contested === region ? "contested" : ""));
+    }
+    if (table.crowns[region] >= 0) {
+      const p = table.crowns[region];
+      card.append(el("span", { class: "crown", title: `Crown token of player ${p + 1}` }, crownBadge(p)));
+    }
+    if (ui.selectable.has(region)) card.addEventListener("click", () => ui.onRegion(region));
+    return card;
+  });
+  $("track").replaceChildren(...cards);
+}
+
+function crownBadge(p) {
+  const span = el("span", { class: "dot", style: `background:${PLAYER_COLOURS[p]};width:18px;height:18px;display:inline-flex;align-items:center;justify-content:center;color:#ffe27a;font-size:11px;border:2px solid #fff` }, "♛");
+  return span;
+}
+
+function cubeIcon(kind, size = 11) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("width", size + 2); svg.setAttribute("height", size + 2);
+  svg.setAttribute("viewBox", `-1 -1 ${size + 2} ${size + 2}`);
+  cube(svg, 0, 0, kind, size);
+  return svg;
+}
+
+function renderTurn(table) {
+  const turn = $("turn");
+  if (view.status === "finished" && !replay) { turn.classList.add("hidden"); return; }
+  turn.classList.remove("hidden");
+  const toMove = table.to_move;
+  const mine = !replay && view.you !== null && toMove === view.you;
+  turn.className = "turn panel" + (mine ? " yours" : "");
+  let who;
+  if (replay) who = `Replay: after move ${replay.n} of ${replay.frame.total}`;
+  else if (toMove === null) who = "Game over";
+  else if (mine) who = "Your turn";
+  else {
+    const seat = view.seats[toMove];
+    who = seat.kind === "bot" ? `${seatLabel(seat)} is thinking…` : `Waiting for ${seatLabel(seat)}`;
+  }
+  const stock = el("span", { title: "common stock" }, "Stock ",
+    ...table.stock.slice(0, view.variant === "mordred" ? 4 : 3).flatMap((n, k) => [cubeIcon(k), ` ${n} `]));
+  turn.replaceChildren(
+    toMove !== null ? el("span", { class: "dot", style: `background:${PLAYER_COLOURS[toMove]}` }) : "",
+    el("span", { class: "who", "data-testid": "turn-text" }, who),
+    el("div", { class: "stats" },
+      stock,
+      el("span", { title: "Saxon control tokens: four end the game" }, `Saxons ${table.saxons}/4`),
+      el("span", {}, `Passes in a row ${table.passes}/${view.players}`),
+      el("span", {}, `Struggle ${Math.min(table.resolved + 1, 8)} of 8`)));
+}
+
+function renderAction() {
+  const box = $("action");
+  if (replay) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  const table = view.table;
+  const myTurn = view.you !== null && table.to_move === view.you && view.status !== "finished";
+  const parts = [];
+  if (view.you === null) {
+    const active = mySeatToMove(view);
+    if (view.status === "finished") parts.push(el("div", { class: "prompt" }, "The game is over."));
+    else if (hotseat() && active === null) parts.push(el("div", { class: "prompt" }, "The bots are moving…"));
+    else parts.push(el("div", { class: "prompt" }, "You are watching this game."),
+                    el("p", { class: "muted" }, "Hands are hidden from spectators: only top cards and cards left are shown."));
+    box.replaceChildren(...parts);
+    return;
+  }
+  const options = build.options;
+  if (myTurn && options) {
+    if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, st.label))));
+    parts.push(el("div", { class: "prompt", "data-testid": "prompt" }, options.prompt));
+    if (options.notes.length) parts.push(el("ul", { class: "notes", "data-testid": "notes" }, ...options.notes.map((n) => el("li", {}, n))));
+    const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
+    if (choices.length) {
+      const regionStep = choices.some((o) => o.kind === "region");
+      if (regionStep) parts.push(el("div", { class: "muted", style: "font-size:0.85rem" }, "Click a highlighted region on the map, or choose here:"));
+      parts.push(el("div", { class: "choices" }, ...choices.map(choiceButton)));
+    }
+    if (options.complete) {
+      parts.push(el("div", { class: "move-preview", "data-testid": "preview" },
+        el("div", {}, options.description === "passes" ? "You pass." : options.description),
+        el("div", { class: "mono" }, options.move)));
+    }
+    const buttons = [];
+    if (options.complete) buttons.push(button("Confirm", confirmMove, "btn", "confirm"));
+    if (build.steps.length) buttons.push(button("Back", back, "btn secondary", "back"));
+    if (options.options.some((o) => o.kind === "pass")) buttons.push(button("Pass", () => choose({ kind: "pass", value: -1, label: "pass" }), "btn secondary", "pass"));
+    if (view.hints && !build.steps.length) buttons.push(button("Hint", askHint, "btn secondary", "hint"));
+    parts.push(el("div", { class: "buttons" }, ...buttons));
+    if (hint) parts.push(renderHint());
+  } else if (myTurn) {
+    parts.push(el("div", { class: "prompt" }, "Working out your choices…"));
+  } else if (view.status !== "finished") {
+    parts.push(el("div", { class: "prompt muted" }, "Your hand — wait for your turn."));
+  }
+  parts.push(renderHand(myTurn && options && !build.steps.length ? options.options : []));
+  box.replaceChildren(...parts);
+}
+
+function choiceButton(option) {
+  const content = [];
+  if (option.kind === "faction") content.push(cubeIcon(option.value, 12));
+  content.push(option.kind === "none" ? "none (stock empty)" : option.label);
+  const b = el("button", { class: "choice", "data-testid": "choice", "data-kind": option.kind, "data-value": option.value }, ...content);
+  b.addEventListener("click", () => choose(option));
+  return b;
+}
+
+function button(label, onClick, cls, testid) {
+  const b = el("button", { class: cls, "data-testid": testid }, label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function renderHand(offered) {
+  const hand = view.table.hand;
+  if (!hand) return el("div");
+  const playable = new Set(offered.filter((o) => o.kind === "card").map((o) => o.value));
+  const selected = build.steps.length && build.steps[0].kind === "card" ? build.steps[0].value : null;
+  const cards = [];
+  hand.forEach((count, card) => {
+    if (!count) return;
+    const classes = ["card", `k-${facts.cards[card]}`];
+    if (playable.has(card)) classes.push("playable");
+    else if (offered.length) classes.push("unplayable");
+    if (selected === card) classes.push("selected");
+    const tile = el("button", { class: classes.join(" "), "data-testid": "hand-card", "data-card": card,
+                                 disabled: playable.has(card) ? null : "" },
+      el("span", { class: "title" }, facts.cards[card]),
+      el("span", { class: "text" }, cardText(card)),
+      count > 1 ? el("span", { class: "count" }, `×${count}`) : "");
+    if (playable.has(card)) tile.addEventListener("click", () => choose({ kind: "card", value: card, label: facts.cards[card] }));
+    cards.push(tile);
+  });
+  const total = hand.reduce((a, b) => a + b, 0);
+  return el("div", {}, el("h3", { style: "margin:12px 0 0" }, `Your hand (${total} card${total === 1 ? "" : "s"})`),
+            total ? el("div", { class: "hand", "data-testid": "hand" }, ...cards)
+                  : el("p", { class: "muted" }, "No cards left: you can only pass."));
+}
+
+function renderHint() {
+  return el("div", { class: "move-preview", "data-testid": "hint-box" },
+    el("div", { style: "font-weight:600" }, "Suggestions"),
+    ...hint.moves.map((m) => el("div", {}, el("span", { class: "mono" }, m.move), el("div", { class: "muted", style: "font-size:0.8rem" }, m.description))),
+    el("div", { class: "muted", style: "font-size:0.75rem" }, hint.method));
+}
+
+function renderPlayers(table) {
+  const result = view.table.result;
+  const cards = [];
+  for (let p = 0; p < view.players; p++) {
+    const seat = view.seats[p];
+    const classes = ["player"];
+    if (table.to_move === p) classes.push("to-move");
+    if (result && result.winners.includes(p)) classes.push("winner");
+    const tags = [];
+    if (p === view.you || (hotseat() && seatTokens.has(p))) tags.push(el("span", { class: "tag" }, "you"));
+    if (seat.kind === "bot") tags.push(el("span", { class: "tag" }, `bot: ${seat.bot}`));
+    if (view.players === 4) tags.push(el("span", { class: "tag" }, p % 2 === 0 ? "team 1+3" : "team 2+4"));
+    if (seat.kind === "human" && !seat.claimed) tags.push(el("span", { class: "tag" }, "seat free"));
+    if (result && result.winners.includes(p)) tags.push(el("span", { class: "tag", style: "background:#f0c75a" }, result.ruler === p ? "♛ ruler" : "wins"));
+    const top = table.tops[p];
+    const court = el("span", { class: "court", title: "followers at court" },
+      ...table.courts[p].map((n, k) => el("span", {}, cubeIcon(k), `${n}`)));
+    const topCard = top >= 0 ? el("span", { class: `card mini k-${facts.cards[top]}`, title: "top card of the played pile" }, el("span", { class: "title" }, facts.cards[top]))
+                             : el("span", { class: "muted" }, "no card played");
+    const rows = [el("div", { class: "row" }, el("span", { class: "muted" }, "Court"), court),
+                  el("div", { class: "row" }, el("span", { class: "muted" }, "Top card"), topCard,
+                     el("span", { class: "muted", "data-testid": "cards-left" }, `${table.cards_left[p]} card${table.cards_left[p] === 1 ? "" : "s"} left`))];
+    if (table.hands) {
+      const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]));
+      rows.push(el("div", { class: "row muted" }, `Hand: ${left.length ? left.join(", ") : "empty"}`));
+    }
+    cards.push(el("div", { class: classes.join(" "), "data-testid": "player", "data-seat": p },
+      el("div", { class: "head" }, el("span", { class: "dot", style: `background:${PLAYER_COLOURS[p]}` }),
+         el("span", { class: "name" }, seatLabel(seat)), ...tags),
+      ...rows));
+  }
+  $("players").replaceChildren(el("h3", { class: "serif", style: "margin:0" }, "Players"), ...cards);
+}
+
+function renderLog() {
+  const items = [];
+  for (const entry of view.log) {
+    const current = replay && replay.n === entry.number;
+    items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
+      el("span", { class: "n" }, `${entry.number}.`),
+      el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: `player ${entry.seat + 1}` }),
+      el("span", {}, el("span", { class: "mono" }, entry.notation), el("div", { class: "desc" }, `P${entry.seat + 1} ${entry.text}`))));
+    for (const r of entry.resolved) {
+      const name = facts.regions[r.region].name;
+      const text = r.control === 4 ? `${name} falls to the Saxons` : `${name}: the ${facts.controls[r.control]} take control`;
+      items.push(el("li", { class: "event" }, `⚑ ${text}`));
+    }
+  }
+  if (!items.length) items.push(el("li", { class: "event" }, "No moves yet."));
+  const log = $("log");
+  const atEnd = log.parentElement.scrollTop + log.parentElement.clientHeight >= log.parentElement.scrollHeight - 20;
+  log.replaceChildren(...items);
+  if (replay) {
+    const current = log.querySelector("li.current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  } else if (atEnd || true) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+}
+
+function renderResult() {
+  const box = $("result");
+  const result = view.table.result;
+  if (!result || replay) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  const mine = view.you !== null && result.winners.includes(view.you);
+  box.replaceChildren(
+    el("h2", { "data-testid": "result-title" }, resultTitle(result, view)),
+    el("div", { class: "muted" }, mine ? "You win!" : view.you !== null ? "You did not win this time." : ""),
+    el("p", { class: "reason", "data-testid": "result-reason" }, result.reason),
+    result.ranking.length ? el("p", { class: "muted" }, `Factions by power: ${result.ranking.join(" › ")}`) : "",
+    el("div", { class: "buttons" },
+      button("Replay the game", () => enterReplay(0), "btn", "replay"),
+      el("a", { class: "btn secondary", href: `/api/games/${gameId}/record`, download: "", "data-testid": "download-record" }, "Download record"),
+      el("a", { class: "btn secondary", href: "/" }, "New game")));
+}
+
+// ---------- replay ----------
+async function enterReplay(n) {
+  const frame = await api("GET", `/api/games/${gameId}/replay/${n}`);
+  replay = { n, frame };
+  render();
+}
+
+function renderReplayBar() {
+  const bar = $("replay");
+  if (!replay) { bar.classList.add("hidden"); return; }
+  bar.classList.remove("hidden");
+  const total = replay.frame.total;
+  const slider = el("input", { type: "range", min: 0, max: total, value: replay.n, "aria-label": "move" });
+  slider.addEventListener("change", () => enterReplay(Number(slider.value)));
+  const move = replay.frame.move;
+  bar.replaceChildren(
+    button("⏮", () => enterReplay(0), "btn secondary small", "replay-first"),
+    button("◀", () => replay.n > 0 && enterReplay(replay.n - 1), "btn secondary small", "replay-prev"),
+    el("span", { "data-testid": "replay-position" }, `Move ${replay.n} / ${total}`),
+    button("▶", () => replay.n < total && enterReplay(replay.n + 1), "btn secondary small", "replay-next"),
+    button("⏭", () => enterReplay(total), "btn secondary small", "replay-last"),
+    slider,
+    el("span", { class: "mono" }, move ? `P${move.seat + 1}: ${move.notation}` : "setup"),
+    button("Close replay", () => { replay = null; render(); }, "btn small", "replay-close"));
+}
+
+// ---------- building a move ----------
+async function loadOptions(steps) {
+  const token = seatTokens.get(view.you);
+  const number = view.move_number;
+  try {
+    const options = await api("POST", `/api/games/${gameId}/options`, { steps: steps.map(({ kind, value }) => ({ kind, value })) }, token);
+    if (view.move_number !== number) return;  // the game moved on meanwhile
+    build = { steps: options.steps, options, number };
+  } catch (err) {
+    toast(err.message);
+    if (err.status === 409) await refresh();
+    return;
+  }
+  render();
+}
+
+function choose(option) { if (option) loadOptions([...build.steps, option]); }
+function back() { hint = null; loadOptions(build.steps.slice(0, -1)); }
+
+async function confirmMove() {
+  const options = build.options;
+  if (!options || !options.complete) return;
+  const token = seatTokens.get(view.you);
+  const seat = view.you;
+  try {
+    const next = await api("POST", `/api/games/${gameId}/moves`, { move: options.move, move_number: view.move_number }, token);
+    if (hotseat()) { revealed = seat; await onPublic(await api("GET", `/api/games/${gameId}`), false); }
+    else show(next);
+  } catch (err) {
+    toast(err.message);
+    await refresh();
+  }
+}
+
+async function askHint() {
+  try {
+    hint = await api("POST", `/api/games/${gameId}/hint`, null, seatTokens.get(view.you));
+  } catch (err) { toast(err.message); return; }
+  render();
+}
+
+// ---------- hot-seat veil ----------
+function renderVeil() {
+  const active = hotseat() && view.status !== "finished" ? mySeatToMove(publicView || view) : null;
+  const veiled = active !== null && active !== revealed;
+  $("veil").classList.toggle("hidden", !veiled);
+  if (veiled) $("veil-title").textContent = `${seatLabel(view.seats[active])}, it is your turn`;
+}
+
+$("veil-button").addEventListener("click", async () => {
+  revealed = mySeatToMove(publicView);
+  $("veil").classList.add("hidden");
+  if (revealed !== null) show(await api("GET", `/api/games/${gameId}`, null, seatTokens.get(revealed)));
+});
+
+start();

@@ -1,0 +1,123 @@
+// The lobby: create a game, hand out invite links, list games to join, watch or replay.
+import { api, el, myGames, saveTokens, toast, seatLabel } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+let meta = null;
+let players = 2, variant = "standard", tab = "mine";
+let seatChoices = ["human", "bot:random", "bot:random", "bot:random"];
+
+async function start() {
+  meta = await api("GET", "/api/meta");
+  const defaultBot = meta.bots.includes("greedy") ? "greedy" : meta.bots[0];
+  seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
+  segmented("players", (b) => { players = Number(b.dataset.n); renderSeats(); });
+  segmented("variant", (b) => { variant = b.dataset.v; });
+  segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
+  $("create").addEventListener("click", create);
+  renderSeats();
+  loadGames();
+  setInterval(loadGames, 5000);
+}
+
+function segmented(id, onPick) {
+  const group = $(id);
+  group.querySelectorAll("button").forEach((b) => b.addEventListener("click", () => {
+    group.querySelectorAll("button").forEach((x) => x.classList.toggle("on", x === b));
+    onPick(b);
+  }));
+}
+
+function renderSeats() {
+  const rows = [];
+  for (let i = 0; i < players; i++) {
+    const select = el("select", { "data-testid": `seat-${i}`, "aria-label": `seat ${i + 1}` },
+      el("option", { value: "human" }, "Person"),
+      ...meta.bots.map((b) => el("option", { value: `bot:${b}` }, `Bot: ${b}`)));
+    select.value = seatChoices[i];
+    select.addEventListener("change", () => { seatChoices[i] = select.value; });
+    const name = el("input", { type: "text", maxlength: 40, placeholder: `Player ${i + 1}`, "data-testid": `name-${i}`, "aria-label": `name of seat ${i + 1}` });
+    const team = players === 4 ? (i % 2 ? " (team B)" : " (team A)") : "";
+    rows.push(el("div", { class: "seat-row" }, el("b", { title: `seat ${i + 1}${team}` }, `${i + 1}`), select, name));
+  }
+  $("seats").replaceChildren(el("div", { class: "muted", style: "font-size:0.85rem" },
+    players === 4 ? "Seats 1+3 and 2+4 play as teams. Seat 1 starts." : "Seat 1 starts."), ...rows);
+}
+
+async function create() {
+  $("create-error").classList.add("hidden");
+  const seats = [];
+  for (let i = 0; i < players; i++) {
+    const choice = document.querySelector(`[data-testid=seat-${i}]`).value;
+    const name = document.querySelector(`[data-testid=name-${i}]`).value.trim() || null;
+    seats.push(choice === "human" ? { kind: "human", name } : { kind: "bot", bot: choice.slice(4), name });
+  }
+  const seedText = $("seed").value.trim();
+  const body = { players, variant, seats, hints: $("hints").checked, hotseat: $("hotseat").checked,
+                 seed: seedText === "" ? null : Number(seedText) };
+  let game;
+  try {
+    game = await api("POST", "/api/games", body);
+  } catch (err) {
+    $("create-error").textContent = err.message;
+    $("create-error").classList.remove("hidden");
+    return;
+  }
+  const humans = game.seats.filter((s) => s.token);
+  if (!humans.length) { location.href = `/game/${game.id}`; return; }
+  if (body.hotseat || humans.length === 1) {
+    saveTokens(game.id, humans.map((s) => s.token));
+    if (humans.length === 1 || body.hotseat) { location.href = `/game/${game.id}`; return; }
+  }
+  // several people on several screens: this browser takes the first seat, the others get links
+  saveTokens(game.id, [humans[0].token]);
+  const box = $("created");
+  box.classList.remove("hidden");
+  box.replaceChildren(
+    el("h3", { style: "margin-top:14px" }, "Invite the other players"),
+    el("p", { class: "muted" }, "Each link is a seat's secret: send it only to that player."),
+    el("div", { class: "invites" }, ...humans.slice(1).map((s) => {
+      const input = el("input", { readonly: true, value: s.invite, "data-testid": `invite-${s.seat}` });
+      const copy = el("button", { class: "btn secondary small" }, "Copy");
+      copy.addEventListener("click", async () => { input.select(); try { await navigator.clipboard.writeText(s.invite); toast("Link copied"); } catch { document.execCommand("copy"); } });
+      return el("div", { class: "inv" }, el("b", {}, seatLabel(s)), input, copy, "");
+    })),
+    el("div", { class: "buttons" }, el("a", { class: "btn", href: `/game/${game.id}`, "data-testid": "open-game" }, `Go to the table as ${seatLabel(humans[0])}`)));
+}
+
+async function loadGames() {
+  let games;
+  if (tab === "mine") {
+    const ids = new Set(myGames());
+    games = (await api("GET", "/api/games")).games.filter((g) => ids.has(g.id));
+  } else {
+    games = (await api("GET", `/api/games?status=${tab}`)).games;
+  }
+  const items = games.map((g) => {
+    const seats = g.seats.map((s) => s.kind === "bot" ? `${s.bot} bot` : (s.claimed ? s.name : "free seat")).join(" · ");
+    const actions = [];
+    if (g.open_seats.length && tab !== "mine") {
+      const join = el("button", { class: "btn small", "data-testid": "join" }, "Join");
+      join.addEventListener("click", () => joinGame(g.id));
+      actions.push(join);
+    }
+    actions.push(el("a", { class: "btn secondary small", href: `/game/${g.id}` }, g.status === "finished" ? "View" : (tab === "mine" ? "Open" : "Watch")));
+    return el("li", {},
+      el("span", { class: "gid" }, g.id),
+      el("span", {}, `${g.players}p ${g.variant === "mordred" ? "Mordred" : ""}`),
+      el("span", { class: "muted" }, `${g.status === "finished" ? "finished" : "move " + g.move_number}`),
+      el("span", { style: "font-size:0.85rem" }, seats),
+      el("span", { class: "actions" }, ...actions));
+  });
+  if (!items.length) items.push(el("li", { class: "muted" }, tab === "mine" ? "No games yet: create one." : "None right now."));
+  $("games").replaceChildren(...items);
+}
+
+async function joinGame(id) {
+  try {
+    const seat = await api("POST", `/api/games/${id}/join`);
+    saveTokens(id, [seat.token]);
+    location.href = `/game/${id}`;
+  } catch (err) { toast(err.message); }
+}
+
+start();
