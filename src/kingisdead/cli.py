@@ -439,22 +439,3 @@ def serve(
         fail("the web server needs the web extra: pip install 'kingisdead[web]'")
     typer.echo(f"The King Is Dead: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
     uvicorn.run(create_app(database, bot_delay=bot_delay), host=host, port=port, log_level="warning")
-
-
-@app.command()
-def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    database: Annotated[str | None, typer.Option(
-        help="SQLAlchemy URL of the game store (default: $DATABASE_URL, else ./kingisdead.sqlite3).")] = None,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving, so people can follow.")] = 0.6,
-) -> None:
-    """Play in the browser: start the web server (lobby, tables, API at /docs)."""
-    try:
-        import uvicorn
-
-        from .web import create_app
-    except ImportError:
-        fail("the web server needs the web extra: pip install 'kingisdead[web]'")
-    typer.echo(f"The King Is Dead: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
-    uvicorn.run(create_app(database, bot_delay=bot_delay), host=host, port=port, log_level="warning")
