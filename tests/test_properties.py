@@ -1,0 +1,177 @@
+"""Properties of random games in every configuration, driven by Hypothesis.
+
+Hypothesis supplies the setup seed and the random source of the fast sampler,
+so a failing game shrinks to a short, replayable one. Sizes are kept modest
+(the file runs in about a minute); HYPOTHESIS_PROFILE=thorough runs more.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kingisdead import GameState, format_move, parse_move, rules
+from kingisdead.board import FOLLOWERS_PER_FACTION, LOYALISTS_TOTAL, NUM_REGIONS, REMOVED_TWO_PLAYER
+from kingisdead.building import move_steps
+from kingisdead.position import dumps, loads
+from kingisdead.record import GameRecord
+from kingisdead.scoring import ENDINGS
+
+CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred"), (3, "mordred"), (4, "mordred")]
+configs = st.sampled_from(CONFIGS)
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+randoms = st.randoms(use_true_random=False)
+
+
+def check_invariants(s: GameState) -> None:
+    """What no sequence of legal moves can break."""
+    removed = REMOVED_TWO_PLAYER if s.players == 2 else 0
+    for f in range(3):
+        on_board = sum(s.board[r * 4 + f] for r in range(NUM_REGIONS))
+        at_court = sum(s.courts[p * 3 + f] for p in range(s.players))
+        assert on_board + s.stock[f] + at_court + removed == FOLLOWERS_PER_FACTION
+    loyalists = sum(s.board[r * 4 + 3] for r in range(NUM_REGIONS)) + s.stock[3]
+    assert loyalists == (LOYALISTS_TOTAL if s.mordred else 0)
+    assert min(s.board) >= 0 and min(s.stock) >= 0 and min(s.courts) >= 0 and min(s.hands) >= 0
+    for r in range(NUM_REGIONS):
+        resolved = s.control[r] != -1
+        assert resolved == (r in s.order[:s.resolved])
+        assert resolved != bool(s.open >> r & 1)
+        if resolved:
+            assert s.board[r * 4:r * 4 + 4] == [0, 0, 0, 0], "followers in a resolved region"
+    assert s.saxons == s.control.count(4) <= 4
+    assert 0 <= s.passes < s.players
+
+
+def check_result(s: GameState) -> None:
+    result = s.result
+    assert result is not None and result.ending in ENDINGS
+    assert result.winners and set(result.winners) <= set(range(s.players))
+    assert result.ruler is None or result.ruler in result.winners
+    if s.players == 4:
+        assert set(result.winners) in ({0, 2}, {1, 3}, {0, 1, 2, 3})
+    if result.ending == "invasion":
+        assert s.saxons == 4
+    elif result.ending == "mordred":
+        assert s.control[s.order[s.resolved - 1]] == 3
+    else:
+        assert s.resolved == NUM_REGIONS and s.saxons < 4
+    assert s.legal_moves() == []
+
+
+@settings(max_examples=100)
+@given(config=configs, seed=seeds, rng=randoms)
+def test_random_games_keep_invariants_and_end_with_a_valid_result(config, seed, rng):
+    """Every sampled move passes check_move, changes the state as the unchecked play does,
+    keeps followers conserved, and has a notation that reads back; the game ends validly."""
+    players, variant = config
+    s = GameState.new(players, variant, seed)
+    check_invariants(s)
+    while not s.is_over():
+        move = rules.sample_move(s, rng)
+        assert rules.check_move(s, move) == move
+        assert parse_move(format_move(move)) == move
+        unchecked = s.copy()
+        rules.play(unchecked, move)
+        s.apply(move)
+        assert s.key() == unchecked.key()
+        check_invariants(s)
+    check_result(s)
+
+
+@settings(max_examples=60)
+@given(config=configs, seed=seeds, rng=randoms)
+def test_position_json_round_trip_and_replay_reproduce_the_game(config, seed, rng):
+    players, variant = config
+    record = GameRecord([f"p{p}" for p in range(players)], variant, seed)
+    s = record.start()
+    while not s.is_over():
+        again = loads(dumps(s))
+        assert again.key() == s.key() and again.result == s.result
+        record.add(rules.play_random(s, rng))
+    record.result = s.result.to_dict()
+    replayed = GameRecord.loads(record.dumps()).replay()
+    assert replayed.key() == s.key()
+    assert replayed.result == s.result
+
+
+def positions_along_a_game(players: int, variant: str, seed: int, rng: Random, count: int) -> list[GameState]:
+    """A few positions of one random game, chosen by ``rng`` (the finished one excluded)."""
+    s = GameState.new(players, variant, seed)
+    states = []
+    while not s.is_over():
+        states.append(s.copy())
+        rules.play_random(s, rng)
+    return rng.sample(states, min(count, len(states)))
+
+
+@settings(max_examples=20)
+@given(config=configs, seed=seeds, rng=randoms)
+def test_listed_legal_moves_apply_and_agree_with_check_move_and_the_sampler(config, seed, rng):
+    players, variant = config
+    for s in positions_along_a_game(players, variant, seed, rng, 2):
+        moves = s.legal_moves()
+        assert moves[0].is_pass and len(set(moves)) == len(moves)
+        legal = set(moves)
+        for move in rng.sample(moves, min(25, len(moves))):
+            after = s.after(move)
+            check_invariants(after)
+        for _ in range(25):
+            assert rules.sample_move(s, rng) in legal
+        # Moves legal elsewhere are legal here exactly when listed here.
+        other = positions_along_a_game(players, variant, seed ^ 1, rng, 1)[0]
+        others = other.legal_moves()
+        for move in rng.sample(others, min(25, len(others))):
+            assert s.is_legal(move) == (move in legal)
+
+
+@settings(max_examples=12)
+@given(config=configs, seed=seeds, rng=randoms)
+def test_builder_offers_only_completable_choices_and_builds_every_legal_move(config, seed, rng):
+    players, variant = config
+    for s in positions_along_a_game(players, variant, seed, rng, 2):
+        legal = set(s.legal_moves())
+        for _ in range(10):  # random walks through the offered choices always complete legally
+            builder = s.builder()
+            while not builder.complete:
+                options = builder.options()
+                assert options
+                builder.choose(rng.choice(options))
+            assert builder.move() in legal
+        for move in rng.sample(sorted(legal, key=format_move), min(20, len(legal))):
+            builder = s.builder()
+            for step in move_steps(move):
+                builder.choose(step)
+            assert builder.complete and builder.move() == move
+
+
+@settings(max_examples=30)
+@given(seed=seeds, rng=randoms)
+def test_three_player_games_obey_the_last_card_rule(seed, rng):
+    s = GameState.new(3, "standard", seed)
+    while not s.is_over():
+        if rules.last_card_applies(s):
+            move = rules.sample_move(s, rng)
+            if not move.is_pass:
+                after = s.after(move)
+                while not after.is_over():
+                    after.apply("pass")
+                assert after.result.winners == (s.current_player,)
+        rules.play_random(s, rng)
+    check_result(s)
+
+
+def test_random_sampler_is_reproducible():
+    """Same seed, same moves, same game."""
+    def game(seed: int) -> list[str]:
+        s = GameState.new(3, "mordred", seed)
+        rng = Random(seed)
+        moves = []
+        while not s.is_over():
+            moves.append(format_move(rules.play_random(s, rng)))
+        return moves
+
+    assert game(5) == game(5)
+    assert game(5) != game(6)
