@@ -20,6 +20,8 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 from . import position, render, rules
 from .board import NUM_REGIONS
@@ -49,7 +51,7 @@ class Variant(str, Enum):
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Report a problem on stderr, without a traceback, and stop with a non-zero status."""
-    Console(stderr=True, highlight=False).print(f"[bold red]Error:[/bold red] {message}", markup=True)
+    Console(stderr=True, highlight=False, soft_wrap=True).print(Text("Error: ", style="bold red") + Text(message))
     raise typer.Exit(code)
 
 
@@ -170,7 +172,7 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
                 move = parse_move(text)
                 state.check(move)
             except (NotationError, IllegalMoveError) as exc:
-                console.print(f"[bold red]Not played:[/bold red] {exc}", markup=True, highlight=False)
+                console.print(Text("Not played: ", style="bold red") + Text(str(exc)))
                 continue
             return move
 
@@ -240,15 +242,17 @@ def play(
     except (EOFError, KeyboardInterrupt, QuitGame) as stop:
         game.save(path)
         moves_played = f"{len(game.moves)} move" + ("" if len(game.moves) == 1 else "s")
-        console.print(f"\nGame stopped after {moves_played}; its record is saved in [bold]{path}[/bold] "
-                      f"(check it with: kingisdead replay {path}).")
+        saved = escape(str(path))
+        console.print(f"\nGame stopped after {moves_played}; its record is saved in [bold]{saved}[/bold] "
+                      f"(check it with: kingisdead replay {saved}).")
         raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
     assert state.result is not None
     game.result = state.result.to_dict()
     game.save(path)
     console.print(render.TableView(state, names))
     console.print(render.result_view(state.result, names))
-    console.print(f"The game record is saved in [bold]{path}[/bold] (replay it with: kingisdead replay {path}).")
+    saved = escape(str(path))
+    console.print(f"The game record is saved in [bold]{saved}[/bold] (replay it with: kingisdead replay {saved}).")
 
 
 # -- simulate -----------------------------------------------------------------------------------
@@ -323,7 +327,7 @@ def simulate(
     if json_output:
         typer.echo(json.dumps(summary))
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(f"[bold]{games} games[/bold], {players} players, {variant.value} rules, seeds {seed} to "
                   f"{seed + games - 1}, bots: {', '.join(names)}" + (" (fast random sampler)" if fast else ""))
     console.print(f"Time: {seconds:.2f} s, {summary['games_per_second']} games/s, "
@@ -334,7 +338,7 @@ def simulate(
     if no_ruler:
         console.print(f"  Games without a single ruler (team or shared wins): {no_ruler}")
     if records is not None:
-        console.print(f"Records written to {records}/")
+        console.print(Text(f"Records written to {records}/"))
 
 
 # -- replay ---------------------------------------------------------------------------------------
@@ -364,7 +368,7 @@ def replay(
             "to_move": None if result is not None else state.current_player,
         }))
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(f"[green]Valid record[/green]: {len(game.players)} players ({', '.join(game.players)}), "
                   f"{game.variant} rules, seed {game.seed}, {len(game.moves)} moves.")
     if board:
