@@ -1,0 +1,98 @@
+"""Per-seat views, move descriptions, step prompts, and the map drawing's borders."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib.resources import files
+
+from kingisdead import GameState, parse_move
+from kingisdead.board import BORDERS, Card
+from kingisdead.building import Choice
+from kingisdead.web.views import describe_move, step_guide, table_view
+
+
+def test_a_seat_view_holds_its_own_hand_and_no_other():
+    state = GameState.new(4, "standard", 3)
+    state.apply("Settlements S>Lon W>Dev R>Lon +Dev:W")
+    for seat in range(4):
+        view = table_view(state, seat)
+        assert view["hand"] == state.hands[seat * 7:seat * 7 + 7]
+        assert "hands" not in view
+    assert table_view(state, None)["hand"] is None
+    assert table_view(state, None, reveal=True)["hands"][2] == state.hands[14:21]
+    assert table_view(state, 1)["tops"] == [Card.SETTLEMENTS, -1, -1, -1]
+    assert table_view(state, 1)["cards_left"] == [7, 8, 8, 8]
+
+
+def test_moves_in_words():
+    assert describe_move(parse_move("pass")) == "passes"
+    assert describe_move(parse_move("Crown Dev<>Lon *Lon +Ebo:W")) == (
+        "Crown: swaps Deva and Londinium, crowns Londinium; calls a Welsh follower from Eboracum to court")
+    assert describe_move(parse_move("Garrison Dev:SW>Ebo:R +Ebo:S")).startswith(
+        "Garrison: Scots and Welsh leave Deva for Eboracum, a Romano-British follower comes back")
+    assert describe_move(parse_move("Settlements S>Lon R>Dev")) == (
+        "Settlements: Scots to Londinium, Romano-British to Deva")
+    assert describe_move(parse_move("Crown +Ebo:W")).startswith("Crown: no action possible")
+
+
+def guide(state: GameState, *steps: Choice) -> dict:
+    builder = state.builder()
+    for step in steps:
+        builder.choose(step)
+    return step_guide(state, builder.steps, builder.complete)
+
+
+def test_prompts_follow_the_card_being_built():
+    state = GameState.new(2, "standard", 3)
+    assert guide(state)["prompt"] == "Play a card from your hand, or pass"
+    crown = Choice("card", Card.CROWN)
+    assert guide(state, crown)["prompt"] == "Choose a region card to swap"
+    assert guide(state, crown, Choice("region", 0))["prompt"] == "Choose the card to swap it with"
+    court = guide(state, crown, Choice("region", 0), Choice("region", 1), Choice("region", 1))
+    assert court["prompt"] == "Call a follower to court: choose a region"
+    assert guide(state, Choice("pass"))["prompt"] == "Confirm your pass, or go back"
+
+
+def test_a_partial_settlements_is_explained():
+    state = GameState.new(2, "standard", 3)
+    state.stock[1] = 0  # as if every Welsh follower were on the board or at court
+    notes = guide(state, Choice("card", Card.SETTLEMENTS))["notes"]
+    assert notes == ["Partial action: the stock has no Welsh follower left, so none is placed."]
+
+
+def test_a_faction_card_with_one_follower_left_is_explained():
+    state = GameState.new(2, "standard", 3)
+    state.stock[0] = 1
+    notes = guide(state, Choice("card", Card.SCOTS))["notes"]
+    assert notes == ["Partial action: only one Scots follower is left in the stock."]
+
+
+def test_the_last_card_rule_is_explained():
+    state = GameState.new(3, "standard", 3)
+    state.hands = [0] * 21
+    state.hands[0 * 7 + Card.WELSH] = 1  # player 1 holds the last card of the game
+    notes = guide(state)["notes"]
+    assert notes and notes[0].startswith("Last card (3 players)")
+    assert guide(GameState.new(3, "standard", 3))["notes"] == []
+
+
+def _outlines() -> list[list[tuple[int, int]]]:
+    script = (files("kingisdead.web") / "static" / "map.js").read_text()
+    block = script[script.index("export const OUTLINES = ["):script.index("];", script.index("OUTLINES"))]
+    regions = re.findall(r"\[\s*(\[\d+, \d+\](?:,\s*\[\d+, \d+\])*)\s*\]", block)
+    return [[tuple(p) for p in json.loads(f"[{r}]")] for r in regions]
+
+
+def test_the_drawn_map_has_exactly_the_game_borders():
+    outlines = _outlines()
+    assert len(outlines) == 8
+
+    def edges(outline):
+        return {frozenset((outline[i], outline[(i + 1) % len(outline)])) for i in range(len(outline))}
+
+    touching = {(a, b) for a in range(8) for b in range(a + 1, 8) if edges(outlines[a]) & edges(outlines[b])}
+    assert touching == {tuple(sorted(pair)) for pair in BORDERS}
+    # regions meet only along shared edges, never at a lone corner
+    corners = {(a, b) for a in range(8) for b in range(a + 1, 8) if set(outlines[a]) & set(outlines[b])}
+    assert corners == touching
