@@ -121,8 +121,11 @@ def resolve_seats(seats: list[str] | None, players: int | None) -> list[str]:
     return names
 
 
-def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
-    """Ask the person to move for a legal move: typed in notation or built from numbered steps."""
+def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move, bool]:
+    """Ask the person to move for a legal move: typed in notation or built from numbered steps.
+
+    Returns the move and whether it was built (and so already shown in words).
+    """
     builder = state.builder()
     console.print(render.TableView(state, seats, hand_of=state.current_player))
     console.print("[dim]Type a move in notation, or the number of a choice ('help' explains).[/dim]")
@@ -143,7 +146,7 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
         text = console.input(prompt).strip()
         command = text.lower()
         if builder.complete and command in ("", "y", "yes"):
-            return builder.move()
+            return builder.move(), True
         if not text:
             continue
         if command in ("help", "?", "h"):
@@ -174,13 +177,13 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> Move:
             except (NotationError, IllegalMoveError) as exc:
                 console.print(Text("Not played: ", style="bold red") + Text(str(exc)))
                 continue
-            return move
+            return move, False
 
 
-def announce(console: Console, state: GameState, seats: list[str], move: Move) -> None:
-    """Say who plays what, in notation and in words (before the move is applied)."""
-    console.print(f"{render.player_label(state.current_player, seats)}: [bold]{format_move(move)}[/bold]  "
-                  f"[dim]({render.describe_move(move)})[/dim]", highlight=False)
+def announce(console: Console, state: GameState, seats: list[str], move: Move, in_words: bool = True) -> None:
+    """Say who plays what, in notation and (unless just shown) in words, before the move is applied."""
+    words = f"  [dim]({render.describe_move(move)})[/dim]" if in_words else ""
+    console.print(f"{render.player_label(state.current_player, seats)}: [bold]{format_move(move)}[/bold]{words}")
 
 
 def report_resolutions(console: Console, state: GameState, resolved_before: int) -> None:
@@ -226,14 +229,14 @@ def play(
             seat = state.current_player
             if seat in bots:
                 with console.status(f"{render.player_label(seat, names)} is thinking..."):
-                    move = bots[seat].choose(state)
+                    move, shown = bots[seat].choose(state), False
             else:
                 if len(humans) > 1:
                     console.input(f"[bold]{render.player_label(seat, names)}[/bold], your turn: "
                                   "press Enter when the others look away. ")
-                move = ask_move(console, state, names)
+                move, shown = ask_move(console, state, names)
             resolved_before = state.resolved
-            announce(console, state, names, move)
+            announce(console, state, names, move, in_words=not shown)
             state.apply(move)
             game.add(move)
             report_resolutions(console, state, resolved_before)
@@ -443,3 +446,157 @@ def serve(
         fail("the web server needs the web extra: pip install 'kingisdead[web]'")
     typer.echo(f"The King Is Dead: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
     uvicorn.run(create_app(database, bot_delay=bot_delay), host=host, port=port, log_level="warning")
+
+
+# -- arena (tournaments between bots) ------------------------------------------------------------
+
+@app.command()
+def arena(
+    bots: Annotated[str, typer.Option(help=f"Comma-separated bots, at least two, each 'name' or 'name:budget' "
+                                           f"(e.g. strong,greedy or mcts:0.5s,mcts:200). Bots: {bot_names()}.")],
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players at the table.")] = 2,
+    games: Annotated[int, typer.Option(min=1, help="Games at least (rounded up to whole rounds of seatings).")] = 20,
+    jobs: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: every local core).")] = None,
+    seed: Annotated[int, typer.Option(help="Tournament seed: decides every setup and every bot's draws.")] = 0,
+    variant: Annotated[Variant, typer.Option(help="Rules variant.")] = Variant.standard,
+    budget: Annotated[str | None, typer.Option(
+        help="Thinking budget for bots without their own: '1s', '250ms' or iterations ('400').")] = None,
+    out: Annotated[Path | None, typer.Option(help="Directory for results.json, summary.csv and games.csv.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write a PNG chart of the win rates (needs the dist extra).")]
+    = None,
+    records: Annotated[Path | None, typer.Option(help="Directory to keep every game's record in.")] = None,
+    ray: Annotated[bool, typer.Option(
+        "--ray", help="Run the games on Ray: a local cluster of --jobs CPUs it starts (needs the dist extra).")]
+    = False,
+    ray_address: Annotated[str | None, typer.Option(
+        help="Address of a running Ray cluster to use instead (implies --ray).")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of a table.")]
+    = False,
+) -> None:
+    """Play a fair tournament: rotated seats, replayed setups, win rates with 95% intervals, Elo for 3+ bots."""
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+
+    from . import arena as tournament
+    from .bots.budget import Budget
+
+    try:
+        names = tournament.names_from(bots)
+        for name in names:
+            make_bot(name, 0)
+        thinking = Budget.parse(budget) if budget else None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    workers = jobs or os.cpu_count() or 1
+    console = Console(stderr=True, highlight=False)
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True, disable=json_output) as progress:
+        bar = progress.add_task("games", total=None)
+
+        def tick(outcome: object, total: int) -> None:
+            progress.update(bar, total=total, advance=1)
+
+        try:
+            result = tournament.run_arena(
+                players, names, games, seed, workers, variant.value, thinking,
+                keep_moves=records is not None, ray_address=ray_address, use_ray=ray, on_game=tick)
+        except RuntimeError as exc:
+            fail(str(exc))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        tournament.write_json(result, out / "results.json")
+        tournament.write_csv(result, out / "summary.csv", out / "games.csv")
+    if records is not None:
+        tournament.write_records(result, records)
+    if plot is not None:
+        try:
+            tournament.write_plot(result, plot)
+        except RuntimeError as exc:
+            fail(str(exc))
+    if json_output:
+        typer.echo(json.dumps(result.to_dict()))
+        return
+    table = Table(title=f"{len(result.outcomes)} games, {players} players, seed {seed}"
+                        + (f", budget {result.budget}" if result.budget else ""))
+    for column in ("bot", "games", "win rate", "95% CI", "Elo", "s/move"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in tournament.format_table(result):
+        table.add_row(*row)
+    out_console = Console(highlight=False)
+    out_console.print(table)
+    out_console.print("Win rate by seat: " + ", ".join(f"player {p + 1} {w:.1%}" for p, w in enumerate(result.seat_wins)))
+    for path in (out, records, plot):
+        if path is not None:
+            out_console.print(f"Written: {path}")
+
+
+# -- analyse (hints and game review) --------------------------------------------------------------
+
+@app.command()
+def analyse(
+    file: Annotated[str, typer.Argument(help="A game record or a position (JSON file; '-' for standard input).")],
+    budget: Annotated[str, typer.Option(help="Search per position: '1s', '250ms' or iterations ('300').")] = "300",
+    top: Annotated[int, typer.Option(min=1, help="Moves to list for a position.")] = 10,
+    seed: Annotated[int, typer.Option(help="Search seed (with an iteration budget the analysis repeats exactly).")]
+    = 0,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Rank a position's moves with a win chance, or mark each move of a record with the best alternative."""
+    from dataclasses import asdict
+
+    from rich.table import Table
+
+    from . import analysis
+    from .bots.budget import Budget
+
+    try:
+        thinking = Budget.parse(budget)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--budget") from None
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text()
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or exc}")
+    try:
+        subject = analysis.load(text)
+    except (ValueError, RecordError, position.PositionError) as exc:
+        fail(f"{file} is neither a game record nor a position: {exc}")
+    console = Console(highlight=False)
+    if isinstance(subject, GameRecord):
+        try:
+            subject.replay()
+            notes = analysis.analyse_record(subject, thinking, seed)
+        except RecordError as exc:
+            fail(f"{file}: {exc}")
+        if json_output:
+            typer.echo(json.dumps([asdict(n) for n in notes]))
+            return
+        table = Table(title=f"{file}: {len(notes)} moves, search {thinking} per position")
+        for column in ("#", "player", "played", "win %", "best found", "win %", "lost"):
+            table.add_column(column, justify="right" if column in ("#", "win %", "lost") else "left")
+        for n in notes:
+            if n.forced:
+                table.add_row(str(n.number), f"player {n.player + 1}", n.played, "", "(forced)", "", "")
+                continue
+            lost = f"{n.loss:.1%}" if n.loss >= 0.005 else ""
+            table.add_row(str(n.number), f"player {n.player + 1}", n.played, f"{n.played_chance:.0%}",
+                          "" if n.best == n.played else n.best, f"{n.best_chance:.0%}", lost)
+        console.print(table)
+        return
+    if subject.is_over():
+        fail("the game in this position is over: there is no move to analyse")
+    result = analysis.analyse_position(subject, thinking, seed, top)
+    if json_output:
+        typer.echo(json.dumps(result.to_dict()))
+        return
+    table = Table(title=f"Player {result.player + 1} to move: {result.iterations} iterations, {result.seconds:.1f} s")
+    for column in ("rank", "move", "win chance", "visits"):
+        table.add_column(column, justify="left" if column == "move" else "right")
+    for rank, e in enumerate(result.moves, start=1):
+        table.add_row(str(rank), e.move, f"{e.win_chance:.0%}", str(e.visits))
+    console.print(table)
+    if result.exact is not None:
+        verdict = {1: "wins", 0: "shares the win", -1: "loses"}[result.exact]
+        console.print(f"Exact: with best play the player to move {verdict} ({result.exact_move}).")

@@ -1,0 +1,122 @@
+"""Hints and game analysis: ranked moves with a win chance, and the cost of each move in a record.
+
+Both come from the search bot's tree (:mod:`kingisdead.bots.mcts`): the win
+chance of a move is the mean reward the search saw after it, for the player
+who moves (1 a win, 0 a loss; the heuristic's judgement, rescaled to 0-1, where
+the search stopped before the end). With two players and few cards left the
+exact solver's verdict is added. Estimates from a short search are rough: the
+more visits a move got, the more its figure means.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from random import Random
+from typing import Any
+
+from .bots import SearchBot
+from .bots.budget import Budget
+from .bots.mcts import only_move, search
+from .bots.solver import solvable, solve
+from .moves import Move, format_move, parse_move
+from .record import GameRecord
+from .state import GameState
+
+DEFAULT_BUDGET = Budget(iterations=300)
+
+
+@dataclass(frozen=True)
+class MoveEstimate:
+    move: str
+    """The move in notation."""
+    win_chance: float
+    """Estimated chance that the mover wins after this move (0-1)."""
+    visits: int
+    """How often the search looked at the move (its figure's weight)."""
+
+
+@dataclass(frozen=True)
+class PositionAnalysis:
+    player: int
+    """Seat to move (0-based)."""
+    moves: list[MoveEstimate]
+    """The moves the search considered, best first."""
+    exact: int | None
+    """With two players and few cards left: +1 the mover wins with best play, 0 a shared win, -1 a loss."""
+    exact_move: str | None
+    iterations: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class MoveAnnotation:
+    number: int
+    """1-based move number in the record."""
+    player: int
+    played: str
+    best: str
+    played_chance: float
+    best_chance: float
+    loss: float
+    """How much win chance the played move gave away against the best one found (0 if it was the best)."""
+    forced: bool
+    """True when the player had no choice (no card left: pass)."""
+
+
+def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: int = 0,
+                     top: int | None = None, include: tuple[Move, ...] = ()) -> PositionAnalysis:
+    """Rank moves for the player to move with an estimated win chance (best first)."""
+    if state.is_over():
+        raise ValueError("the game is over: there is no move to analyse")
+    exact = exact_move = None
+    if solvable(state, SearchBot.solver_cards):
+        solution = solve(state, SearchBot.solver_nodes)
+        if solution is not None:
+            exact, exact_move = solution.value, solution.move
+            include = (*include, solution.move)
+    result = search(state, budget, Random(seed), include=include)
+    ranked = sorted(result.moves, key=lambda m: (-m.visits, -m.value))
+    estimates = [MoveEstimate(format_move(m.move), round(m.value, 4), m.visits) for m in ranked]
+    if exact_move is not None:
+        # The proof outranks sampling: the proven move goes first.
+        proven = format_move(exact_move)
+        estimates.sort(key=lambda e: e.move != proven)
+    return PositionAnalysis(state.player, estimates[:top] if top else estimates, exact,
+                            None if exact_move is None else format_move(exact_move),
+                            result.iterations, round(result.seconds, 3))
+
+
+def analyse_record(record: GameRecord, budget: Budget = DEFAULT_BUDGET, seed: int = 0) -> list[MoveAnnotation]:
+    """Every move of a record with the best alternative found and the win chance it lost."""
+    state = record.start()
+    notes = []
+    for number, text in enumerate(record.moves, start=1):
+        move = parse_move(text)
+        player = state.player
+        if only_move(state) is not None:
+            notes.append(MoveAnnotation(number, player, text, text, 0.0, 0.0, 0.0, True))
+        else:
+            analysis = analyse_position(state, budget, seed + number, include=(move,))
+            played = format_move(move)
+            chances = {e.move: e.win_chance for e in analysis.moves}
+            best = analysis.moves[0]
+            played_chance = chances.get(played, 0.0)
+            loss = max(0.0, best.win_chance - played_chance) if best.move != played else 0.0
+            notes.append(MoveAnnotation(number, player, played, best.move, played_chance, best.win_chance,
+                                        round(loss, 4), False))
+        state.apply(move)
+    return notes
+
+
+def load(text: str) -> GameRecord | GameState:
+    """A record or a position from its JSON text (told apart by its ``format``)."""
+    from . import position
+
+    data = json.loads(text)
+    if isinstance(data, dict) and data.get("format") == "kingisdead-record":
+        return GameRecord.from_dict(data)
+    return position.from_dict(data)
