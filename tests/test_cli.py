@@ -202,7 +202,7 @@ def test_table_shows_courts_top_cards_crowns_and_own_hand():
     crown_region = render.REGION_NAMES[crown.action[2]]
     text = rendered(state, ["human", "greedy"], hand_of=1)
     court_row = next(line for line in text.splitlines() if "Player 1 (human)" in line)
-    assert "Crown" in court_row and " 7 " in court_row  # top card and cards left
+    assert court_row.split()[-2:] == ["Crown", "7"]  # top card and cards left
     crowned = next(line for line in text.splitlines() if crown_region in line)
     assert "P1" in crowned
     assert "Your hand: Crown, Garrison" in text  # player 2 still holds every card

@@ -104,7 +104,7 @@ def _status(state: GameState, region: int, position: int) -> Text:
 def _table(title: str) -> Table:
     """A compact table (no vertical rules) so that the whole table fits 80 columns."""
     return Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
-                 collapse_padding=True)
+                 show_edge=False, collapse_padding=True)
 
 
 def map_table(state: GameState, borders: bool = True) -> Table:
