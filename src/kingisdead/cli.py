@@ -115,9 +115,8 @@ def resolve_seats(seats: list[str] | None, players: int | None) -> list[str]:
         if name != HUMAN:
             try:
                 make_bot(name, 0)
-            except ValueError:
-                raise typer.BadParameter(
-                    f"unknown seat {name!r}: a seat is 'human' or a bot ({bot_names()})") from None
+            except ValueError as exc:
+                raise typer.BadParameter(f"seat {name!r}: {exc}; a seat is 'human' or a bot") from None
     return names
 
 
@@ -197,7 +196,8 @@ def play(
     seats: Annotated[list[str] | None, typer.Option(
         "--seats", "-s",
         help="Who sits where, seat 1 first: 'human' or a bot name, comma-separated or repeated "
-             f"(e.g. --seats human,greedy). Bots: {bot_names()}. Default: seat 1 human, the others greedy.",
+             f"(e.g. --seats human,greedy or -s human -s mcts:2s). Bots: {bot_names()}. "
+             "Default: seat 1 human, the others greedy.",
     )] = None,
     players: Annotated[int | None, typer.Option(help="Number of players (2-4); default 2, or the number of seats.")]
     = None,
