@@ -258,7 +258,8 @@ def test_play_a_full_game_through_input(tmp_path):
     assert "Not played: Crown: swap two different region cards" in out
     assert "Garrison" in out and "Choose the card to play" in out
     assert "Stock:" in out and "courts" in out and "Top card" in out and "contested" in out
-    assert "Your hand" in out and "Game over" in out and str(path) in out
+    assert "Game over" in out and str(path) in out
+    assert out.count("Your hand") == len(expected[0::2])  # shown at each human turn, never for the bot
     record = GameRecord.load(path)
     assert record.moves == expected
     assert record.players == ["human", "random"] and record.seed == 3
@@ -303,3 +304,23 @@ def test_play_rejects_bad_seats():
     assert unknown.exit_code == 2 and "grumpy" in unknown.output and "greedy" in unknown.output
     mismatch = invoke("play", "--seats", "human,random", "--players", "3")
     assert mismatch.exit_code == 2 and "--players 3" in mismatch.output
+
+
+def test_last_card_rule_is_explained_to_a_human(monkeypatch):
+    """With 3 players, a last card that cannot win leaves only 'pass', and the player is told why."""
+    from io import StringIO
+    from random import Random
+
+    from kingisdead import rules
+    from kingisdead.cli import ask_move
+
+    state = GameState.new(3, seed=1)
+    rng = Random(1)
+    while not (rules.last_card_applies(state) and len(state.legal_moves()) == 1):
+        assert not state.is_over(), "this seed no longer reaches a blocked last card"
+        rules.play_random(state, rng)
+    monkeypatch.setattr("sys.stdin", StringIO("1\n\n"))  # pass, then Enter
+    out = StringIO()
+    move, built = ask_move(Console(file=out, width=120), state, ["human", "random", "random"])
+    assert move.is_pass and built
+    assert "last card of the game may only be played by a move that wins" in out.getvalue()

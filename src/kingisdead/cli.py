@@ -21,11 +21,13 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import track
 from rich.text import Text
 
 from . import position, render, rules
 from .board import NUM_REGIONS
 from .bots import BOTS, Bot, make_bot
+from .building import PASS_CHOICE
 from .moves import IllegalMoveError, Move, NotationError, format_move, parse_move
 from .record import GameRecord, RecordError
 from .rng import SplitMix64
@@ -138,6 +140,9 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
             if builder.steps:
                 console.print(f"[bold]{render.steps_so_far(builder)}[/bold] › choose the "
                               f"{render.step_prompt(builder)}:")
+            elif options == [PASS_CHOICE] and state.cards_left(state.current_player):
+                console.print("[yellow]With 3 players the last card of the game may only be played by a move "
+                              "that wins the game; none does, so you can only pass.[/yellow]")
             else:
                 console.print(f"Choose the {render.step_prompt(builder)}:")
             console.print(render.choices_view(builder))
@@ -302,7 +307,9 @@ def simulate(
     rulers = [0] * players
     no_ruler = total_moves = 0
     start = time.perf_counter()
-    for index in range(games):
+    progress = Console(stderr=True)
+    for index in track(range(games), description="games", console=progress, transient=True,
+                       disable=json_output or not progress.is_terminal):
         state = GameState.new(players, variant.value, seed + index)
         seated = None if fast else [make_bot(name, derive_seed(seed, index, seat)) for seat, name in enumerate(names)]
         moves = play_out(state, seated, Random(derive_seed(seed, index)))
