@@ -1,0 +1,59 @@
+"""Perft: the stored move and position counts of tests/perft/perft.json, recomputed.
+
+The whole table is rechecked here (about 15 s on one core); regenerate it with
+``.venv/bin/python tests/perft/generate.py`` only after a deliberate rule change,
+and say which counts changed and why in the commit.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from perft.generate import TABLE, check, positions, resulting_keys, resulting_keys_slow
+
+from kingisdead import GameState
+
+PERFT = json.loads(TABLE.read_text())
+GAME_NAMES = [f"{g['players']}p-{g['variant']}-seed{g['seed']}" for g in PERFT["games"]]
+
+
+@pytest.mark.parametrize("index", range(len(PERFT["games"])), ids=GAME_NAMES)
+def test_perft_table_matches(index):
+    game = PERFT["games"][index]
+    problems = check({"games": [game]})
+    assert problems == []
+
+
+def test_perft_table_covers_every_configuration():
+    configs = {(g["players"], g["variant"]) for g in PERFT["games"]}
+    assert {(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred")} <= configs
+    assert len(configs) >= 5
+    assert all("perft2" in g for g in PERFT["games"])
+    assert all(len(g["perft1"]) == len(g["moves"]) for g in PERFT["games"])
+
+
+def _sample_positions() -> list[GameState]:
+    """From each stored game: a mid-sized position, and one under an undo ban if any."""
+    states = []
+    for game in PERFT["games"]:
+        games_states = positions(game)
+        sized = [(n, ply) for ply, (n, _) in enumerate(game["perft1"]) if 300 <= n <= 1500]
+        if sized:
+            states.append(games_states[min(sized)[1]])
+        banned = [ply for ply, s in enumerate(games_states) if s.undo_ban and game["perft1"][ply][0] <= 3000]
+        if banned:
+            states.append(games_states[banned[0]])
+    return states
+
+
+@pytest.mark.parametrize("state", _sample_positions(), ids=lambda s: repr(s))
+def test_fast_position_counter_agrees_with_the_definition(state):
+    moves = state.legal_moves()
+    assert resulting_keys(state, moves) == resulting_keys_slow(state, moves)
+
+
+def test_distinct_positions_never_exceed_moves():
+    for game in PERFT["games"]:
+        for moves, distinct in game["perft1"]:
+            assert 1 <= distinct <= moves
