@@ -324,3 +324,9 @@ def test_last_card_rule_is_explained_to_a_human(monkeypatch):
     move, built = ask_move(Console(file=out, width=120), state, ["human", "random", "random"])
     assert move.is_pass and built
     assert "last card of the game may only be played by a move that wins" in out.getvalue()
+
+
+def test_play_refuses_a_record_path_it_cannot_write(tmp_path):
+    result = invoke("play", "--seed", "1", "--record", str(tmp_path / "missing-dir" / "game.json"), input="pass\n")
+    assert result.exit_code == 1
+    assert "cannot write the game record" in result.stderr and "Traceback" not in result.output

@@ -77,12 +77,12 @@ def split_names(values: list[str] | None) -> list[str]:
     return [name.strip().lower() for value in values or [] for name in value.split(",") if name.strip()]
 
 
-def check_bot(name: str) -> None:
-    """Raise a clear usage error for a bot name that make_bot does not know."""
+def check_bot(name: str, hint: str = "") -> None:
+    """Raise a clear usage error for a bot name (or budget) that make_bot does not accept."""
     try:
         make_bot(name, 0)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise typer.BadParameter(f"{exc}{hint}") from None
 
 
 def read_position(path: str) -> GameState:
@@ -115,10 +115,7 @@ def resolve_seats(seats: list[str] | None, players: int | None) -> list[str]:
         raise typer.BadParameter(f"The King Is Dead is for 2, 3 or 4 players, not {len(names)}")
     for name in names:
         if name != HUMAN:
-            try:
-                make_bot(name, 0)
-            except ValueError as exc:
-                raise typer.BadParameter(f"seat {name!r}: {exc}; a seat is 'human' or a bot") from None
+            check_bot(name, hint="; a seat is 'human' or a bot")
     return names
 
 
@@ -190,6 +187,15 @@ def announce(console: Console, state: GameState, seats: list[str], move: Move, i
     console.print(f"{render.player_label(state.current_player, seats)}: [bold]{format_move(move)}[/bold]{words}")
 
 
+def save_record(console: Console, game: GameRecord, path: Path) -> None:
+    """Write the record; if the file cannot be written, print it so that the game is not lost."""
+    try:
+        game.save(path)
+    except OSError as exc:
+        console.print(Text(f"Cannot write the record to {path} ({exc.strerror or exc}); here it is:", style="red"))
+        console.print(Text(game.dumps()))
+
+
 def report_resolutions(console: Console, state: GameState, resolved_before: int) -> None:
     """Say how each struggle the last move ended came out."""
     for index in range(resolved_before, state.resolved):
@@ -225,6 +231,10 @@ def play(
                             for seat, name in enumerate(names) if name != HUMAN}
     humans = [seat for seat, name in enumerate(names) if name == HUMAN]
     path = record if record is not None else Path(f"kingisdead-game-{seed}.json")
+    try:
+        game.save(path)  # saved from the start and after every move: a closed terminal loses nothing
+    except OSError as exc:
+        fail(f"cannot write the game record to {path}: {exc.strerror or exc}")
     console.print(f"[bold]The King Is Dead[/bold]: {len(names)} players, {variant.value} rules, seed {seed}. "
                   f"Players: {', '.join(render.player_label(p, names) for p in range(len(names)))}.")
     try:
@@ -244,11 +254,12 @@ def play(
             announce(console, state, names, move, in_words=not shown)
             state.apply(move)
             game.add(move)
+            save_record(console, game, path)
             report_resolutions(console, state, resolved_before)
             if not humans and state.resolved > resolved_before and not state.is_over():
                 console.print(render.TableView(state, names))
     except (EOFError, KeyboardInterrupt, QuitGame) as stop:
-        game.save(path)
+        save_record(console, game, path)
         moves_played = f"{len(game.moves)} move" + ("" if len(game.moves) == 1 else "s")
         saved = escape(str(path))
         console.print(f"\nGame stopped after {moves_played}; its record is saved in [bold]{saved}[/bold] "
@@ -256,7 +267,7 @@ def play(
         raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
     assert state.result is not None
     game.result = state.result.to_dict()
-    game.save(path)
+    save_record(console, game, path)
     console.print(render.TableView(state, names))
     console.print(render.result_view(state.result, names))
     saved = escape(str(path))
