@@ -13,7 +13,7 @@ from kingisdead import GameState, position, render
 from kingisdead.bots import make_bot
 from kingisdead.cli import app, derive_seed
 from kingisdead.moves import format_move
-from kingisdead.record import GameRecord
+from kingisdead.record import GameRecord, RecordError
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "150"}
@@ -330,3 +330,17 @@ def test_play_refuses_a_record_path_it_cannot_write(tmp_path):
     result = invoke("play", "--seed", "1", "--record", str(tmp_path / "missing-dir" / "game.json"), input="pass\n")
     assert result.exit_code == 1
     assert "cannot write the game record" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("stored", [{"ending": "coronation"}, {"ending": "coronation", "winners": [1], "ruler": 1,
+                                                               "reason": "?", "ranking": ["Picts"]}])
+def test_a_malformed_stored_result_is_a_record_error(record_file, stored):
+    """Regression: a result missing fields or naming an unknown faction raised KeyError/ValueError."""
+    data = json.loads(record_file.read_text())
+    data["result"] = stored
+    with pytest.raises(RecordError, match="stored result is malformed"):
+        GameRecord.from_dict(data).replay()
+    record_file.write_text(json.dumps(data))
+    result = invoke("replay", str(record_file))
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "stored result is malformed" in result.stderr

@@ -106,7 +106,11 @@ class GameRecord:
         if self.result is not None:
             if state.result is None:
                 raise RecordError("the record states a result but its moves do not finish the game")
-            if Result.from_dict(self.result) != state.result:
+            try:
+                stored = Result.from_dict(self.result)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RecordError(f"the stored result is malformed ({type(exc).__name__}: {exc})") from None
+            if stored != state.result:
                 raise RecordError(
                     f"the stored result does not match the replay: stored {self.result['reason']!r}, "
                     f"replayed {state.result.reason!r}")
