@@ -156,3 +156,21 @@ def test_court_pair_of_one_faction_allowed_when_nobody_shares_it():
 ])
 def test_court_redraw_applies_to_exactly_the_clashing_players(hands, redraw):
     assert _court_clashes(hands) == redraw
+
+
+BORDER_RULING = """Caledonia-Din Eidyn, Din Eidyn-Deva, Din Eidyn-Eboracum, Deva-Eboracum,
+Deva-Caerleon, Deva-Ratae, Eboracum-Ratae, Eboracum-Londinium,
+Caerleon-Ratae, Caerleon-Aquae Sulis, Ratae-Londinium, Ratae-Aquae Sulis,
+Londinium-Aquae Sulis"""
+"""The thirteen borders, copied from the rulings."""
+
+
+def test_board_borders_are_those_of_the_rulings():
+    from kingisdead.board import BORDERS, REGION_NAMES, borders
+
+    ruled = {frozenset(pair.strip().split("-")) for pair in BORDER_RULING.replace("\n", " ").split(",")}
+    assert len(ruled) == 13
+    assert {frozenset((REGION_NAMES[a], REGION_NAMES[b])) for a, b in BORDERS} == ruled
+    for a in REGIONS:
+        for b in REGIONS:
+            assert borders(a, b) == (frozenset((REGION_NAMES[a], REGION_NAMES[b])) in ruled)
