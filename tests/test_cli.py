@@ -123,6 +123,11 @@ def test_replay_unreadable_files(tmp_path):
     assert result.exit_code == 1 and "not JSON" in result.stderr
     missing = invoke("replay", str(tmp_path / "missing.json"))
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(bytes(range(256)))
+    for command in ("replay", "moves"):
+        result = invoke(command, str(binary))
+        assert result.exit_code == 1 and "not a text file" in result.stderr
 
 
 # -- positions: new, moves, apply ---------------------------------------------------------------

@@ -85,12 +85,19 @@ def check_bot(name: str, hint: str = "") -> None:
         raise typer.BadParameter(f"{exc}{hint}") from None
 
 
+def unreadable(exc: OSError | UnicodeDecodeError) -> str:
+    """Why a file could not be read, in a few words."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "not a text file (it is not UTF-8)"
+    return str(exc.strerror or exc)
+
+
 def read_position(path: str) -> GameState:
     """A position from a JSON file ('-' for standard input); any problem stops with a message."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror or exc}")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {path}: {unreadable(exc)}")
     try:
         return position.loads(text)
     except position.PositionError as exc:
@@ -312,7 +319,10 @@ def simulate(
         check_bot(name)
     fast = all(name == "random" for name in names)
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(f"cannot create the records directory {records}: {exc.strerror or exc}")
     endings = dict.fromkeys(ENDINGS, 0)
     wins = [0] * players
     rulers = [0] * players
@@ -374,8 +384,8 @@ def replay(
     try:
         game = GameRecord.load(file)
         state = game.replay()
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror or exc}")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {file}: {unreadable(exc)}")
     except RecordError as exc:
         if json_output:
             typer.echo(json.dumps({"valid": False, "error": str(exc)}))
