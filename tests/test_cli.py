@@ -349,3 +349,17 @@ def test_a_malformed_stored_result_is_a_record_error(record_file, stored):
     result = invoke("replay", str(record_file))
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "stored result is malformed" in result.stderr
+
+
+@pytest.mark.parametrize("notation,words", [
+    ("pass", "passes"),
+    ("Crown Dev<>Lon *Lon +Ebo:W", "swaps the region cards of Deva and Londinium and puts the Crown token on Londinium"),
+    ("Garrison Dev:SW>Ebo:R +Ebo:S", "a Scots and a Welsh follower leave Deva for Eboracum, a Romano-British"),
+    ("Ambassador Cal:S<>Lon:R +Lon:S", "a Scots follower of Caledonia changes places with a Romano-British"),
+    ("Settlements W>Dev", "places a Welsh follower in Deva; no follower to call to court"),
+    ("Scots Din Ebo +Cal:S", "one Scots follower each to Din Eidyn and Eboracum; calls a Scots follower from Caledonia"),
+])
+def test_moves_are_described_in_words(notation, words):
+    from kingisdead import parse_move
+
+    assert words in render.describe_move(parse_move(notation))

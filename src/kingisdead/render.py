@@ -230,11 +230,14 @@ class TableView:
             yield hand_line(state, self.hand_of)
 
 
-
 # -- moves in words ------------------------------------------------------------------
 
-def _a(faction: int) -> str:
-    return f"a {FACTION_NAMES[faction]}"
+FOLLOWER_ADJECTIVES = ("Scots", "Welsh", "Romano-British", "Loyalist")
+
+
+def _a(kind: int) -> str:
+    """'a Welsh', 'a Loyalist': to go before 'follower'."""
+    return f"a {FOLLOWER_ADJECTIVES[kind]}"
 
 
 def describe_move(move: Move) -> str:
@@ -244,7 +247,7 @@ def describe_move(move: Move) -> str:
     card, a = move.card, move.action
     if card is Card.CROWN:
         words = (f"swaps the region cards of {REGION_NAMES[a[0]]} and {REGION_NAMES[a[1]]} "
-                 f"and crowns {REGION_NAMES[a[2]]}") if a else "cannot swap any region cards"
+                 f"and puts the Crown token on {REGION_NAMES[a[2]]}") if a else "cannot swap any region cards"
     elif card is Card.GARRISON and len(a) == 5:
         words = (f"{_a(a[1])} and {_a(a[2])} follower leave {REGION_NAMES[a[0]]} for {REGION_NAMES[a[3]]}, "
                  f"{_a(a[4])} follower goes back")
@@ -254,16 +257,18 @@ def describe_move(move: Move) -> str:
     elif card in (Card.GARRISON, Card.AMBASSADOR):
         words = "no exchange is possible"
     elif card is Card.SETTLEMENTS:
-        placed = [f"{FACTION_NAMES[f]} to {REGION_NAMES[r]}" for f, r in enumerate(a) if r != NONE]
+        placed = [f"{_a(f)} follower in {REGION_NAMES[r]}" for f, r in enumerate(a) if r != NONE]
         words = "places " + (", ".join(placed) if placed else "nothing (the stock is empty)")
     else:
         name = FACTION_NAMES[FACTION_CARD[card]]
         if not a:
             words = f"no {name} follower can be placed"
-        elif len(a) == 2 and a[0] == a[1]:
+        elif len(a) == 1:
+            words = f"{_a(FACTION_CARD[card])} follower to {REGION_NAMES[a[0]]}"
+        elif a[0] == a[1]:
             words = f"two {name} followers to {REGION_NAMES[a[0]]}"
         else:
-            words = f"{name} followers to " + " and ".join(REGION_NAMES[r] for r in a)
+            words = f"one {name} follower each to {REGION_NAMES[a[0]]} and {REGION_NAMES[a[1]]}"
     court = (f"; calls {_a(move.court[1])} follower from {REGION_NAMES[move.court[0]]} to court"
              if move.court is not None else "; no follower to call to court")
     return f"plays {card.title}: {words}{court}"
@@ -274,7 +279,7 @@ def describe_resolution(state: GameState, position: int) -> str:
     region = state.order[position]
     control = state.control[region]
     if control == SAXONS:
-        return (f"The struggle for {REGION_NAMES[region]} ends in a tie: the Saxons take it "
+        return (f"The struggle for {REGION_NAMES[region]} ends with no faction in the lead: the Saxons take it "
                 f"(Saxon token {_saxons_until(state, position)} of {SAXON_INVASION}).")
     return f"The struggle for {REGION_NAMES[region]} ends: the {FACTION_NAMES[control]} take control."
 
