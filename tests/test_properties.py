@@ -12,9 +12,10 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingisdead import GameState, format_move, parse_move, rules
+from kingisdead import Card, GameState, IllegalMoveError, Move, format_move, parse_move, rules
 from kingisdead.board import FOLLOWERS_PER_FACTION, LOYALISTS_TOTAL, NUM_REGIONS, REMOVED_TWO_PLAYER
 from kingisdead.building import move_steps
+from kingisdead.moves import make_move
 from kingisdead.position import dumps, loads
 from kingisdead.record import GameRecord
 from kingisdead.scoring import ENDINGS
@@ -145,6 +146,48 @@ def test_builder_offers_only_completable_choices_and_builds_every_legal_move(con
             for step in move_steps(move):
                 builder.choose(step)
             assert builder.complete and builder.move() == move
+
+
+small_ints = st.integers(min_value=-2, max_value=9)
+junk_moves = st.builds(
+    Move,
+    st.sampled_from([None, *Card]),
+    st.lists(small_ints, max_size=6).map(tuple),
+    st.none() | st.tuples(small_ints, small_ints),
+)
+
+
+@settings(max_examples=6)
+@given(config=configs, seed=seeds, rng=randoms, data=st.data())
+def test_any_move_is_either_legal_or_refused_with_illegal_move_error(config, seed, rng, data):
+    """Arbitrary (card, action, court) values never crash the checker or change the state."""
+    players, variant = config
+    for s in positions_along_a_game(players, variant, seed, rng, 2):
+        legal = set(s.legal_moves())
+        before = s.key()
+        listed = sorted(legal, key=format_move)
+        near_misses = [mutate(rng.choice(listed), rng) for _ in range(40)]
+        for move in data.draw(st.lists(junk_moves, min_size=40, max_size=40)) + near_misses:
+            try:
+                canonical = rules.check_move(s, move)
+            except IllegalMoveError:
+                assert s.key() == before
+                if move.card is not None and isinstance(move.card, Card):
+                    assert make_move(move.card, move.action, move.court) not in legal, move
+                continue
+            assert canonical in legal
+
+
+def mutate(move: Move, rng: Random) -> Move:
+    """A legal move with one choice changed to another small number (often illegal)."""
+    if move.card is None:
+        return Move(Card(rng.randrange(7)), (), (rng.randrange(8), rng.randrange(4)))
+    action, court = list(move.action), move.court
+    if action and (court is None or rng.random() < 0.7):
+        action[rng.randrange(len(action))] = rng.randrange(-1, 8)
+    else:
+        court = (rng.randrange(8), rng.randrange(4))
+    return Move(move.card, tuple(action), court)
 
 
 @settings(max_examples=30)
