@@ -10,32 +10,18 @@ from typing import TYPE_CHECKING
 
 from . import rules
 from .board import (
-    CARD_COPIES,
-    COURT_START_SIZE,
-    FACTIONS,
-    FOLLOWERS_PER_FACTION,
-    HOMES,
-    LOYALISTS_TOTAL,
-    MORDRED_START,
     NUM_CARDS,
     NUM_KINDS,
     NUM_REGIONS,
-    REGION_START_SIZE,
-    REMOVED_TWO_PLAYER,
-    START_IN_HOME,
-    UNRESOLVED,
     Card,
-    Faction,
     Region,
 )
 from .moves import Move, parse_move
-from .rng import SplitMix64
+from .setup import VARIANTS, setup_from_seed
 
 if TYPE_CHECKING:
     from .building import MoveBuilder
     from .scoring import Result
-
-VARIANTS = ("standard", "mordred")
 
 
 class GameState:
@@ -85,67 +71,12 @@ class GameState:
     @classmethod
     def new(cls, players: int = 2, variant: str = "standard", seed: int = 0,
             first_player: int = 0) -> GameState:
-        """Set up a new game: every random draw of the setup comes from ``seed``."""
-        if players not in (2, 3, 4):
-            raise ValueError(f"The King Is Dead is for 2, 3 or 4 players, not {players}")
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
-        if not 0 <= first_player < players:
-            raise ValueError(f"first player must be a seat from 0 to {players - 1}")
-        rng = SplitMix64(seed)
-        s = cls.__new__(cls)
-        s.players = players
-        s.mordred = variant == "mordred"
-        s.board = [0] * (NUM_REGIONS * NUM_KINDS)
-        s.courts = [0] * (players * 3)
-        s.hands = list(CARD_COPIES) * players
-        s.crowns = [-1] * NUM_REGIONS
-        s.control = [UNRESOLVED] * NUM_REGIONS
-        s.open = (1 << NUM_REGIONS) - 1
-        s.resolved = s.saxons = s.passes = s.plays = 0
-        s.player = first_player
-        s.tops = [-1] * players
-        s.last_play = [0] * players
-        s.undo_ban = None
-        s._result = None
+        """Set up a new game: every random draw of the setup comes from ``seed``.
 
-        removed = REMOVED_TWO_PLAYER if players == 2 else 0
-        bag = [FOLLOWERS_PER_FACTION - removed - START_IN_HOME] * 3
-        for faction, home in zip(FACTIONS, HOMES):
-            s.board[home * 4 + faction] = START_IN_HOME
-
-        def draw() -> int:
-            pick = rng.below(sum(bag))
-            for faction in FACTIONS:
-                if pick < bag[faction]:
-                    bag[faction] -= 1
-                    return faction
-                pick -= bag[faction]
-            raise AssertionError("unreachable")
-
-        hands = [[draw() for _ in range(COURT_START_SIZE)] for _ in range(players)]
-        while clashing := _court_clashes(hands):
-            for p in clashing:
-                for faction in hands[p]:
-                    bag[faction] += 1
-            for p in clashing:
-                hands[p] = [draw() for _ in range(COURT_START_SIZE)]
-        for p, drawn in enumerate(hands):
-            for faction in drawn:
-                s.courts[p * 3 + faction] += 1
-
-        loyalists = LOYALISTS_TOTAL
-        if s.mordred:
-            for region in MORDRED_START:
-                s.board[region * 4 + Faction.LOYALISTS] = 1
-                loyalists -= 1
-        for region in range(NUM_REGIONS):
-            while sum(s.board[region * 4:region * 4 + 4]) < REGION_START_SIZE:
-                s.board[region * 4 + draw()] += 1
-        s.stock = bag + [loyalists if s.mordred else 0]
-        s.order = list(range(NUM_REGIONS))
-        rng.shuffle(s.order)
-        return s
+        The draws are made one by one by :class:`kingisdead.setup.SetupDraws`,
+        which also lets a caller make them itself (OpenSpiel's chance nodes).
+        """
+        return setup_from_seed(players, variant, seed, first_player)
 
     def copy(self) -> GameState:
         """An independent copy (a few list copies: cheap enough for search)."""
@@ -278,12 +209,3 @@ def _play_ranking(last_play: list[int]) -> tuple[int, ...]:
     for rank, (_, p) in enumerate(played, start=1):
         ranks[p] = rank
     return tuple(ranks)
-
-
-def _court_clashes(hands: list[list[int]]) -> list[int]:
-    """Players who must redraw: two or more drew a pair of the same single faction."""
-    by_faction: dict[int, list[int]] = {}
-    for p, (a, b) in enumerate(hands):
-        if a == b:
-            by_faction.setdefault(a, []).append(p)
-    return sorted(p for group in by_faction.values() if len(group) > 1 for p in group)
