@@ -363,3 +363,13 @@ def test_moves_are_described_in_words(notation, words):
     from kingisdead import parse_move
 
     assert words in render.describe_move(parse_move(notation))
+
+
+def test_hot_seat_waits_before_showing_a_hand(tmp_path):
+    path = tmp_path / "hotseat.json"
+    result = invoke("play", "--seats", "human,human", "--seed", "5", "--record", str(path), input="\npass\n\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.count("press Enter when the others look away") == 2
+    assert out.index("Player 2 (human), your turn") < out.rindex("Your hand")
+    assert GameRecord.load(path).moves == ["pass"]
