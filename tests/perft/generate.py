@@ -6,8 +6,9 @@ there are and how many distinct positions they lead to. Any change to the rules
 call that should not exist) changes some count.
 
 The positions are those of a few fixed games, played by the fast sampler from
-fixed seeds and stored as move lists, so the table keeps working if the sampler
-changes. For each position along each game: the number of legal moves and the
+fixed seeds and stored as a starting position (JSON) and a move list, so the
+table checks the move generator alone: it keeps working if the setup draws or
+the sampler change. For each position along each game: the number of legal moves and the
 number of distinct resulting positions (distinct ``GameState.key()`` of
 ``state.after(move)``). For a late position of each game, with few cards left,
 the full depth-2 counts: leaves (the legal replies summed over every legal move)
@@ -30,6 +31,7 @@ from random import Random
 from typing import Any
 
 from kingisdead import GameState, Move, format_move, parse_move, rules
+from kingisdead.position import from_dict, to_dict
 
 TABLE = Path(__file__).with_name("perft.json")
 FORMAT = "kingisdead-perft"
@@ -129,7 +131,7 @@ def play_game(players: int, variant: str, seed: int) -> list[str]:
 
 def positions(game: dict[str, Any]) -> list[GameState]:
     """Every position of a stored game before each of its moves."""
-    s = GameState.new(game["players"], game["variant"], game["seed"])
+    s = from_dict(game["start"])
     states = []
     for text in game["moves"]:
         states.append(s.copy())
@@ -147,6 +149,7 @@ def generate() -> dict[str, Any]:
     games = []
     for players, variant, seed in GAMES:
         game: dict[str, Any] = {"players": players, "variant": variant, "seed": seed,
+                                "start": to_dict(GameState.new(players, variant, seed)),
                                 "moves": play_game(players, variant, seed)}
         states = positions(game)
         game["perft1"] = [list(perft1(s)) for s in states]
