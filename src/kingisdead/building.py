@@ -103,7 +103,9 @@ class MoveBuilder:
             return []
         if not self.steps:
             hand = s.hands[s.player * NUM_CARDS:(s.player + 1) * NUM_CARDS]
-            cards = [c for c in range(NUM_CARDS) if hand[c] and self._card_actions(c)]
+            # Every card in hand has an action (maybe the empty one); only the
+            # last-card rule can leave a card with no winning move.
+            cards = [c for c in range(NUM_CARDS) if hand[c] and (not self._last_card or self._card_actions(c))]
             return [PASS_CHOICE] + [Choice("card", c) for c in cards]
         first = self.steps[0]
         if first.kind == "pass":
