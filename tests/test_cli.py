@@ -311,24 +311,39 @@ def test_play_rejects_bad_seats():
     assert mismatch.exit_code == 2 and "--players 3" in mismatch.output
 
 
-def test_last_card_rule_is_explained_to_a_human(monkeypatch):
-    """With 3 players, a last card that cannot win leaves only 'pass', and the player is told why."""
-    from io import StringIO
+def test_forced_passes_are_played_for_a_human():
+    """No cards left, or a 3-player last card that cannot win: the human is told and passes."""
     from random import Random
 
     from kingisdead import rules
-    from kingisdead.cli import ask_move
+    from kingisdead.cli import forced_pass
 
     state = GameState.new(3, seed=1)
+    assert forced_pass(state) is None
     rng = Random(1)
     while not (rules.last_card_applies(state) and len(state.legal_moves()) == 1):
         assert not state.is_over(), "this seed no longer reaches a blocked last card"
         rules.play_random(state, rng)
-    monkeypatch.setattr("sys.stdin", StringIO("1\n\n"))  # pass, then Enter
-    out = StringIO()
-    move, built = ask_move(Console(file=out, width=120), state, ["human", "random", "random"])
-    assert move.is_pass and built
-    assert "last card of the game may only be played by a move that wins" in out.getvalue()
+    assert "last card of the game may only be played by a move that wins" in forced_pass(state)
+
+
+def test_a_human_without_cards_is_passed_for(tmp_path):
+    """The human plays every card at once by notation; afterwards the game goes on without asking."""
+    path = tmp_path / "empty-hand.json"
+    state = GameState.new(2, seed=2)
+    bot = make_bot("random", derive_seed(2, 0, 1))
+    inputs = []
+    while state.cards_left(0):
+        move = state.legal_moves()[1] if state.current_player == 0 else bot.choose(state)
+        if state.current_player == 0:
+            inputs.append(format_move(move))
+        state.apply(move)
+        assert not state.is_over()
+    result = invoke("play", "--seats", "human,random", "--seed", "2", "--record", str(path),
+                    input="\n".join(inputs) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Player 1 (human) has no cards left and passes" in result.stdout
+    assert GameRecord.load(path).replay().is_over()
 
 
 def test_play_refuses_a_record_path_it_cannot_write(tmp_path):

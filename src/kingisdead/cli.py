@@ -28,7 +28,7 @@ from . import position, render, rules
 from .board import NUM_REGIONS
 from .bots import BOTS, Bot, make_bot
 from .building import PASS_CHOICE
-from .moves import IllegalMoveError, Move, NotationError, format_move, parse_move
+from .moves import PASS, IllegalMoveError, Move, NotationError, format_move, parse_move
 from .record import GameRecord, RecordError
 from .rng import SplitMix64
 from .scoring import ENDINGS
@@ -126,6 +126,16 @@ def resolve_seats(seats: list[str] | None, players: int | None) -> list[str]:
     return names
 
 
+def forced_pass(state: GameState) -> str | None:
+    """Why the player to move can only pass (so nobody has to type it), or None."""
+    if not state.cards_left(state.current_player):
+        return "has no cards left and passes"
+    if rules.last_card_applies(state) and state.builder().options() == [PASS_CHOICE]:
+        return ("must pass: with 3 players the last card of the game may only be played by a move "
+                "that wins the game, and none does")
+    return None
+
+
 def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move, bool]:
     """Ask the person to move for a legal move: typed in notation or built from numbered steps.
 
@@ -144,9 +154,6 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
             if builder.steps:
                 console.print(f"[bold]{render.steps_so_far(builder)}[/bold] › choose the "
                               f"{render.step_prompt(builder)}:")
-            elif options == [PASS_CHOICE] and state.cards_left(state.current_player):
-                console.print("[yellow]With 3 players the last card of the game may only be played by a move "
-                              "that wins the game; none does, so you can only pass.[/yellow]")
             else:
                 console.print(f"Choose the {render.step_prompt(builder)}:")
             console.print(render.choices_view(builder))
@@ -252,6 +259,9 @@ def play(
             if seat in bots:
                 with console.status(f"{render.player_label(seat, names)} is thinking..."):
                     move, shown = bots[seat].choose(state), False
+            elif (reason := forced_pass(state)) is not None:
+                console.print(f"[yellow]{render.player_label(seat, names)} {reason}.[/yellow]")
+                move, shown = PASS, True
             else:
                 if len(humans) > 1:
                     console.input(f"[bold]{render.player_label(seat, names)}[/bold], your turn: "
