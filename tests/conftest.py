@@ -1,4 +1,4 @@
-"""Shared pytest setup: Hypothesis profiles sized for the 2-core CI budget."""
+"""Shared pytest setup: the test helpers on the path, and a reproducible Hypothesis profile."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, settings
 sys.path.insert(0, str(Path(__file__).parent))
 
 settings.register_profile(
-    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True,
+    "kingisdead", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True,
 )
-settings.register_profile("thorough", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=500)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "kingisdead"))

@@ -2,11 +2,12 @@
 
 Hypothesis supplies the setup seed and the random source of the fast sampler,
 so a failing game shrinks to a short, replayable one. Sizes are kept modest
-(the file runs in about a minute); HYPOTHESIS_PROFILE=thorough runs more.
+(the file runs in about a minute); KINGISDEAD_PROPERTY_SCALE=10 runs ten times more.
 """
 
 from __future__ import annotations
 
+import os
 from random import Random
 
 from hypothesis import given, settings
@@ -19,6 +20,14 @@ from kingisdead.moves import make_move
 from kingisdead.position import dumps, loads
 from kingisdead.record import GameRecord
 from kingisdead.scoring import ENDINGS
+
+SCALE = int(os.environ.get("KINGISDEAD_PROPERTY_SCALE", "1"))
+"""Multiplies every example count (e.g. 10 for a long local run)."""
+
+
+def examples(n: int) -> int:
+    return n * SCALE
+
 
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred"), (3, "mordred"), (4, "mordred")]
 configs = st.sampled_from(CONFIGS)
@@ -62,7 +71,7 @@ def check_result(s: GameState) -> None:
     assert s.legal_moves() == []
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(config=configs, seed=seeds, rng=randoms)
 def test_random_games_keep_invariants_and_end_with_a_valid_result(config, seed, rng):
     """Every sampled move passes check_move, changes the state as the unchecked play does,
@@ -82,7 +91,7 @@ def test_random_games_keep_invariants_and_end_with_a_valid_result(config, seed, 
     check_result(s)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(config=configs, seed=seeds, rng=randoms)
 def test_position_json_round_trip_and_replay_reproduce_the_game(config, seed, rng):
     players, variant = config
@@ -108,7 +117,7 @@ def positions_along_a_game(players: int, variant: str, seed: int, rng: Random, c
     return rng.sample(states, min(count, len(states)))
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(config=configs, seed=seeds, rng=randoms)
 def test_listed_legal_moves_apply_and_agree_with_check_move_and_the_sampler(config, seed, rng):
     players, variant = config
@@ -128,7 +137,7 @@ def test_listed_legal_moves_apply_and_agree_with_check_move_and_the_sampler(conf
             assert s.is_legal(move) == (move in legal)
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(config=configs, seed=seeds, rng=randoms)
 def test_builder_offers_only_completable_choices_and_builds_every_legal_move(config, seed, rng):
     players, variant = config
@@ -157,7 +166,7 @@ junk_moves = st.builds(
 )
 
 
-@settings(max_examples=6)
+@settings(max_examples=examples(6))
 @given(config=configs, seed=seeds, rng=randoms, data=st.data())
 def test_any_move_is_either_legal_or_refused_with_illegal_move_error(config, seed, rng, data):
     """Arbitrary (card, action, court) values never crash the checker or change the state."""
@@ -190,7 +199,7 @@ def mutate(move: Move, rng: Random) -> Move:
     return Move(move.card, tuple(action), court)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(seed=seeds, rng=randoms)
 def test_three_player_games_obey_the_last_card_rule(seed, rng):
     s = GameState.new(3, "standard", seed)
