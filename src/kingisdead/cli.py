@@ -219,7 +219,7 @@ def report_resolutions(console: Console, state: GameState, resolved_before: int)
 @app.command()
 def play(
     seats: Annotated[list[str] | None, typer.Option(
-        "--seats", "-s",
+        "--seats", "--seat", "-s",
         help="Who sits where, seat 1 first: 'human' or a bot name, comma-separated or repeated "
              f"(e.g. --seats human,greedy or -s human -s mcts:2s). Bots: {bot_names()}. "
              "Default: seat 1 human, the others greedy.",
@@ -228,7 +228,7 @@ def play(
     = None,
     variant: Annotated[Variant, typer.Option(help="Rules variant.")] = Variant.standard,
     seed: Annotated[int | None, typer.Option(help="Seed of the setup and the bots; random if not given.")] = None,
-    first: Annotated[int, typer.Option(help="Player who moves first (1-based).")] = 1,
+    first: Annotated[int, typer.Option("--first", "--first-player", help="Player who moves first (1-based).")] = 1,
     record: Annotated[Path | None, typer.Option(
         help="Where to save the game record (default: kingisdead-game-<seed>.json).")] = None,
 ) -> None:
