@@ -19,9 +19,16 @@ from .board import NUM_REGIONS, SAXON_INVASION, SAXONS
 if TYPE_CHECKING:
     from .state import GameState
 
-CARD_VALUE = 0.4
-"""Worth of a card in hand, in followers of the ruling faction."""
-PROJECTED_WEIGHT = 0.5
+CARD_VALUE = 1.02
+"""Worth of a card in hand, in followers of the ruling faction.
+
+Just above one follower: a card whose only gain is the follower it calls to
+court is worth keeping (passing), since whoever holds cards late decides the
+last struggles. Measured: greedy play over drawn moves beat random play in
+about 90% of 2-player games with this value, against about 70% with 0.4
+or 1.2 (docs/bots.md).
+"""
+PROJECTED_WEIGHT = 0.8
 """How much a region counts while only projected (a resolved one counts 1)."""
 SPREAD = 3.0
 """Lead in weighted followers that makes a position about 76% won (tanh(1))."""
@@ -82,8 +89,8 @@ def evaluate(s: GameState) -> list[float]:
     A finished game gives +1 to winners and -1 to the others (as the RL
     rewards do). A running one compares players' courts, each faction weighted
     by how likely it is to rule (resolved regions count fully, projected ones
-    half), plus a little for every card still in hand: a card kept is a chance
-    to have the last word in a struggle.
+    :data:`PROJECTED_WEIGHT`), plus :data:`CARD_VALUE` for every card still in
+    hand: a card kept is a chance to have the last word in a struggle.
     """
     n = s.players
     result = s._result

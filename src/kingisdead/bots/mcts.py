@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING
@@ -136,15 +137,16 @@ class MCTS:
             scored.sort(key=lambda x: (x[1] not in wanted, -x[0]))
         return scored
 
-    def run(self, budget: Budget) -> SearchResult:
-        start = time.perf_counter()
+    def run(self, budget: Budget, clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+        """Iterate until the budget is spent (at least once); ``clock`` is replaceable for tests."""
+        start = clock()
         deadline = start + budget.seconds if budget.seconds is not None else math.inf
         limit = budget.iterations if budget.iterations is not None else math.inf
         iterations = 0
-        while iterations < limit and (iterations == 0 or time.perf_counter() < deadline):
+        while iterations < limit and (iterations == 0 or clock() < deadline):
             self._iterate()
             iterations += 1
-        return self._result(iterations, time.perf_counter() - start)
+        return self._result(iterations, clock() - start)
 
     def _result(self, iterations: int, seconds: float) -> SearchResult:
         mover = self.root.state.player
@@ -216,11 +218,11 @@ class MCTS:
 
 
 def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig | None = None,
-           include: tuple[Move, ...] = ()) -> SearchResult:
+           include: tuple[Move, ...] = (), clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """Search ``state`` within ``budget``; ``include`` forces moves into the root's candidates."""
     if state.is_over():
         raise ValueError("the game is over: there is no move to search")
-    return MCTS(state, rng, config or SearchConfig(), include).run(budget)
+    return MCTS(state, rng, config or SearchConfig(), include).run(budget, clock)
 
 
 def only_move(state: GameState) -> Move | None:
