@@ -45,7 +45,7 @@ def test_homes_start_with_two_followers_of_their_faction():
         for f, home in zip(FACTIONS, HOMES):
             assert s.followers(home, f) >= 2
         # Elsewhere a faction is often missing: the two in the home are placed, not drawn.
-        for f, home in zip(FACTIONS, HOMES):
+        for f in FACTIONS:
             other = HOMES[(f + 1) % 3]
             seen_below_two[f] |= s.followers(other, f) < 2
     assert all(seen_below_two.values())
