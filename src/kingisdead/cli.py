@@ -106,6 +106,14 @@ def read_position(path: str) -> GameState:
 
 # -- play ------------------------------------------------------------------------------------
 
+def enable_line_editing() -> None:
+    """Arrow keys and history at the move prompt (input() uses readline once it is imported)."""
+    try:
+        import readline  # noqa: F401
+    except ImportError:  # not every platform has it; plain input still works
+        pass
+
+
 class QuitGame(Exception):
     """The person at the keyboard asked to stop (the record is saved)."""
 
@@ -239,6 +247,8 @@ def play(
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     console = Console(highlight=False)
+    if sys.stdin.isatty():
+        enable_line_editing()
     state = GameState.new(len(names), variant.value, seed, first - 1)
     game = GameRecord(players=names, variant=variant.value, seed=seed, first_player=first - 1)
     bots: dict[int, Bot] = {seat: make_bot(name, derive_seed(seed, 0, seat))
