@@ -388,3 +388,30 @@ def test_hot_seat_waits_before_showing_a_hand(tmp_path):
     assert out.count("press Enter when the others look away") == 2
     assert out.index("Player 2 (human), your turn") < out.rindex("Your hand")
     assert GameRecord.load(path).moves == ["pass"]
+
+
+def test_step_prompts_follow_the_card():
+    from random import Random
+
+    from kingisdead import rules
+
+    state = GameState.new(2, seed=6)
+    builder = state.builder()
+    assert render.step_prompt(builder) == "card to play (or pass)"
+    builder.choose(next(c for c in builder.options() if c.label == "Garrison"))
+    prompts = []
+    while not builder.complete:
+        prompts.append(render.step_prompt(builder))
+        builder.choose(builder.options()[0])
+    assert prompts == ["region that two followers leave", "first follower to leave", "second follower to leave",
+                       "bordering region they go to", "follower sent back in exchange",
+                       "region of the follower to call to court", "follower to call to court"]
+    # A Crown that cannot swap anything goes straight to the court call.
+    rng = Random(51)
+    state = GameState.new(2, seed=51)
+    while not (state.hands[state.current_player * 7] and rules.action_options(state, 0) == [()]):
+        assert not state.is_over(), "this seed no longer reaches a Crown without swaps"
+        rules.play_random(state, rng)
+    builder = state.builder()
+    builder.choose(next(c for c in builder.options() if c.label == "Crown"))
+    assert render.step_prompt(builder) == "region of the follower to call to court"

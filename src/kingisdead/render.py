@@ -298,19 +298,24 @@ def result_view(result: Result, seats: Sequence[str]) -> Text:
 # -- building a move step by step ---------------------------------------------------------
 
 def _step_names(card: int, length: int) -> list[str]:
-    """What each step of a card's action means, in order (``length`` action steps)."""
+    """What each of the ``length`` steps of a card's action means, in order.
+
+    A card whose action is impossible here has no action steps (``length`` 0).
+    """
     if card == Card.CROWN:
-        return ["first region card to swap", "second region card to swap", "region card for your Crown token"]
-    if card == Card.GARRISON and length == 5:
-        return ["region that two followers leave", "first follower to leave", "second follower to leave",
-                "bordering region they go to", "follower sent back in exchange"]
-    if card in (Card.GARRISON, Card.AMBASSADOR):
-        return ["first region of the exchange", "follower leaving it",
-                "second region of the exchange", "follower leaving that one"]
-    if card == Card.SETTLEMENTS:
-        return [f"region for the {FACTION_NAMES[f]} follower" for f in range(3)]
-    name = FACTION_NAMES[FACTION_CARD[Card(card)]]
-    return [f"region for the first {name} follower", f"region for the second {name} follower"][:length]
+        names = ["first region card to swap", "second region card to swap", "region card for your Crown token"]
+    elif card == Card.GARRISON and length == 5:
+        names = ["region that two followers leave", "first follower to leave", "second follower to leave",
+                 "bordering region they go to", "follower sent back in exchange"]
+    elif card in (Card.GARRISON, Card.AMBASSADOR):
+        names = ["first region of the exchange", "follower leaving it",
+                 "second region of the exchange", "follower leaving that one"]
+    elif card == Card.SETTLEMENTS:
+        names = [f"region for the {FACTION_NAMES[f]} follower" for f in range(3)]
+    else:
+        name = FACTION_NAMES[FACTION_CARD[Card(card)]]
+        names = [f"region for the first {name} follower", f"region for the second {name} follower"]
+    return names[:length]
 
 
 def _action_length(builder: MoveBuilder) -> int:
