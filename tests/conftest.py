@@ -10,7 +10,10 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-settings.register_profile(
-    "kingisdead", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True,
-)
+# "kingisdead": the same examples on every run (the suite's default);
+# "explore": fresh random examples each run, for hunting bugs locally.
+for name, derandomize in (("kingisdead", True), ("explore", False)):
+    settings.register_profile(
+        name, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=derandomize,
+    )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "kingisdead"))

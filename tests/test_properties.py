@@ -2,7 +2,8 @@
 
 Hypothesis supplies the setup seed and the random source of the fast sampler,
 so a failing game shrinks to a short, replayable one. Sizes are kept modest
-(the file runs in about a minute); KINGISDEAD_PROPERTY_SCALE=10 runs ten times more.
+(the file runs in about a minute); KINGISDEAD_PROPERTY_SCALE=10 runs ten times more,
+and HYPOTHESIS_PROFILE=explore draws fresh examples instead of the fixed ones.
 """
 
 from __future__ import annotations
