@@ -144,6 +144,13 @@ def test_mordred_loyalist_added_to_the_flagged_region(resolved):
     assert sum(s.followers(r, L) for r in Region) == 1
 
 
+def test_mordred_loyalist_added_after_a_saxon_resolution_too():
+    s = build(2, "mordred", regions={"Cae": "SW", "Rat": "W"}, order=["Cae"])
+    pass_round(s, 2)
+    assert s.control[Region.CAERLEON] == SAXONS
+    assert followers(s, "Din") == "L" and s.stock[L] == 8
+
+
 def test_mordred_loyalist_not_added_when_the_flagged_region_is_resolved():
     s = build(2, "mordred", regions={"Cal": "S"}, control={"Aqu": "W"}, order=["Cal"])
     pass_round(s, 2)
