@@ -424,8 +424,8 @@ class GameService:
 
 
 def _bot_seed(row: GameRow) -> int:
-    """The bots' seed: fixed by the game (so a restarted server plays the same moves)."""
-    return int(hashlib.sha256(f"{row.id}:{row.seed}".encode()).hexdigest()[:8], 16)
+    """The bots' seed, from the game's seed: same seed and same human moves, same game (restarts too)."""
+    return int(hashlib.sha256(f"bots:{row.seed}".encode()).hexdigest()[:8], 16)
 
 
 def _choice_dict(choice: Choice) -> dict[str, Any]:

@@ -1,0 +1,206 @@
+"""People playing in Debian's headless chromium, driven by Playwright, against a real server.
+
+Screenshots of the table land in build/test-output/web/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from conftest import OUTPUT, Server, bot, create, human
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (./dev test installs it)", allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LAPTOP = {"width": 1366, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("browser") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    contexts = []
+
+    def make(viewport: dict = LAPTOP):
+        context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.errors = errors
+        return page
+
+    yield make
+    for context in contexts:
+        assert not getattr(context.pages[0], "errors", []) if context.pages else True, context.pages[0].errors
+        context.close()
+
+
+def shoot(page, name: str, full_page: bool = False) -> None:
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=full_page)
+
+
+def move_number(page) -> int:
+    return int(page.get_attribute("body", "data-move") or -1)
+
+
+def wait_for_turn(page, after: int = -1) -> str:
+    """Wait until it is this page's turn (or the game is over) at a move number past ``after``."""
+    try:
+        page.wait_for_function(
+            "after => ['you', 'over'].includes(document.body.dataset.turn) && Number(document.body.dataset.move) > after",
+            arg=after, timeout=20_000, polling=50)
+    except Exception:
+        shoot(page, "failure-wait-for-turn")
+        raise
+    turn = page.get_attribute("body", "data-turn")
+    if turn == "you":
+        page.wait_for_selector("[data-testid=pass]", timeout=10_000)
+    return turn
+
+
+def play_turn(page, with_card: bool, shot: str | None = None) -> int:
+    """Make one move by clicking: a card and its first offered choices, or a pass; then confirm.
+
+    Returns the move number before the move, to wait for the next turn after it.
+    """
+    before = move_number(page)
+    playable = page.locator("[data-testid=hand-card].playable")
+    if with_card and playable.count():
+        playable.first.click()
+        page.wait_for_selector("[data-testid=choice], [data-testid=confirm]")
+        if shot:
+            shoot(page, shot)
+        while not page.locator("[data-testid=confirm]").count():
+            steps = page.locator(".crumbs span").count()
+            page.locator("[data-testid=choice]").first.click()
+            page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n", arg=steps, polling=50)
+    else:
+        page.click("[data-testid=pass]")
+    page.wait_for_selector("[data-testid=confirm]")
+    page.click("[data-testid=confirm]")
+    page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=before, timeout=10_000, polling=50)
+    return before
+
+
+def test_a_person_plays_a_bot_to_the_end_and_replays_the_game(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/")
+    page.select_option("[data-testid=seat-1]", "bot:random")
+    page.fill("[data-testid=seed]", "193")  # a short game: 12 turns of ours
+    page.fill("[data-testid=name-0]", "Guinevere")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/game/*")
+    turn, turns = wait_for_turn(page), 0
+    shoot(page, "table-start-laptop")
+    while turn == "you":
+        before = play_turn(page, with_card=turns % 3 == 0, shot="table-choosing-laptop" if turns == 3 else None)
+        turns += 1
+        if turns == 6:
+            shoot(page, "table-midgame-laptop")
+        turn = wait_for_turn(page, before)
+    assert turn == "over" and turns >= 4
+    result = page.locator("[data-testid=result]")
+    result.wait_for()
+    assert page.locator("[data-testid=result-reason]").inner_text().split(":")[0] in ("Coronation", "Invasion")
+    shoot(page, "table-result-laptop")
+    href = page.get_attribute("[data-testid=download-record]", "href")
+    record = httpx.get(server.url + href).json()
+    assert record["players"][0] == "Guinevere" and record["result"] is not None
+    page.click("[data-testid=replay]")
+    page.wait_for_selector("[data-testid=replay-bar]:not(.hidden)")
+    assert page.inner_text("[data-testid=replay-position]") == f"Move 0 / {len(record['moves'])}"
+    page.click("[data-testid=replay-next]")
+    page.click("[data-testid=replay-next]")
+    page.wait_for_function("() => document.querySelector('[data-testid=replay-position]').innerText.startsWith('Move 2 ')")
+    assert page.locator(f"#log li.current[data-number='2']").count() == 1
+    shoot(page, "table-replay-laptop")
+
+
+def test_two_people_play_each_other_from_two_browsers(server, new_page):
+    alice = new_page()
+    alice.goto(server.url + "/")
+    alice.fill("[data-testid=seed]", "191")  # ends by invasion after 11 moves
+    alice.select_option("[data-testid=seat-1]", "human")
+    alice.click("[data-testid=create]")
+    invite = alice.locator("[data-testid=invite-1]")
+    invite.wait_for()
+    link = invite.input_value()
+    alice.click("[data-testid=open-game]")
+    bob = new_page(PHONE)
+    bob.goto(link)
+    pages = [alice, bob]
+    mover, before, moves = 0, -1, 0
+    while wait_for_turn(pages[mover], before) == "you":
+        if moves == 3:
+            assert bob.locator("[data-testid=player] .row:has-text('Hand:')").count() == 0  # no one else's hand
+            shoot(bob, "table-second-player-phone", full_page=True)
+        before = play_turn(pages[mover], with_card=moves < 3)
+        mover, moves = 1 - mover, moves + 1
+    assert "#token=" not in bob.url  # the secret left the address bar
+    for page in pages:
+        page.wait_for_function("() => document.body.dataset.turn === 'over'")
+    titles = {page.inner_text("[data-testid=result-title]") for page in pages}
+    assert len(titles) == 1
+    shoot(bob, "table-result-phone", full_page=True)
+
+
+def test_a_reload_mid_game_restores_the_table(server, new_page):
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human(), bot("random")], seed=5)
+    page = new_page(PHONE)
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    wait_for_turn(page)
+    wait_for_turn(page, play_turn(page, with_card=True))
+    wait_for_turn(page, play_turn(page, with_card=False))
+    log_before = page.inner_text("[data-testid=log]")
+    hand_before = page.locator("[data-testid=hand-card]").all_inner_texts()
+    number = move_number(page)
+    page.reload()
+    wait_for_turn(page)
+    assert move_number(page) == number
+    assert page.inner_text("[data-testid=log]") == log_before
+    assert page.locator("[data-testid=hand-card]").all_inner_texts() == hand_before
+    shoot(page, "table-after-reload-phone", full_page=True)
+
+
+def test_hot_seat_veils_each_hand_until_its_owner_is_ready(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/")
+    page.select_option("[data-testid=seat-1]", "human")
+    page.check("[data-testid=hotseat]")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/game/*")
+    for seat in (0, 1, 0):
+        veil = page.locator("[data-testid=veil]")
+        veil.wait_for(state="visible")
+        assert f"Player {seat + 1}" in veil.inner_text()
+        assert page.locator("[data-testid=hand]").count() == 0  # no hand behind the veil
+        if seat == 1:
+            shoot(page, "table-hotseat-veil-laptop")
+        page.click("[data-testid=reveal]")
+        wait_for_turn(page)
+        assert page.locator("[data-testid=player][data-seat='%d'] .tag" % seat).first.inner_text() == "you"
+        play_turn(page, with_card=False)
