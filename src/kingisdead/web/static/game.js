@@ -207,7 +207,7 @@ function renderTurn(table) {
 
 function renderAction() {
   const box = $("action");
-  if (replay) { box.classList.add("hidden"); return; }
+  if (replay || view.status === "finished") { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   const table = view.table;
   const myTurn = view.you !== null && table.to_move === view.you && view.status !== "finished";
@@ -302,7 +302,7 @@ function renderHint() {
 }
 
 function renderPlayers(table) {
-  const result = view.table.result;
+  const result = table.result;
   const cards = [];
   for (let p = 0; p < view.players; p++) {
     const seat = view.seats[p];
@@ -392,11 +392,11 @@ function renderReplayBar() {
   slider.addEventListener("change", () => enterReplay(Number(slider.value)));
   const move = replay.frame.move;
   bar.replaceChildren(
-    button("⏮", () => enterReplay(0), "btn secondary small", "replay-first"),
+    button("«", () => enterReplay(0), "btn secondary small", "replay-first"),
     button("◀", () => replay.n > 0 && enterReplay(replay.n - 1), "btn secondary small", "replay-prev"),
     el("span", { "data-testid": "replay-position" }, `Move ${replay.n} / ${total}`),
     button("▶", () => replay.n < total && enterReplay(replay.n + 1), "btn secondary small", "replay-next"),
-    button("⏭", () => enterReplay(total), "btn secondary small", "replay-last"),
+    button("»", () => enterReplay(total), "btn secondary small", "replay-last"),
     slider,
     el("span", { class: "mono" }, move ? `P${move.seat + 1}: ${move.notation}` : "setup"),
     button("Close replay", () => { replay = null; render(); }, "btn small", "replay-close"));
