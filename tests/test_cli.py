@@ -288,7 +288,8 @@ def test_eof_mid_game_saves_the_record(tmp_path):
 
 def test_quit_saves_to_the_default_record(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = invoke("play", "--seed", "12", "--players", "3", "--seat", "human", "--seat", "random,random", input="quit\n")
+    result = invoke("play", "--seed", "12", "--players", "3", "--seat", "human", "--seat", "random,random",
+                    input="quit\n")
     assert result.exit_code == 0, result.output
     record = GameRecord.load(tmp_path / "kingisdead-game-12.json")
     assert record.moves == [] and record.result is None and len(record.players) == 3

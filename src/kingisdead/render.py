@@ -128,7 +128,7 @@ def map_table(state: GameState, borders: bool = True) -> Table:
     for position, region in enumerate(state.order):
         crown = state.crowns[region]
         contested = position == state.resolved and not state.is_over()
-        row = [
+        row: list[str | Text] = [
             str(position + 1),
             f"{REGION_CODES[region]} {REGION_NAMES[region]}",
             *(_count(state.board[region * 4 + k], k) for k in range(kinds)),
