@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The arena runs behind the tables in docs/bots.md (each writes its folder here).
+# Run from the repository root: bash benchmarks/strength/run.sh
+set -euo pipefail
+K=".venv/bin/kingisdead arena"
+run() {  # name, then arena arguments
+    local name=$1; shift
+    echo "== $name: $* (load $(cut -d' ' -f1 /proc/loadavg), $(date -u +%H:%M:%S))"
+    $K "$@" --out "benchmarks/strength/$name" --json > /dev/null
+    echo "   done $(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg)"
+}
+run 2p-search500-greedy  --players 2 --bots mcts:500,greedy --games 40 --jobs 2 --seed 1
+run 2p-search500-random  --players 2 --bots mcts:500,random --games 40 --jobs 2 --seed 2
+run 2p-ladder            --players 2 --bots beginner,mcts:100,mcts:500 --games 48 --jobs 2 --seed 3
+run 3p-search500-greedy  --players 3 --bots mcts:500,greedy --games 12 --jobs 2 --seed 4
+run 4p-search500-greedy  --players 4 --bots mcts:500,greedy --games 8 --jobs 2 --seed 5
+run 2p-max-strong-iter   --players 2 --bots max:1000,mcts:500 --games 16 --jobs 1 --seed 6
+run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --seed 7
