@@ -416,3 +416,29 @@ def test_step_prompts_follow_the_card():
     builder = state.builder()
     builder.choose(next(c for c in builder.options() if c.label == "Crown"))
     assert render.step_prompt(builder) == "region of the follower to call to court"
+
+
+def test_settlements_skips_a_faction_without_stock(monkeypatch):
+    """An empty stock leaves only 'none' for that faction: it is taken for the player, and 'back' undoes it too."""
+    from io import StringIO
+    from random import Random
+
+    from kingisdead import rules
+    from kingisdead.cli import ask_move
+
+    state = GameState.new(2, seed=0)
+    rng = Random(0)
+    while not (state.hands[state.current_player * 7 + 3] and state.stock[0] == 0 and state.stock[1]):
+        assert not state.is_over(), "this seed no longer reaches Settlements without Scots in stock"
+        rules.play_random(state, rng)
+    builder = state.builder()
+    number = next(i for i, c in enumerate(builder.options(), start=1) if c.label == "Settlements")
+    monkeypatch.setattr("sys.stdin", StringIO(f"{number}\n1\nback\nback\npass\n"))
+    out = StringIO()
+    move, built = ask_move(Console(file=out, width=200), state, ["human", "random"])
+    text = out.getvalue()
+    assert move.is_pass and not built
+    assert "none (no follower" not in text
+    # the first 'back' undoes the Welsh region, the second the card (with the skipped Scots step)
+    assert text.count("Settlements › none › choose the region for the Welsh follower") == 2
+    assert text.count("Choose the card to play") == 2

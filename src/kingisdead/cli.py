@@ -27,7 +27,7 @@ from rich.text import Text
 from . import position, render, rules
 from .board import NUM_REGIONS
 from .bots import BOTS, Bot, make_bot
-from .building import PASS_CHOICE
+from .building import PASS_CHOICE, Choice, MoveBuilder
 from .moves import PASS, IllegalMoveError, Move, NotationError, format_move, parse_move
 from .record import GameRecord, RecordError
 from .rng import SplitMix64
@@ -144,6 +144,16 @@ def forced_pass(state: GameState) -> str | None:
     return None
 
 
+NO_FOLLOWER = Choice("none")
+
+
+def take_back(builder: MoveBuilder) -> None:
+    """Undo the last choice the person made, with the skipped 'none' steps around it."""
+    while builder.steps and builder.steps[-1] == NO_FOLLOWER:
+        builder.back()
+    builder.back()
+
+
 def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move, bool]:
     """Ask the person to move for a legal move: typed in notation or built from numbered steps.
 
@@ -153,6 +163,8 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
     console.print(render.TableView(state, seats, hand_of=state.current_player))
     console.print("[dim]Type a move in notation, or the number of a choice ('help' explains).[/dim]")
     while True:
+        while builder.options() == [NO_FOLLOWER]:  # a faction with no stock is skipped, not chosen
+            builder.choose(NO_FOLLOWER)
         options = builder.options()
         if builder.complete:
             move = builder.move()
@@ -176,7 +188,7 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
             console.print(render.help_view())
         elif command in ("back", "b", "n", "no"):
             if builder.steps:
-                builder.back()
+                take_back(builder)
             else:
                 console.print("[yellow]Nothing to take back yet.[/yellow]")
         elif command in ("board", "table"):
