@@ -365,8 +365,6 @@ def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None =
     if choice.kind == "card":
         copies = state.hands[state.current_player * 7 + choice.value]
         return CARD_NAMES[choice.value] + (f" ×{copies}" if copies > 1 else "")
-    if choice.kind == "none":
-        return "none (no follower of this faction in stock)"
     return choice.label
 
 
