@@ -102,11 +102,14 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         return JSONResponse({"error": "invalid_request", "detail": problems}, status_code=422)
 
     async def game_of(game_id: str) -> LiveGame:
-        return await asyncio.to_thread(service.get, game_id)
+        """The game; only a first use, which reads and replays it, goes to a worker thread."""
+        return service.cached(game_id) or await asyncio.to_thread(service.get, game_id)
 
     async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | None) -> int:
-        token = credentials.credentials if credentials else None
-        return await asyncio.to_thread(service.seat_for, game, token)
+        seat = service.find_seat(game, credentials.credentials if credentials else None)
+        if not game.seats[seat].claimed:
+            await asyncio.to_thread(service.claim, game, seat)
+        return seat
 
     # -- pages ---------------------------------------------------------------------------
 
@@ -153,12 +156,13 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
     async def list_games(status: Literal["open", "running", "finished"] | None = None) -> dict[str, Any]:
         return {"games": await asyncio.to_thread(service.list_games, status)}
 
-    @app.get("/api/games/{game_id}", tags=["games"], summary="The game as your seat sees it")
-    async def get_game(game_id: str, credentials: Credentials) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}", tags=["games"], summary="The game as your seat sees it",
+             response_class=JSONResponse)
+    async def get_game(game_id: str, credentials: Credentials) -> JSONResponse:
         """Without a token: the spectator's view (no hand). With one: your own hand as well."""
         game = await game_of(game_id)
         seat = await seat_of(game, credentials) if credentials else None
-        return service.view(game, seat)
+        return JSONResponse(service.view(service.get(game_id), seat))
 
     @app.post("/api/games/{game_id}/join", tags=["games"], summary="Take a free seat")
     async def join_game(game_id: str) -> dict[str, Any]:
@@ -173,15 +177,15 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         steps = [Choice(s.kind, s.value) for s in body.steps]
         return await asyncio.to_thread(service.options, game, seat, steps)
 
-    @app.post("/api/games/{game_id}/moves", tags=["moves"], summary="Play a move")
-    async def play(game_id: str, body: MoveRequest, credentials: Credentials) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/moves", tags=["moves"], summary="Play a move", response_class=JSONResponse)
+    async def play(game_id: str, body: MoveRequest, credentials: Credentials) -> JSONResponse:
         """The engine validates the move; it is stored before anyone is told."""
         game = await game_of(game_id)
         seat = await seat_of(game, credentials)
         await asyncio.to_thread(service.play, game_id, seat, body.move, body.move_number)
         runner.kick(game_id)
         await hub.broadcast(game_id)
-        return service.view(service.get(game_id), seat)
+        return JSONResponse(service.view(service.get(game_id), seat))
 
     @app.post("/api/games/{game_id}/hint", tags=["moves"], summary="Suggested moves (if the game allows hints)")
     async def hint(game_id: str, credentials: Credentials) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
@@ -195,6 +195,10 @@ class GameService:
         game.snapshot = snap
         return game
 
+    def cached(self, game_id: str) -> LiveGame | None:
+        """The game if it is in memory already (no database access)."""
+        return self._games.get(game_id)
+
     def get(self, game_id: str) -> LiveGame:
         """The game, loaded from the database (and replayed) on first use."""
         game = self._games.get(game_id)
@@ -255,15 +259,27 @@ class GameService:
 
     def seat_for(self, game: LiveGame, token: str | None) -> int:
         """The seat a token belongs to; claims the seat on its first use."""
+        seat = self.find_seat(game, token)
+        if not game.seats[seat].claimed:
+            self.claim(game, seat)
+        return seat
+
+    @staticmethod
+    def find_seat(game: LiveGame, token: str | None) -> int:
+        """The seat a token belongs to (no database access); 401 without a token, 403 for a wrong one."""
         if not token:
             raise GameError(401, "no_token", "this needs your seat's token (Authorization: Bearer <token>)")
         digest = hash_token(token)
         for seat, known in enumerate(game.token_hashes):
             if known is not None and secrets.compare_digest(known, digest):
-                if not game.seats[seat].claimed:
-                    self._claim(game, seat, digest)
                 return seat
         raise GameError(403, "bad_token", "this token belongs to no seat of this game")
+
+    def claim(self, game: LiveGame, seat: int) -> None:
+        """Mark a seat as taken (its invite link has been used)."""
+        digest = game.token_hashes[seat]
+        assert digest is not None
+        self._claim(game, seat, digest)
 
     def _claim(self, game: LiveGame, seat: int, digest: str) -> None:
         with game.lock, self.sessions.begin() as session:
@@ -369,17 +385,17 @@ class GameService:
         return game
 
     def _store(self, game: LiveGame, snap: Snapshot, seat: int) -> None:
+        """Append the move and update the game row in one transaction (two plain statements)."""
         number = len(snap.moves)
         result = snap.state.result
+        changes: dict[str, Any] = {"move_count": number, "updated_at": datetime.now(UTC)}
+        if result is not None:
+            changes.update(status="finished", result=result.to_dict())
         try:
-            with self.sessions.begin() as session:
-                session.add(MoveRow(game_id=game.id, number=number, seat=seat, notation=snap.moves[-1]))
-                row = session.get(GameRow, game.id)
-                assert row is not None
-                row.move_count = number
-                row.updated_at = datetime.now(UTC)
-                if result is not None:
-                    row.status, row.result = "finished", result.to_dict()
+            with self.engine.begin() as connection:
+                connection.execute(insert(MoveRow).values(game_id=game.id, number=number, seat=seat,
+                                                          notation=snap.moves[-1], created_at=changes["updated_at"]))
+                connection.execute(update(GameRow).where(GameRow.id == game.id).values(**changes))
         except IntegrityError:
             self.forget(game.id)  # another writer got there first: reload its moves next time
             raise GameError(409, "stale", f"stale: move {number} was already played; reload") from None
