@@ -95,6 +95,9 @@ class SetupDraws:
         c.outcomes = self.outcomes[:]
         return c
 
+    def __deepcopy__(self, memo: dict) -> SetupDraws:
+        return self.copy()
+
     @property
     def variant(self) -> str:
         return "mordred" if self.mordred else "standard"

@@ -59,6 +59,10 @@ class SteppedGame:
         c.moves = self.moves[:]
         return c
 
+    def __deepcopy__(self, memo: dict) -> SteppedGame:
+        """What copy.deepcopy (and so OpenSpiel's clone) uses: :meth:`copy`, without the builder's caches."""
+        return self.copy()
+
     @property
     def builder(self) -> MoveBuilder:
         """The builder of the move under way (rebuilt lazily after a copy)."""

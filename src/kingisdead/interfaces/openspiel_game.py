@@ -1,0 +1,200 @@
+"""The game for OpenSpiel, registered as "kingisdead" when this module is imported (``rl`` extra).
+
+>>> import pyspiel
+>>> from kingisdead.interfaces import openspiel_game  # registers the game
+>>> game = pyspiel.load_game("kingisdead(players=3,variant=mordred)")
+
+The setup is explicit chance: every follower drawn from the bag and every step
+of the shuffle of the region cards is a chance node, with exactly the
+outcomes and probabilities of :class:`kingisdead.setup.SetupDraws` (the draws
+GameState.new makes from its seed). Then each player action is one integer of
+the action encoding; the player to move keeps moving until its move is
+complete. The game is one of perfect information: after the setup every move
+is public. See docs/rl.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from ..board import FACTION_CODES, FACTION_NAMES, NUM_KINDS, NUM_REGIONS, REGION_CODES
+from ..setup import FOLLOWER, VARIANTS, SetupDraws
+from .encoding import FIELDS, NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_name
+from .stepping import SteppedGame, max_steps
+
+SHORT_NAME = "kingisdead"
+DEFAULT_PARAMS = {"players": 2, "variant": "standard"}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="The King Is Dead",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+MAX_CHANCE_OUTCOMES = NUM_REGIONS
+"""A follower draw has 3 outcomes, the first shuffle step 8."""
+
+
+class KingIsDeadGame(pyspiel.Game):
+    """The King Is Dead for OpenSpiel; parameters ``players`` (2-4) and ``variant`` (standard, mordred)."""
+
+    def __init__(self, params: dict | None = None) -> None:
+        params = {**DEFAULT_PARAMS, **(params or {})}
+        players, variant = int(params["players"]), str(params["variant"])
+        if players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, not {players}")
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        self.players, self.variant = players, variant
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=MAX_CHANCE_OUTCOMES,
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=max_steps(players),
+        )
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> KingIsDeadState:
+        return KingIsDeadState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """The observation vector of docs/rl.md; information states are action histories (perfect recall)."""
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return KingIsDeadObserver(params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class KingIsDeadState(pyspiel.State):
+    """A game in progress: the setup draws first (chance), then the players' building steps."""
+
+    def __init__(self, game: KingIsDeadGame) -> None:
+        super().__init__(game)
+        self.setup = SetupDraws(game.players, game.variant, 0)
+        self.stepped: SteppedGame | None = None
+
+    def current_player(self) -> int:
+        if self.stepped is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.stepped.is_over():
+            return pyspiel.PlayerId.TERMINAL
+        return self.stepped.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.stepped is not None and player == self.stepped.player
+        return self.stepped.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        weights = self.setup.weights()
+        total = sum(weights)
+        return [(outcome, weight / total) for outcome, weight in enumerate(weights) if weight]
+
+    def _apply_action(self, action: int) -> None:
+        if self.stepped is None:
+            self.setup.draw(action)
+            if self.setup.done:
+                self.stepped = SteppedGame(self.setup.state())
+        else:
+            self.stepped.step(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.setup.kind == FOLLOWER:
+                return f"draw {FACTION_NAMES[action]}"
+            return f"swap card {self.setup.swap_at + 1} with card {action + 1}"
+        return action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self.stepped is not None and self.stepped.is_over()
+
+    def returns(self) -> list[float]:
+        if self.stepped is None:
+            return [0.0] * self.setup.players
+        return self.stepped.returns()
+
+    def __str__(self) -> str:
+        if self.stepped is None:
+            return f"Setup: {len(self.setup.outcomes)} draws made, next: {self.setup.kind}"
+        return state_text(self.stepped)
+
+
+class KingIsDeadObserver:
+    """Fills the observation vector (and its named views) of :mod:`.encoding` for one player."""
+
+    def __init__(self, params=None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+        self.dict = {
+            f.name: self.tensor[OFFSETS[f.name]:OFFSETS[f.name] + f.size].reshape(f.shape) for f in FIELDS
+        }
+
+    def set_from(self, state: KingIsDeadState, player: int) -> None:
+        if state.stepped is not None:
+            self.tensor[:] = state.stepped.observation(player)
+            return
+        # During the setup only the board, the bag and the courts drawn so far exist.
+        setup = state.setup
+        self.tensor.fill(0.0)
+        self.dict["board"][:] = np.reshape(setup.board, (NUM_REGIONS, NUM_KINDS))
+        self.dict["stock"][:3] = setup.bag
+        for p, drawn in enumerate(setup.hands):
+            for faction in drawn:
+                self.dict["courts"][(p - player) % setup.players, faction] += 1
+        self.dict["seat"][player] = 1.0
+        self.dict["players"][setup.players - 2] = 1.0
+        self.dict["mordred"][0] = float(setup.mordred)
+
+    def string_from(self, state: KingIsDeadState, player: int) -> str:
+        """The whole position (nothing is hidden), seen by ``player``."""
+        if state.stepped is None:
+            return f"setup draws {setup_text(state.setup)}"
+        game = state.stepped
+        return f"seat {player} sees {game.state.key()} steps {game.steps}"
+
+
+CONTROL_CODES = ("?", "S", "W", "R", "L", "Saxons")
+
+
+def state_text(game: SteppedGame) -> str:
+    """The position in a few plain lines (OpenSpiel prints states often: no Rich tables here)."""
+    s = game.state
+    lines = []
+    for position, region in enumerate(s.order):
+        counts = " ".join(f"{FACTION_CODES[k]}{s.board[region * 4 + k]}" for k in range(NUM_KINDS))
+        crown = f" crown:p{s.crowns[region] + 1}" if s.crowns[region] >= 0 else ""
+        lines.append(f"{position + 1} {REGION_CODES[region]} {counts} {CONTROL_CODES[s.control[region] + 1]}{crown}")
+    lines.append("stock " + " ".join(f"{FACTION_CODES[k]}{s.stock[k]}" for k in range(NUM_KINDS))
+                 + f" saxons {s.saxons} passes {s.passes}")
+    for p in range(s.players):
+        court = " ".join(f"{FACTION_CODES[f]}{c}" for f, c in enumerate(s.court(p)))
+        hand = ",".join(card.title for card in s.hand(p))
+        lines.append(f"p{p + 1} court {court} hand {hand or '-'}")
+    if s.result is not None:
+        lines.append(s.result.reason)
+    else:
+        lines.append(f"p{s.player + 1} to move" + (": " + ", ".join(action_name(a) for a in game.steps)
+                                                     if game.steps else ""))
+    return "\n".join(lines)
+
+
+def setup_text(setup: SetupDraws) -> str:
+    return " ".join(str(o) for o in setup.outcomes) or "none yet"
+
+
+pyspiel.register_game(GAME_TYPE, KingIsDeadGame)
