@@ -193,6 +193,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         seat = await seat_of(game, credentials)
         return await asyncio.to_thread(service.hint, game, seat)
 
+    @app.get("/api/games/{game_id}/analysis", tags=["games"], summary="Move-by-move analysis of a finished game")
+    async def analysis(game_id: str) -> dict[str, Any]:
+        """Each move with the best alternative the search found and the win chance it gave away."""
+        game = await game_of(game_id)
+        return await asyncio.to_thread(service.analysis, game)
+
     @app.get("/api/games/{game_id}/record", tags=["games"], summary="Download the game record (JSON)")
     async def record(game_id: str) -> Response:
         game = await game_of(game_id)

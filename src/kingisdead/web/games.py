@@ -14,7 +14,7 @@ import hashlib
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,9 +22,10 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
+from ..analysis import analyse_position, analyse_record
 from ..bots import BOTS, make_bot
+from ..bots.budget import Budget
 from ..building import Choice
-from ..evaluation import evaluate
 from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_move
 from ..record import GameRecord
 from ..state import VARIANTS, GameState
@@ -32,6 +33,8 @@ from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .views import describe_move, step_guide, table_view
 
 HINTS_SHOWN = 3
+HINT_BUDGET = Budget(iterations=400)
+ANALYSIS_BUDGET = Budget(iterations=120)
 
 
 class GameError(Exception):
@@ -130,6 +133,7 @@ class GameService:
         self.engine = make_engine(database_url)
         self.sessions = make_sessions(self.engine)
         self._games: dict[str, LiveGame] = {}
+        self._analyses: dict[str, dict[str, Any]] = {}
         self._loading = threading.Lock()
 
     def close(self) -> None:
@@ -415,28 +419,39 @@ class GameService:
         return (lambda: bot.choose(position)), state.player, number
 
     def hint(self, game: LiveGame, seat: int) -> dict[str, Any]:
-        """The best moves for this seat by a one-move look-ahead (only if the game allows hints)."""
+        """The best moves for this seat by the analysis search (only if the game allows hints).
+
+        The search sees every hand, but hands hold no secret from a player who
+        follows the public move log (every card played is in it).
+        """
         if not game.hints:
             raise GameError(403, "hints_off", "hints are off in this game's settings")
-        state = game.snapshot.state
-        self._check_turn(state, seat)
-        ranked = []
-        for move in state.legal_moves():
-            after = state.copy()
-            rules.play(after, move)
-            ranked.append((evaluate(after)[seat], move))
-        ranked.sort(key=lambda pair: -pair[0])
-        best: dict[tuple[Any, ...], tuple[float, Move]] = {}
-        for value, move in ranked:  # the best court call of each different action
-            best.setdefault((move.card, move.action), (value, move))
-            if len(best) == HINTS_SHOWN:
-                break
+        snap = game.snapshot
+        self._check_turn(snap.state, seat)
+        analysis = analyse_position(snap.state, HINT_BUDGET, seed=game.bot_seed + len(snap.moves), top=HINTS_SHOWN)
         return {
-            "move_number": len(game.snapshot.moves),
-            "method": "one-move look-ahead with the greedy bot's evaluation",
-            "moves": [{"move": format_move(m), "description": describe_move(m), "value": round(v, 3)}
-                      for v, m in best.values()],
+            "move_number": len(snap.moves),
+            "method": f"search of {analysis.iterations} playouts; win chance as the search estimates it",
+            "exact": analysis.exact,
+            "moves": [{"move": e.move, "description": describe_move(parse_move(e.move)),
+                       "win_chance": e.win_chance, "visits": e.visits} for e in analysis.moves],
         }
+
+    def analysis(self, game: LiveGame) -> dict[str, Any]:
+        """Every move of a finished game with the best alternative found and the win chance it gave away."""
+        if not game.snapshot.state.is_over():
+            raise GameError(409, "not_over", "the analysis is shown once the game is over")
+        cached = self._analyses.get(game.id)
+        if cached is None:
+            notes = analyse_record(game.record(), ANALYSIS_BUDGET, seed=game.bot_seed)
+            cached = {
+                "id": game.id,
+                "method": f"search of {ANALYSIS_BUDGET.iterations} playouts per move",
+                "moves": [{**asdict(note), "best_description": describe_move(parse_move(note.best))}
+                          for note in notes],
+            }
+            self._analyses[game.id] = cached
+        return cached
 
 
 def _bot_seed(row: GameRow) -> int:

@@ -15,6 +15,7 @@ let revealed = null;       // hot-seat: the seat whose hand is on screen
 let build = { steps: [], options: null, number: -1 };
 let replay = null;         // {n, frame} while stepping through a finished game
 let hint = null;
+let analysis = null;       // move number -> annotation, once asked for after the game
 let socket = null, backoff = 500;
 
 function hotseat() { return seatTokens.size > 1; }
@@ -297,7 +298,9 @@ function renderHand(offered) {
 function renderHint() {
   return el("div", { class: "move-preview", "data-testid": "hint-box" },
     el("div", { style: "font-weight:600" }, "Suggestions"),
-    ...hint.moves.map((m) => el("div", {}, el("span", { class: "mono" }, m.move), el("div", { class: "muted", style: "font-size:0.8rem" }, m.description))),
+    ...hint.moves.map((m) => el("div", { class: "hint-move" }, el("span", { class: "mono" }, m.move),
+      el("span", { class: "chance" }, `${Math.round(m.win_chance * 100)}% to win`),
+      el("div", { class: "muted", style: "font-size:0.8rem" }, m.description))),
     el("div", { class: "muted", style: "font-size:0.75rem" }, hint.method));
 }
 
@@ -342,7 +345,8 @@ function renderLog() {
     items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
       el("span", { class: "n" }, `${entry.number}.`),
       el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: `player ${entry.seat + 1}` }),
-      el("span", {}, el("span", { class: "mono" }, entry.notation), el("div", { class: "desc" }, `P${entry.seat + 1} ${entry.text}`))));
+      el("span", {}, el("span", { class: "mono" }, entry.notation), verdict(entry.number),
+         el("div", { class: "desc" }, `P${entry.seat + 1} ${entry.text}`), betterMove(entry.number))));
     for (const r of entry.resolved) {
       const name = facts.regions[r.region].name;
       const text = r.control === 4 ? `${name} falls to the Saxons` : `${name}: the ${facts.controls[r.control]} take control`;
@@ -359,6 +363,33 @@ function renderLog() {
   } else if (atEnd || true) log.parentElement.scrollTop = log.parentElement.scrollHeight;
 }
 
+// The analysis verdict on a move: ?? for a blunder, ? for a mistake (win chance given away).
+function verdict(number) {
+  const note = analysis && analysis.get(number);
+  if (!note || note.forced) return "";
+  if (note.loss >= 0.25) return el("span", { class: "verdict bad", title: "blunder" }, " ??");
+  if (note.loss >= 0.1) return el("span", { class: "verdict poor", title: "mistake" }, " ?");
+  if (note.loss === 0) return el("span", { class: "verdict good", title: "the best move found" }, " ✓");
+  return "";
+}
+
+function betterMove(number) {
+  const note = analysis && analysis.get(number);
+  if (!note || note.forced || note.loss < 0.1) return "";
+  return el("div", { class: "desc better" },
+    `Better: ${note.best} (${Math.round(note.best_chance * 100)}% against ${Math.round(note.played_chance * 100)}%)`);
+}
+
+async function analyse(buttonNode) {
+  buttonNode.disabled = true;
+  buttonNode.textContent = "Analysing…";
+  try {
+    const data = await api("GET", `/api/games/${gameId}/analysis`);
+    analysis = new Map(data.moves.map((m) => [m.number, m]));
+  } catch (err) { toast(err.message); buttonNode.disabled = false; buttonNode.textContent = "Analyse the moves"; return; }
+  render();
+}
+
 function renderResult() {
   const box = $("result");
   const result = view.table.result;
@@ -372,6 +403,7 @@ function renderResult() {
     result.ranking.length ? el("p", { class: "muted" }, `Factions by power: ${result.ranking.join(" › ")}`) : "",
     el("div", { class: "buttons" },
       button("Replay the game", () => enterReplay(0), "btn", "replay"),
+      analysis ? "" : (() => { const b = button("Analyse the moves", () => analyse(b), "btn secondary", "analyse"); return b; })(),
       el("a", { class: "btn secondary", href: `/api/games/${gameId}/record`, download: "", "data-testid": "download-record" }, "Download record"),
       el("a", { class: "btn secondary", href: "/" }, "New game")));
 }
