@@ -22,7 +22,7 @@ export function tokensFor(gameId) {
   const hash = new URLSearchParams(location.hash.slice(1));
   const fresh = [hash.get("token"), ...(hash.get("tokens") || "").split(",")].filter(Boolean);
   const all = [...new Set([...fresh, ...known])];
-  saveTokens(gameId, all);
+  if (all.length) saveTokens(gameId, all);  // a game only watched is not one of "your games"
   if (fresh.length) history.replaceState(null, "", location.pathname);  // keep the secret out of the address bar
   return all;
 }

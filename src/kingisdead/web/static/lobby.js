@@ -8,7 +8,7 @@ let seatChoices = ["human", "bot:random", "bot:random", "bot:random"];
 
 async function start() {
   meta = await api("GET", "/api/meta");
-  const defaultBot = meta.bots.includes("greedy") ? "greedy" : meta.bots[0];
+  const defaultBot = ["intermediate", "greedy"].find((b) => meta.bots.includes(b)) || meta.bots[0];
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
   segmented("players", (b) => { players = Number(b.dataset.n); renderSeats(); });
   segmented("variant", (b) => { variant = b.dataset.v; });
