@@ -219,13 +219,23 @@ def wins_outright(s: GameState, move: Move, memo: dict[tuple, bool] | None = Non
     """Whether the mover wins the game that follows when everyone passes to the end.
 
     ``memo`` shares work between moves whose remaining struggles end alike and
-    that leave the same courts (the only things the final scoring reads).
+    that call the same faction to court (all the final scoring can tell apart).
     """
-    after = s.copy()
-    play(after, move)
-    key = (_remaining_outcomes(after), tuple(after.courts))
+    card, action, court = move.card, move.action, move.court
+    board, order = s.board[:], s.order
+    if card == CROWN and action:
+        order = order[:]
+        i, j = order.index(action[0]), order.index(action[1])
+        order[i], order[j] = order[j], order[i]
+    elif card is not None:
+        _move_followers(board, s.stock[:], card, action)
+    if court is not None:
+        board[court[0] * 4 + court[1]] -= 1
+    key = (_remaining_outcomes(s, board, order), None if court is None else court[1])
     if memo is not None and key in memo:
         return memo[key]
+    after = s.copy()
+    play(after, move)
     while after._result is None:
         resolve(after)  # every player passes: each struggle ends in turn
     wins = after._result.winners == (s.player,)
@@ -234,13 +244,15 @@ def wins_outright(s: GameState, move: Move, memo: dict[tuple, bool] | None = Non
     return wins
 
 
-def _remaining_outcomes(s: GameState) -> tuple[int, ...]:
-    """Who wins each remaining struggle, in order, if every player passes from now on."""
-    board = s.board[:]
+def _remaining_outcomes(s: GameState, board: list[int], order: list[int]) -> tuple[int, ...]:
+    """Who wins each remaining struggle, in order, if every player passes from now on.
+
+    ``board`` and ``order`` are those after the move (``board`` is modified).
+    """
     outcomes = []
     saxons, loyalists, resolved = s.saxons, s.stock[LOYALISTS], ~s.open & ALL_REGIONS
     for position in range(s.resolved, NUM_REGIONS):
-        region = s.order[position]
+        region = order[position]
         counts = board[region * 4:region * 4 + 4]
         best = max(counts)
         winner = counts.index(best) if best and counts.count(best) == 1 else SAXONS
