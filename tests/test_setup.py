@@ -8,10 +8,7 @@ from kingisdead import GameState, Region
 from kingisdead.board import FACTIONS, HOMES, REGIONS, Card, Faction
 from kingisdead.rng import SplitMix64
 
-try:  # the setup draws moved to their own module
-    from kingisdead.setup import _court_clashes
-except ImportError:  # pragma: no cover
-    from kingisdead.state import _court_clashes
+from kingisdead.setup import _court_clashes
 
 SEEDS = range(200)
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred"), (3, "mordred"), (4, "mordred")]
