@@ -93,11 +93,13 @@ def _card_moves_ignoring_the_rule(s: GameState) -> list[Move]:
     return moves
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_last_card_legal_exactly_when_the_game_that_follows_is_won(seed):
-    """In positions reached by random play, a last-card move is legal iff the mover then wins alone."""
+@pytest.mark.parametrize("variant", ["standard", "mordred"])
+@pytest.mark.parametrize("seed", range(12))
+def test_last_card_legal_exactly_when_the_game_that_follows_is_won(seed, variant):
+    """In positions reached by random play, a last-card move is legal iff the mover then wins alone
+    (the play-out goes through the public API, pass by pass, Mordred's Loyalists included)."""
     rng = Random(seed)
-    s = GameState.new(3, seed=seed)
+    s = GameState.new(3, variant, seed=seed)
     while not s.is_over() and not rules.last_card_applies(s):
         rules.play_random(s, rng)
     if s.is_over():
