@@ -404,12 +404,17 @@ class GameService:
             self.forget(game.id)  # another writer got there first: reload its moves next time
             raise GameError(409, "stale", f"stale: move {number} was already played; reload") from None
 
+    @staticmethod
+    def bot_is_to_move(game: LiveGame) -> bool:
+        state = game.snapshot.state
+        return not state.is_over() and game.seats[state.player].kind == "bot"
+
     def bot_turn(self, game_id: str) -> tuple[Callable[[], Move], int, int] | None:
         """If a bot is to move: (a call that chooses its move, seat, move number), else None."""
         game = self.get(game_id)
         snap = game.snapshot
         state = snap.state
-        if state.is_over() or game.seats[state.player].kind != "bot":
+        if not self.bot_is_to_move(game):
             return None
         name = game.seats[state.player].bot
         assert name is not None
