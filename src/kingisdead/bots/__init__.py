@@ -10,6 +10,7 @@ carry a thinking budget after a colon: ``mcts:2s`` (seconds per move) or
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from random import Random
 from typing import Protocol
@@ -118,10 +119,18 @@ class SearchBot:
         forced = only_move(state)
         if forced is not None:
             return forced
+        start = time.perf_counter()
         proven = self._solve(state)
         if proven is not None:
             return proven
-        return search(state, self.budget, self.rng, self.config).best
+        return search(state, self._left(start), self.rng, self.config).best
+
+    def _left(self, start: float) -> Budget:
+        """The budget minus the time the solver used (at least a tenth of it stays for the search)."""
+        if self.budget.seconds is None:
+            return self.budget
+        spent = time.perf_counter() - start
+        return Budget(max(self.budget.seconds - spent, self.budget.seconds / 10), self.budget.iterations)
 
     def _solve(self, state: GameState) -> Move | None:
         """The solver's move when it proves a win or a shared win within half the budget."""

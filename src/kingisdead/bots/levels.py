@@ -12,6 +12,7 @@ A budget given with the level (``strong:3s``) replaces the level's own.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -53,15 +54,17 @@ class ParallelSearchBot:
         forced = only_move(state)
         if forced is not None:
             return forced
+        start = time.perf_counter()
         proven = self.local._solve(state)
         if proven is not None:
             return proven
+        budget = self.local._left(start)
         if self.pool is None:
             self.pool = ProcessPoolExecutor(max_workers=self.workers - 1)
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
-        remote = [self.pool.submit(_root_stats, state, self.budget, seed, self.config) for seed in seeds[1:]]
+        remote = [self.pool.submit(_root_stats, state, budget, seed, self.config) for seed in seeds[1:]]
         pooled: dict[Move, list[float]] = {}
-        for stats in [_root_stats(state, self.budget, seeds[0], self.config)] + [f.result() for f in remote]:
+        for stats in [_root_stats(state, budget, seeds[0], self.config)] + [f.result() for f in remote]:
             for move, visits, value in stats:
                 entry = pooled.setdefault(move, [0, 0.0])
                 entry[0] += visits

@@ -137,9 +137,13 @@ class MCTS:
             scored.sort(key=lambda x: (x[1] not in wanted, -x[0]))
         return scored
 
-    def run(self, budget: Budget, clock: Callable[[], float] = time.perf_counter) -> SearchResult:
-        """Iterate until the budget is spent (at least once); ``clock`` is replaceable for tests."""
-        start = clock()
+    def run(self, budget: Budget, clock: Callable[[], float] = time.perf_counter,
+            start: float | None = None) -> SearchResult:
+        """Iterate until the budget is spent (at least once); ``clock`` is replaceable for tests.
+
+        ``start`` is when the move's thinking began (the root's candidates count against the time).
+        """
+        start = clock() if start is None else start
         deadline = start + budget.seconds if budget.seconds is not None else math.inf
         limit = budget.iterations if budget.iterations is not None else math.inf
         iterations = 0
@@ -222,7 +226,8 @@ def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig |
     """Search ``state`` within ``budget``; ``include`` forces moves into the root's candidates."""
     if state.is_over():
         raise ValueError("the game is over: there is no move to search")
-    return MCTS(state, rng, config or SearchConfig(), include).run(budget, clock)
+    start = clock()
+    return MCTS(state, rng, config or SearchConfig(), include).run(budget, clock, start)
 
 
 def only_move(state: GameState) -> Move | None:
