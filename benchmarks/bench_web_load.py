@@ -110,8 +110,8 @@ async def client_game(http: httpx.AsyncClient, url: str, players: int, seed: int
         sent.append(text)
     try:
         await asyncio.wait_for(watcher, timeout=10)
-    except (TimeoutError, Exception):
-        stop.set()
+    except (TimeoutError, OSError, websockets.WebSocketException):
+        stop.set()  # the spectator check below reports what it missed
     return game_id, sent, state.result.to_dict() if state.result else {}
 
 

@@ -18,13 +18,13 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed")
 
-import httpx  # noqa: E402
+import httpx
 
 with warnings.catch_warnings():  # Starlette asks for httpx2, which FastAPI's pinned stack does not need yet
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient  # noqa: E402
+    from fastapi.testclient import TestClient
 
-from kingisdead.web import create_app  # noqa: E402
+from kingisdead.web import create_app
 
 OUTPUT = Path(__file__).resolve().parents[2] / "build" / "test-output" / "web"
 

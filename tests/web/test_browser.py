@@ -135,7 +135,7 @@ def test_a_person_plays_a_bot_to_the_end_and_replays_the_game(server, new_page):
     page.click("[data-testid=replay-next]")
     page.click("[data-testid=replay-next]")
     page.wait_for_function("() => document.querySelector('[data-testid=replay-position]').innerText.startsWith('Move 2 ')")
-    assert page.locator(f"#log li.current[data-number='2']").count() == 1
+    assert page.locator("#log li.current[data-number='2']").count() == 1
     shoot(page, "table-replay-laptop")
 
 
@@ -202,5 +202,5 @@ def test_hot_seat_veils_each_hand_until_its_owner_is_ready(server, new_page):
             shoot(page, "table-hotseat-veil-laptop")
         page.click("[data-testid=reveal]")
         wait_for_turn(page)
-        assert page.locator("[data-testid=player][data-seat='%d'] .tag" % seat).first.inner_text() == "you"
+        assert page.locator(f"[data-testid=player][data-seat='{seat}'] .tag").first.inner_text() == "you"
         play_turn(page, with_card=False)

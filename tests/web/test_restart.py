@@ -21,7 +21,7 @@ def test_a_killed_server_restarts_with_every_game_and_resumes_the_bots(server_fa
         duel = create(http, [human(), bot("random")], seed=31)
         token = duel["seats"][0]["token"]
         for number in (0, 2):  # two human moves, each answered by the bot
-            wait_for(lambda: http.get(f"/api/games/{duel['id']}").json()["move_number"] == number, what="bot")
+            wait_for(lambda n=number: http.get(f"/api/games/{duel['id']}").json()["move_number"] == n, what="bot")
             assert http.post(f"/api/games/{duel['id']}/moves", json={"move": "pass", "move_number": number},
                              headers=auth(token)).status_code == 200
         wait_for(lambda: http.get(f"/api/games/{duel['id']}").json()["move_number"] == 4, what="the bot's reply")

@@ -237,10 +237,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         """One client message: a reply for the sender, or None (moves are answered by the broadcast)."""
         try:
             message = json.loads(text)
-            if not isinstance(message, dict):
-                raise ValueError("a message is a JSON object")
         except ValueError as exc:
-            return {"type": "error", "error": "invalid_request", "detail": f"malformed message: {exc}"}
+            return {"type": "error", "error": "invalid_request", "detail": f"malformed JSON: {exc}"}
+        if not isinstance(message, dict):
+            return {"type": "error", "error": "invalid_request", "detail": "a message is a JSON object"}
         kind = message.get("type")
         try:
             if kind == "ping":
@@ -255,7 +255,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
                 return {"type": "options", **await asyncio.to_thread(service.options, game, seat, steps)}
             move, number = message.get("move"), message.get("move_number")
             if not isinstance(move, str) or not (number is None or isinstance(number, int)):
-                raise GameError(422, "invalid_request", "a move message needs 'move' (text) and 'move_number'")
+                return {"type": "error", "error": "invalid_request",
+                        "detail": "a move message needs 'move' (text) and 'move_number' (a whole number)"}
             await asyncio.to_thread(service.play, game_id, seat, move, number)
         except GameError as exc:
             return {"type": "error", **error_body(exc)}

@@ -10,7 +10,7 @@ import asyncio
 import logging
 from typing import Any
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
 from ..moves import format_move
 from .games import GameError, GameService
@@ -46,7 +46,7 @@ class Hub:
         for socket, seat in list(self._watchers.get(game_id, {}).items()):
             try:
                 await self.send_state(game_id, socket, seat)
-            except Exception:  # a socket that went away: forget it, the others still get theirs
+            except (WebSocketDisconnect, RuntimeError, OSError):  # a socket that went away: forget it
                 self.remove(game_id, socket)
 
 
