@@ -68,7 +68,9 @@ def test_last_card_rule_positions_get_legal_moves():
         move = make_bot("mcts", seed, TINY).choose(state)
         assert move in rules.legal_moves(state)
         checked += 1
-    assert checked >= 3
+        if checked == 4:
+            break
+    assert checked == 4
 
 
 def test_iteration_budget_is_exact_and_search_is_repeatable():
