@@ -22,9 +22,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from .. import __version__
+from .. import VARIANTS, __version__
 from ..building import Choice
-from ..state import VARIANTS
 from .db import DEFAULT_URL
 from .games import GameError, GameService, LiveGame, bot_names
 from .live import BotRunner, Hub, error_body
@@ -103,7 +102,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
 
     async def game_of(game_id: str) -> LiveGame:
         """The game; only a first use, which reads and replays it, goes to a worker thread."""
-        return service.cached(game_id) or await asyncio.to_thread(service.get, game_id)
+        game = service.cached(game_id)
+        return game if game is not None else await asyncio.to_thread(service.get, game_id)
 
     async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | None) -> int:
         seat = service.find_seat(game, credentials.credentials if credentials else None)

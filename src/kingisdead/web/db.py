@@ -25,7 +25,7 @@ from sqlalchemy import (
     event,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DEFAULT_URL = "sqlite:///kingisdead.sqlite3"
 
@@ -116,5 +116,5 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def make_sessions(engine: Engine) -> sessionmaker:
+def make_sessions(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)

@@ -21,14 +21,14 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import rules
+from .. import VARIANTS, rules
 from ..analysis import analyse_position, analyse_record
 from ..bots import BOTS, make_bot
 from ..bots.budget import Budget
 from ..building import Choice
 from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_move
 from ..record import GameRecord
-from ..state import VARIANTS, GameState
+from ..state import GameState
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .views import describe_move, step_guide, table_view
 

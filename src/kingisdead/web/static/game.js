@@ -122,7 +122,11 @@ function interaction() {
   const regionOptions = build.options.options.filter((o) => o.kind === "region");
   regionOptions.forEach((o) => ui.selectable.add(o.value));
   let n = 0;
-  for (const step of build.steps) if (step.kind === "region") ui.chosen.set(step.value, String(++n));
+  for (const step of build.steps) {  // number each region step; a region chosen twice shows both numbers
+    if (step.kind !== "region") continue;
+    const before = ui.chosen.get(step.value);
+    ui.chosen.set(step.value, before ? `${before},${++n}` : String(++n));
+  }
   ui.onRegion = (region) => choose(regionOptions.find((o) => o.value === region));
   return ui;
 }

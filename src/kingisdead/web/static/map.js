@@ -155,7 +155,8 @@ export function drawMap(svg, facts, table, ui = {}) {
     drawFollowers(g, ax, ay, table.followers[r]);
     if (ui.chosen && ui.chosen.has(r)) {
       const mark = el("g", { transform: `translate(${ax - 40},${ay + 1})`, class: "chosen-mark" }, g);
-      el("circle", { r: 9 }, mark);
+      el("rect", { x: -9 - (ui.chosen.get(r).length - 1) * 3, y: -9, width: 18 + (ui.chosen.get(r).length - 1) * 6,
+                   height: 18, rx: 9 }, mark);
       el("text", { y: 4, "text-anchor": "middle" }, mark).textContent = ui.chosen.get(r);
     }
   });
