@@ -196,7 +196,8 @@ function renderTurn(table) {
   else if (mine) who = "Your turn";
   else {
     const seat = view.seats[toMove];
-    who = seat.kind === "bot" ? `${seatLabel(seat)} is thinking…` : `Waiting for ${seatLabel(seat)}`;
+    who = seat.kind === "bot" ? `${seatLabel(seat)} is thinking…`
+      : seat.claimed ? `Waiting for ${seatLabel(seat)}` : `Waiting for ${seatLabel(seat)} to join (send the invite link)`;
   }
   const stock = el("span", { title: "common stock" }, "Stock ",
     ...table.stock.slice(0, view.variant === "mordred" ? 4 : 3).flatMap((n, k) => [cubeIcon(k), ` ${n} `]));
