@@ -9,7 +9,7 @@ from importlib.resources import files
 from kingisdead import GameState, parse_move
 from kingisdead.board import BORDERS, Card
 from kingisdead.building import Choice
-from kingisdead.web.views import describe_move, step_guide, table_view
+from kingisdead.web.views import describe_move, preview, step_guide, table_view
 
 
 def test_a_seat_view_holds_its_own_hand_and_no_other():
@@ -96,3 +96,21 @@ def test_the_drawn_map_has_exactly_the_game_borders():
     # regions meet only along shared edges, never at a lone corner
     corners = {(a, b) for a in range(8) for b in range(a + 1, 8) if set(outlines[a]) & set(outlines[b])}
     assert corners == touching
+
+
+def test_the_preview_shows_the_board_after_the_action_and_the_court_call():
+    state = GameState.new(2, "standard", 3)
+    scots = Choice("card", Card.SCOTS)
+    builder = state.builder().choose(scots)
+    target = builder.options()[0]
+    assert preview(state, builder.steps) is None  # the action is not chosen yet
+    builder.choose(target).choose(target)
+    after_action = preview(state, builder.steps)
+    assert after_action is not None
+    assert after_action.followers(target.value, 0) == state.followers(target.value, 0) + 2
+    region = builder.options()[0]
+    builder.choose(region)
+    builder.choose(builder.options()[0])
+    after_move = preview(state, builder.steps)
+    assert after_move == state.after(builder.move())
+    assert state == GameState.new(2, "standard", 3)  # the position itself is untouched

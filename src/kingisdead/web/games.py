@@ -30,7 +30,7 @@ from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_mo
 from ..record import GameRecord
 from ..state import GameState
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
-from .views import describe_move, step_guide, table_view
+from .views import describe_move, preview, step_guide, table_view
 
 HINTS_SHOWN = 3
 HINT_BUDGET = Budget(iterations=400)
@@ -359,6 +359,7 @@ class GameService:
             "complete": complete,
             "move": None if move is None else format_move(move),
             "description": None if move is None else describe_move(move),
+            "preview": None if (after := preview(state, builder.steps)) is None else table_view(after, seat),
             **step_guide(state, builder.steps, complete),
         }
 

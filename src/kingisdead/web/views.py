@@ -13,6 +13,7 @@ from typing import Any
 from .. import rules
 from ..board import (
     BORDERS,
+    CARDS,
     CARD_NAMES,
     FACTION_NAMES,
     HOMES,
@@ -23,7 +24,7 @@ from ..board import (
     Card,
 )
 from ..building import Choice
-from ..moves import NONE, Move
+from ..moves import NONE, Move, make_move
 from ..state import GameState
 
 CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
@@ -194,3 +195,22 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     else:
         prompt = f"Call a follower to court: choose one in {called[0].label}"
     return {"prompt": prompt, "notes": notes}
+
+
+def preview(state: GameState, steps: list[Choice]) -> GameState | None:
+    """The position once the card's action (and the court call, if chosen) is carried out.
+
+    None until every choice of the action is made. The preview is for showing
+    only: the move is still checked in full when it is sent.
+    """
+    if not steps or steps[0].kind != "card":
+        return None
+    card = steps[0].value
+    length = len(rules.action_options(state, card)[0])
+    values = [c.value if c.kind != "none" else NONE for c in steps[1:]]
+    if len(values) < length:
+        return None
+    court = (values[length], values[length + 1]) if len(values) >= length + 2 else None
+    after = state.copy()
+    rules.play(after, make_move(CARDS[card], tuple(values[:length]), court))
+    return after

@@ -104,10 +104,12 @@ function show(v) {
 
 function render() {
   const table = replay ? replay.frame.table : view.table;
+  const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = `Game ${view.id} · ${view.players} players · ${view.variant === "mordred" ? "Mordred" : "Standard"} · move ${view.move_number}`;
   renderLegend();
-  renderMap(table);
-  renderTrack(table);
+  renderMap(shown);
+  renderTrack(shown);
+  $("preview-flag").classList.toggle("hidden", shown === table);
   renderTurn(table);
   renderAction();
   renderPlayers(table);
