@@ -13,8 +13,8 @@ from typing import Any
 from .. import rules
 from ..board import (
     BORDERS,
-    CARDS,
     CARD_NAMES,
+    CARDS,
     FACTION_NAMES,
     HOMES,
     NUM_CARDS,
