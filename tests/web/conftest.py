@@ -1,32 +1,20 @@
-"""Fixtures for the web tests: an in-process app, and a real server process on loopback."""
+"""Fixtures for the web tests: an in-process app, and a real server process on loopback.
+
+Without the web extra installed, the web tests are not collected at all.
+"""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
+import importlib.util
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the web extra is not installed")
-
-import httpx
-
-with warnings.catch_warnings():  # Starlette asks for httpx2, which FastAPI's pinned stack does not need yet
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
-
-from kingisdead.web import create_app
-
-OUTPUT = Path(__file__).resolve().parents[2] / "build" / "test-output" / "web"
+if importlib.util.find_spec("fastapi") is None:
+    collect_ignore_glob = ["test_*.py"]
 
 
 @pytest.fixture
@@ -35,83 +23,21 @@ def db_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
+def client(db_url: str) -> Iterator[Any]:
+    with warnings.catch_warnings():  # Starlette asks for httpx2, which FastAPI's pinned stack does not need yet
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from kingisdead.web import create_app
+
     with TestClient(create_app(db_url)) as c:
         yield c
 
 
-def human(name: str | None = None) -> dict[str, Any]:
-    return {"kind": "human", "name": name}
-
-
-def bot(level: str = "random") -> dict[str, Any]:
-    return {"kind": "bot", "bot": level}
-
-
-def create(client: Any, seats: list[dict[str, Any]], seed: int = 1, **settings: Any) -> dict[str, Any]:
-    response = client.post("/api/games", json={"players": len(seats), "seats": seats, "seed": seed, **settings})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Server:
-    """A real `kingisdead serve` process on loopback, with its SQLite file on disk."""
-
-    database: Path
-    bot_delay: float = 0.0
-    process: subprocess.Popen | None = None
-    port: int = 0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        self.port = free_port()
-        command = [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(self.port),
-                   "--database", f"sqlite:///{self.database}", "--bot-delay", str(self.bot_delay)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stderr.read().decode() if self.process.stderr else ''}")
-            try:
-                if httpx.get(f"{self.url}/api/meta", timeout=1).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
-
-    def kill(self) -> None:
-        """Stop the process abruptly (SIGKILL): nothing gets a chance to flush."""
-        if self.process is not None and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-        self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.process = None
-
-
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[Any]:
+    from webtools import Server
+
     started: list[Server] = []
 
     def make(bot_delay: float = 0.0, database: Path | None = None) -> Server:
@@ -122,14 +48,3 @@ def server_factory(tmp_path: Path) -> Iterator[Any]:
     yield make
     for server in started:
         server.stop()
-
-
-def wait_for(predicate: Any, timeout: float = 30.0, what: str = "condition") -> Any:
-    """Poll until ``predicate()`` is truthy (returns it); fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")

@@ -6,7 +6,7 @@ import json
 import threading
 from random import Random
 
-from conftest import auth, bot, create, human, wait_for
+from webtools import auth, bot, create, human, wait_for
 
 from kingisdead import GameState, parse_move, rules
 from kingisdead.building import Choice

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from conftest import OUTPUT, Server, bot, create, human
+from webtools import OUTPUT, Server, bot, create, human
 
 CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import httpx
-from conftest import auth, bot, create, human, wait_for
+from webtools import auth, bot, create, human, wait_for
 
 from kingisdead.record import GameRecord
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import auth, bot, create, human
 from starlette.websockets import WebSocketDisconnect
+from webtools import auth, bot, create, human
 
 from kingisdead.record import GameRecord
 
