@@ -14,9 +14,8 @@ from absl import flags  # noqa: E402
 from open_spiel.python.algorithms import generate_playthrough, mcts  # noqa: E402
 
 from kingisdead import GameState  # noqa: E402
-from kingisdead.interfaces import openspiel_game  # noqa: E402, F401  (registers the game)
+from kingisdead.interfaces.openspiel_game import play_setup_from_seed  # noqa: E402  (registers the game)
 from kingisdead.interfaces.encoding import OBSERVATION_SIZE, observation  # noqa: E402
-from kingisdead.rng import SplitMix64  # noqa: E402
 
 PLAYTHROUGH = Path(__file__).parent / "data" / "kingisdead_playthrough.txt"
 
@@ -40,26 +39,12 @@ def test_playthrough_is_reproduced() -> None:
     assert original == regenerated
 
 
-def seeded_chance(state, rng: SplitMix64) -> None:
-    """Play the chance nodes as GameState.new draws from its seed: outcome i with weight w_i of below(sum)."""
-    while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        weights = state.setup.weights()
-        pick = rng.below(sum(weights))
-        for outcome, weight in enumerate(weights):
-            if pick < weight:
-                break
-            pick -= weight
-        assert outcome in [o for o, _ in outcomes]
-        state.apply_action(outcome)
-
-
 @pytest.mark.parametrize(("players", "variant"), [(2, "standard"), (3, "mordred"), (4, "standard")])
 def test_chance_nodes_are_the_setup_draws(players: int, variant: str) -> None:
     game = pyspiel.load_game(f"kingisdead(players={players},variant={variant})")
     for seed in range(10):
         state = game.new_initial_state()
-        seeded_chance(state, SplitMix64(seed))
+        play_setup_from_seed(state, seed)
         assert state.current_player() == 0
         assert state.stepped.state == GameState.new(players, variant, seed)
 
@@ -78,7 +63,7 @@ def test_actions_are_sorted_and_tensors_match_the_encoding() -> None:
     game = pyspiel.load_game("kingisdead(players=3)")
     rng = np.random.default_rng(2)
     state = game.new_initial_state()
-    seeded_chance(state, SplitMix64(2))
+    play_setup_from_seed(state, 2)
     assert game.observation_tensor_size() == OBSERVATION_SIZE
     for _ in range(40):
         legal = state.legal_actions()

@@ -127,8 +127,11 @@ class SetupDraws:
         weights = self.weights()
         if not 0 <= outcome < len(weights) or not weights[outcome]:
             raise ValueError(f"{outcome!r} is not a possible outcome of this draw (weights {weights})")
+        self._apply(outcome)
+
+    def _apply(self, outcome: int) -> None:
         self.outcomes.append(outcome)
-        if self.kind == SWAP:
+        if not self.queue and self.region >= NUM_REGIONS:
             i = self.swap_at
             self.order[i], self.order[outcome] = self.order[outcome], self.order[i]
             self.swap_at -= 1
@@ -158,16 +161,23 @@ class SetupDraws:
                 self.board[self.region * NUM_KINDS:(self.region + 1) * NUM_KINDS]) >= REGION_START_SIZE:
             self.region += 1
 
-    def draw_from(self, rng: SplitMix64) -> int:
-        """Draw the next outcome from a seeded generator (as GameState.new does) and apply it."""
+    def pick(self, rng: SplitMix64) -> int:
+        """The outcome a seeded generator gives the next draw (as GameState.new draws it), not yet applied."""
         weights = self.weights()
+        if not weights:
+            raise ValueError("the setup is complete: nothing left to draw")
         pick = rng.below(sum(weights))
         for outcome, weight in enumerate(weights):
             if pick < weight:
-                self.draw(outcome)
                 return outcome
             pick -= weight
         raise AssertionError("unreachable")
+
+    def draw_from(self, rng: SplitMix64) -> int:
+        """Draw the next outcome from a seeded generator and apply it (an outcome it picks is always possible)."""
+        outcome = self.pick(rng)
+        self._apply(outcome)
+        return outcome
 
     def state(self) -> GameState:
         """The new game, once every draw is made."""

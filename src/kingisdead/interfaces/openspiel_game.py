@@ -20,6 +20,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..board import FACTION_CODES, FACTION_NAMES, NUM_KINDS, NUM_REGIONS, REGION_CODES
+from ..rng import SplitMix64
 from ..setup import FOLLOWER, VARIANTS, SetupDraws
 from .encoding import FIELDS, NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_name
 from .stepping import SteppedGame, max_steps
@@ -166,6 +167,19 @@ class KingIsDeadObserver:
             return f"setup draws {setup_text(state.setup)}"
         game = state.stepped
         return f"seat {player} sees {game.state.key()} steps {game.steps}"
+
+
+def play_setup_from_seed(state: KingIsDeadState, seed: int) -> None:
+    """Play the chance nodes of a new state as ``GameState.new(..., seed=seed)`` draws them.
+
+    Afterwards ``state.stepped.state`` equals that new game (with seat 0 first):
+    reproducible games, comparable with the engine's own setups.
+    """
+    if state.setup.outcomes:
+        raise ValueError("the setup has already begun: start from game.new_initial_state()")
+    rng = SplitMix64(seed)
+    while state.is_chance_node():
+        state.apply_action(state.setup.pick(rng))
 
 
 CONTROL_CODES = ("?", "S", "W", "R", "L", "Saxons")
