@@ -16,3 +16,5 @@ run 3p-search500-greedy  --players 3 --bots mcts:500,greedy --games 12 --jobs 2 
 run 4p-search500-greedy  --players 4 --bots mcts:500,greedy --games 8 --jobs 2 --seed 5
 run 2p-max-strong-iter   --players 2 --bots max:1000,mcts:500 --games 16 --jobs 1 --seed 6
 run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --seed 7
+# Added while the runs above went on (run alongside 2p-max-strong-iter, before the timed run):
+# run 2p-search100-search500 --players 2 --bots mcts:100,mcts:500 --games 40 --jobs 1 --seed 8
