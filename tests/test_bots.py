@@ -182,15 +182,9 @@ def test_bots_registry_still_builds_from_a_seed_alone():
 
 def test_parallel_search_pools_two_processes_and_repeats_with_an_iteration_budget():
     state = GameState.new(2, seed=6)
-    first = ParallelSearchBot(4, Budget(iterations=12))
-    second = ParallelSearchBot(4, Budget(iterations=12))
-    try:
-        move = first.choose(state)
-        assert state.is_legal(move)
-        assert second.choose(state) == move
-    finally:
-        first.close()
-        second.close()
+    move = ParallelSearchBot(4, Budget(iterations=12)).choose(state)
+    assert state.is_legal(move)
+    assert ParallelSearchBot(4, Budget(iterations=12)).choose(state) == move
 
 
 def test_search_config_changes_are_honoured():

@@ -113,20 +113,14 @@ def play_game(task: GameTask) -> GameOutcome:
     record = GameRecord(list(task.names), task.variant, task.setup_seed)
     seconds = [0.0] * players
     decisions = [0] * players
-    try:
-        while not state.is_over():
-            seat = state.current_player
-            start = time.perf_counter()
-            move = bots[seat].choose(state)
-            seconds[seat] += time.perf_counter() - start
-            decisions[seat] += 1
-            state.apply(move)  # checked: a bot's illegal move fails the tournament loudly
-            record.add(move)
-    finally:
-        for bot in bots:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+    while not state.is_over():
+        seat = state.current_player
+        start = time.perf_counter()
+        move = bots[seat].choose(state)
+        seconds[seat] += time.perf_counter() - start
+        decisions[seat] += 1
+        state.apply(move)  # checked: a bot's illegal move fails the tournament loudly
+        record.add(move)
     result = state.result
     assert result is not None
     return GameOutcome(

@@ -46,7 +46,6 @@ class ParallelSearchBot:
         self.workers = workers or 2
         self.config = config or SearchConfig()
         self.local = SearchBot(seed, self.budget, self.config)
-        self.pool: Executor | None = None
 
     def choose(self, state: GameState) -> Move:
         from .mcts import only_move
@@ -59,10 +58,9 @@ class ParallelSearchBot:
         if proven is not None:
             return proven
         budget = self.local._left(start)
-        if self.pool is None:
-            self.pool = ProcessPoolExecutor(max_workers=self.workers - 1)
+        pool = _helpers(self.workers - 1)
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
-        remote = [self.pool.submit(_root_stats, state, budget, seed, self.config) for seed in seeds[1:]]
+        remote = [pool.submit(_root_stats, state, budget, seed, self.config) for seed in seeds[1:]]
         pooled: dict[Move, list[float]] = {}
         for stats in [_root_stats(state, budget, seeds[0], self.config)] + [f.result() for f in remote]:
             for move, visits, value in stats:
@@ -71,11 +69,16 @@ class ParallelSearchBot:
                 entry[1] += visits * value
         return max(pooled, key=lambda m: (pooled[m][0], pooled[m][1]))
 
-    def close(self) -> None:
-        """Stop the helper processes (they also stop when this process exits)."""
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
-            self.pool = None
+
+
+_POOLS: dict[int, Executor] = {}
+
+
+def _helpers(workers: int) -> Executor:
+    """Helper processes shared by every parallel bot of this process (a web server makes a bot per move)."""
+    if workers not in _POOLS:
+        _POOLS[workers] = ProcessPoolExecutor(max_workers=workers)
+    return _POOLS[workers]
 
 
 def _root_stats(state: GameState, budget: Budget, seed: int, config: SearchConfig) -> list[tuple[Move, int, float]]:
