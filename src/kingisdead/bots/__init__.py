@@ -120,19 +120,19 @@ class SearchBot:
         if forced is not None:
             return forced
         start = time.perf_counter()
-        proven = self._solve(state)
+        proven = self.proven_move(state)
         if proven is not None:
             return proven
-        return search(state, self._left(start), self.rng, self.config).best
+        return search(state, self.budget_left(start), self.rng, self.config).best
 
-    def _left(self, start: float) -> Budget:
+    def budget_left(self, start: float) -> Budget:
         """The budget minus the time the solver used (at least a tenth of it stays for the search)."""
         if self.budget.seconds is None:
             return self.budget
         spent = time.perf_counter() - start
         return Budget(max(self.budget.seconds - spent, self.budget.seconds / 10), self.budget.iterations)
 
-    def _solve(self, state: GameState) -> Move | None:
+    def proven_move(self, state: GameState) -> Move | None:
         """The solver's move when it proves a win or a shared win within half the budget."""
         if not solvable(state, self.solver_cards):
             return None

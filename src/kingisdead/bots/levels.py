@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..moves import Move
 from .budget import Budget
-from .mcts import SearchConfig, search
+from .mcts import SearchConfig, only_move, search
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -48,16 +48,14 @@ class ParallelSearchBot:
         self.local = SearchBot(seed, self.budget, self.config)
 
     def choose(self, state: GameState) -> Move:
-        from .mcts import only_move
-
         forced = only_move(state)
         if forced is not None:
             return forced
         start = time.perf_counter()
-        proven = self.local._solve(state)
+        proven = self.local.proven_move(state)
         if proven is not None:
             return proven
-        budget = self.local._left(start)
+        budget = self.local.budget_left(start)
         pool = _helpers(self.workers - 1)
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         remote = [pool.submit(_root_stats, state, budget, seed, self.config) for seed in seeds[1:]]
@@ -68,7 +66,6 @@ class ParallelSearchBot:
                 entry[0] += visits
                 entry[1] += visits * value
         return max(pooled, key=lambda m: (pooled[m][0], pooled[m][1]))
-
 
 
 _POOLS: dict[int, Executor] = {}
