@@ -50,6 +50,7 @@ def test_small_two_player_endgames_carry_the_exact_verdict():
     analysis = analyse_position(state, QUICK)
     assert analysis.exact == value
     assert analysis.moves[0].move == analysis.exact_move
+    assert analysis.moves[0].win_chance == (value + 1) / 2
 
 
 def test_record_analysis_marks_every_move():

@@ -81,9 +81,10 @@ def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: in
     result = search(state, budget, Random(seed), include=include)
     ranked = sorted(result.moves, key=lambda m: (-m.visits, -m.value))
     estimates = [MoveEstimate(format_move(m.move), round(m.value, 4), m.visits) for m in ranked]
-    if exact_move is not None:
-        # The proof outranks sampling: the proven move goes first.
+    if exact_move is not None and exact is not None:
+        # The proof outranks sampling: the proven move goes first, with its exact chance.
         proven = format_move(exact_move)
+        estimates = [MoveEstimate(e.move, (exact + 1) / 2, e.visits) if e.move == proven else e for e in estimates]
         estimates.sort(key=lambda e: e.move != proven)
     return PositionAnalysis(state.player, estimates[:top] if top else estimates, exact,
                             None if exact_move is None else format_move(exact_move),
