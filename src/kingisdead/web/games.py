@@ -106,10 +106,6 @@ class LiveGame:
     def status(self) -> str:
         return "finished" if self.snapshot.state.is_over() else "running"
 
-    @property
-    def is_open(self) -> bool:
-        return not self.snapshot.state.is_over() and any(s.kind == "human" and not s.claimed for s in self.seats)
-
     def record(self) -> GameRecord:
         snap = self.snapshot
         result = snap.state.result
