@@ -130,7 +130,11 @@ def test_draws_by_hand_follow_the_weights() -> None:
     with pytest.raises(ValueError):
         setup.draw(3)
     while setup.kind == FOLLOWER:
-        setup.draw(next(i for i, w in enumerate(setup.weights()) if w))
+        # Rotate through the factions: always drawing the first one would make both
+        # players draw a Scots pair and redraw for ever (the clash rule).
+        weights = setup.weights()
+        turn = len(setup.outcomes)
+        setup.draw(next(f for f in sorted(range(3), key=lambda f: (f - turn) % 3) if weights[f]))
     assert setup.kind == SWAP and setup.weights() == (1,) * NUM_REGIONS
     while not setup.done:
         setup.draw(0)
