@@ -11,6 +11,7 @@ run() {  # name, then arena arguments
 }
 run 2p-search500-greedy  --players 2 --bots mcts:500,greedy --games 40 --jobs 2 --seed 1
 run 2p-search500-random  --players 2 --bots mcts:500,random --games 40 --jobs 2 --seed 2
+# (2p-ladder ran with the first beginner: a random move one time in four)
 run 2p-ladder            --players 2 --bots beginner,mcts:100,mcts:500 --games 48 --jobs 2 --seed 3
 run 3p-search500-greedy  --players 3 --bots mcts:500,greedy --games 12 --jobs 2 --seed 4
 run 4p-search500-greedy  --players 4 --bots mcts:500,greedy --games 8 --jobs 2 --seed 5
@@ -18,3 +19,10 @@ run 2p-max-strong-iter   --players 2 --bots max:1000,mcts:500 --games 16 --jobs 
 run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --seed 7
 # Added while the runs above went on (run alongside 2p-max-strong-iter, before the timed run):
 # run 2p-search100-search500 --players 2 --bots mcts:100,mcts:500 --games 40 --jobs 1 --seed 8
+# Then, with time budgets (2 jobs, each game on its own core):
+# run 2p-strong1s-random        --players 2 --bots strong,random --games 40 --jobs 2 --seed 9
+# run 2p-strong-intermediate    --players 2 --bots strong,intermediate --games 40 --jobs 2 --seed 10
+#   (intermediate was then a 0.2 s search; to repeat it now: --bots strong,mcts:0.2s)
+# The levels as they are now (beginner: a random move one time in two; intermediate: greedy):
+# run 2p-beginner-intermediate  --players 2 --bots beginner,intermediate --games 40 --jobs 2 --seed 11
+# run 2p-beginner-random        --players 2 --bots beginner,random --games 60 --jobs 2 --seed 12

@@ -2,8 +2,8 @@
 
 | level | bot | budget per move |
 | --- | --- | --- |
-| beginner | careless: greedy over one drawn action per card, a random move one time in four | none |
-| intermediate | Monte Carlo tree search + endgame solver | 0.2 s |
+| beginner | careless: greedy over one drawn action per card, a random move one time in two | none |
+| intermediate | greedy: every legal move, one move deep | none |
 | strong | Monte Carlo tree search + endgame solver | 1 s |
 | max | the same search on two processes (root parallel), visits pooled | 2 s |
 
@@ -100,6 +100,12 @@ def _careless(seed: int, budget: Budget | None) -> Bot:
     return CarelessBot(seed, budget)
 
 
+def _greedy(seed: int, budget: Budget | None) -> Bot:
+    from . import GreedyBot
+
+    return GreedyBot(seed, budget)
+
+
 def _search(seed: int, budget: Budget | None) -> Bot:
     from . import SearchBot
 
@@ -109,9 +115,8 @@ def _search(seed: int, budget: Budget | None) -> Bot:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("beginner", "greedy over a few drawn moves, with a random move one time in four", _careless, None),
-        Level("intermediate", "Monte Carlo tree search with the endgame solver, 0.2 s a move", _search,
-              Budget(seconds=0.2)),
+        Level("beginner", "greedy over a few drawn moves, with a random move one time in two", _careless, None),
+        Level("intermediate", "greedy: looks at every legal move, one move deep", _greedy, None),
         Level("strong", "Monte Carlo tree search with the endgame solver, 1 s a move", _search, Budget(seconds=1.0)),
         Level("max", "the same search on two cores, 2 s a move", ParallelSearchBot, Budget(seconds=2.0)),
     )
