@@ -123,7 +123,7 @@ def won(record: dict[str, list]) -> bool:
     return record["reward"][-1] > 0
 
 
-def evaluate(model: ActorCritic, games: int, seed: int) -> float:
+def win_rate(model: ActorCritic, games: int, seed: int) -> float:
     """Share of games won (sampling from the policy) against the random bot, on the same games every time."""
     env = gym_env(players=2, opponent="random", seat="random")
     policy = FastPolicy(model, np.random.default_rng(seed))
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=4.0, help="training time budget")
     parser.add_argument("--batch", type=int, default=32, help="games per update")
     parser.add_argument("--eval-games", type=int, default=300)
+    parser.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", type=Path, default=Path(__file__).with_name("train_vs_random.png"))
     args = parser.parse_args()
@@ -143,8 +144,8 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
     model = ActorCritic()
-    optimiser = torch.optim.Adam(model.parameters(), lr=1e-3)
-    before = evaluate(model, args.eval_games, seed=10**6)
+    optimiser = torch.optim.Adam(model.parameters(), lr=args.lr)
+    before = win_rate(model, args.eval_games, seed=10**6)
     print(f"untrained agent: wins {before:.1%} of {args.eval_games} games against the random bot", flush=True)
 
     env = gym_env(players=2, opponent="random", seat="random")
@@ -157,11 +158,11 @@ def main() -> None:
         batch = [play(env, policy, int(rng.integers(2**31))) for _ in range(args.batch)]
         games += len(batch)
         ppo_update(model, optimiser, batch)
-        win_rate = sum(map(won, batch)) / len(batch)
-        curve.append((games, win_rate))
-        print(f"games {games:6d}  batch win rate {win_rate:.0%}", flush=True)
+        rate = sum(map(won, batch)) / len(batch)
+        curve.append((games, rate))
+        print(f"games {games:6d}  batch win rate {rate:.0%}", flush=True)
 
-    after = evaluate(model, args.eval_games, seed=10**6)
+    after = win_rate(model, args.eval_games, seed=10**6)
     print(f"trained agent after {games} games: wins {after:.1%} of {args.eval_games} games "
           f"against the random bot (untrained: {before:.1%})")
     plot(curve, before, after, args.plot)

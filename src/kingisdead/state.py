@@ -17,7 +17,7 @@ from .board import (
     Region,
 )
 from .moves import Move, parse_move
-from .setup import VARIANTS, setup_from_seed
+from .setup import VARIANTS, setup_from_seed  # noqa: F401  (VARIANTS is re-exported)
 
 if TYPE_CHECKING:
     from .building import MoveBuilder

@@ -22,7 +22,7 @@ from rich.console import Console
 
 from ..render import TableView
 from ..state import GameState
-from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, OBSERVATION_SIZE, action_name
+from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_name
 from .stepping import SteppedGame
 
 SEED_BOUND = 2**63
