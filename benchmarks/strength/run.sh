@@ -26,3 +26,5 @@ run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --
 # The levels as they are now (beginner: a random move one time in two; intermediate: greedy):
 # run 2p-beginner-intermediate  --players 2 --bots beginner,intermediate --games 40 --jobs 2 --seed 11
 # run 2p-beginner-random        --players 2 --bots beginner,random --games 60 --jobs 2 --seed 12
+# run 3p-strong1s-greedy        --players 3 --bots strong,greedy --games 12 --jobs 2 --seed 13
+# run 4p-strong1s-greedy        --players 4 --bots strong,greedy --games 8 --jobs 2 --seed 14
