@@ -44,6 +44,7 @@ def new_page(browser):
 
     def make(viewport: dict = LAPTOP):
         context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+        context.set_default_timeout(30_000)  # a loaded 2-core machine can be slow; failures still end
         contexts.append(context)
         page = context.new_page()
         errors: list[str] = []
@@ -71,13 +72,13 @@ def wait_for_turn(page, after: int = -1) -> str:
     try:
         page.wait_for_function(
             "after => ['you', 'over'].includes(document.body.dataset.turn) && Number(document.body.dataset.move) > after",
-            arg=after, timeout=20_000, polling=50)
+            arg=after, timeout=60_000, polling=50)
     except Exception:
         shoot(page, "failure-wait-for-turn")
         raise
     turn = page.get_attribute("body", "data-turn")
     if turn == "you":
-        page.wait_for_selector("[data-testid=pass]", timeout=10_000)
+        page.wait_for_selector("[data-testid=pass]", timeout=30_000)
     return turn
 
 
@@ -101,7 +102,7 @@ def play_turn(page, with_card: bool, shot: str | None = None) -> int:
         page.click("[data-testid=pass]")
     page.wait_for_selector("[data-testid=confirm]")
     page.click("[data-testid=confirm]")
-    page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=before, timeout=10_000, polling=50)
+    page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=before, timeout=30_000, polling=50)
     return before
 
 

@@ -59,7 +59,7 @@ class Server:
         command = [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(self.port),
                    "--database", f"sqlite:///{self.database}", "--bot-delay", str(self.bot_delay)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.process.stderr.read().decode() if self.process.stderr else ''}")
@@ -68,7 +68,7 @@ class Server:
                     return self
             except httpx.TransportError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError("server did not start in 90 s")
 
     def kill(self) -> None:
         """Stop the process abruptly (SIGKILL): nothing gets a chance to flush."""
@@ -87,7 +87,7 @@ class Server:
         self.process = None
 
 
-def wait_for(predicate: Any, timeout: float = 30.0, what: str = "condition") -> Any:
+def wait_for(predicate: Any, timeout: float = 90.0, what: str = "condition") -> Any:
     """Poll until ``predicate()`` is truthy (returns it); fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
