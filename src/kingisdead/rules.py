@@ -99,7 +99,7 @@ def garrison_options(s: GameState) -> list[tuple[int, ...]]:
     """2-for-1 exchanges if any exists, else 1-for-1 ones, else the empty action."""
     board, ban = s.board, _banned(s)
     opens = MASK_REGIONS[s.open]
-    two = [
+    two: list[tuple[int, ...]] = [
         (a, f1, f2, b, g)
         for a in opens
         for f1, f2 in _pairs_in(board, a)
@@ -110,7 +110,7 @@ def garrison_options(s: GameState) -> list[tuple[int, ...]]:
         two.remove(ban)
     if two:
         return two
-    one = [
+    one: list[tuple[int, ...]] = [
         (a, f, b, g)
         for a in opens
         for b in MASK_REGIONS[NEIGHBOURS[a] & s.open]
@@ -126,7 +126,7 @@ def garrison_options(s: GameState) -> list[tuple[int, ...]]:
 def ambassador_options(s: GameState) -> list[tuple[int, ...]]:
     board, ban = s.board, _banned(s)
     opens = MASK_REGIONS[s.open]
-    one = [
+    one: list[tuple[int, ...]] = [
         (a, f, b, g)
         for i, a in enumerate(opens)
         for b in opens[i + 1:]
