@@ -28,3 +28,5 @@ run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --
 # run 2p-beginner-random        --players 2 --bots beginner,random --games 60 --jobs 2 --seed 12
 # run 3p-strong1s-greedy        --players 3 --bots strong,greedy --games 12 --jobs 2 --seed 13
 # run 4p-strong1s-greedy        --players 4 --bots strong,greedy --games 8 --jobs 2 --seed 14
+# A second timed run against greedy, one job (added by the lead):
+# run 2p-strong1s-greedy-b      --players 2 --bots strong,greedy --games 40 --jobs 1 --seed 15
