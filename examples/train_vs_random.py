@@ -18,7 +18,7 @@ The value head starts at zero, so the untrained agent picks a random
 candidate: the before/after comparison measures what training added.
 
     pip install -e .[rl-examples]
-    python examples/train_vs_random.py                  # about 5 minutes on one CPU core
+    python examples/train_vs_random.py                  # about 4 minutes on one CPU core
     python examples/train_vs_random.py --minutes 0.2 --eval-games 50    # a quick look
 
 It prints the win rate of each batch and, at the end, of the untrained and the
