@@ -284,7 +284,7 @@ def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: st
         make_bot(name)  # unknown names and bad budgets fail here, before any game starts
     seatings = schedule(players, len(names))
     rounds = -(-games // len(seatings))
-    out = []
+    out: list[GameTask] = []
     for r in range(rounds):
         setup_seed = derive_seed(seed, "setup", r)
         for k, seating in enumerate(seatings):

@@ -25,6 +25,7 @@ the plain install and any framework can build on it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..board import CARD_NAMES, FACTION_NAMES, NUM_CARDS, NUM_KINDS, NUM_REGIONS, REGION_NAMES
@@ -164,7 +165,7 @@ OBSERVATION_SIZE = _offset
 OBSERVATION_HIGH: tuple[float, ...] = tuple(f.high for f in FIELDS for _ in range(f.size))
 
 
-def observation(state: GameState, player: int, steps: list[int] = ()) -> list[float]:
+def observation(state: GameState, player: int, steps: Sequence[int] = ()) -> list[float]:
     """The observation vector of ``state`` for ``player``, with ``steps`` of a move already chosen."""
     n = state.players
     rel = [(q - player) % n for q in range(n)]
@@ -214,7 +215,7 @@ def observation_dict(vector: list[float]) -> dict[str, list]:
     """The observation split into its named fields, each nested to its shape (for people and debugging)."""
     view: dict[str, list] = {}
     for field in FIELDS:
-        flat = list(vector[OFFSETS[field.name]:OFFSETS[field.name] + field.size])
+        flat: list = list(vector[OFFSETS[field.name]:OFFSETS[field.name] + field.size])
         for dim in reversed(field.shape[1:]):
             flat = [flat[i:i + dim] for i in range(0, len(flat), dim)]
         view[field.name] = flat

@@ -50,7 +50,7 @@ class KingIsDeadGym(gymnasium.Env):
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: SteppedGame | None = None
-        self.seat = 0 if seat == "random" else seat
+        self.seat: int = 0 if isinstance(seat, str) else seat
         self._bots: list[Bot] = []
         self._ended = False
         """True once the episode is over (the game ended or an illegal integer ended it)."""

@@ -53,7 +53,7 @@ def render_text(game: SteppedGame) -> str:
 class KingIsDeadAEC(AECEnv):
     """The King Is Dead for 2-4 agents, one building step per ``step`` (see docs/rl.md)."""
 
-    metadata = {"name": "kingisdead_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "kingisdead_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, players: int = 2, variant: str = "standard", render_mode: str | None = None) -> None:
         super().__init__()
@@ -99,7 +99,7 @@ class KingIsDeadAEC(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[state.player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -116,13 +116,17 @@ class KingIsDeadAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError("an agent that is still playing must choose an action, not None")
         game = self._running()
         game.step(int(action))
         self._cumulative_rewards[agent] = 0.0
         if game.is_over():
             self.rewards = dict(zip(self.agents, game.returns()))
             self.terminations = dict.fromkeys(self.agents, True)
-            self.infos = {a: {"result": game.state.result.to_dict()} for a in self.agents}
+            result = game.state.result
+            assert result is not None  # the game is over
+            self.infos = {a: {"result": result.to_dict()} for a in self.agents}
         self.agent_selection = self.agents[game.player]
         self._accumulate_rewards()
         if self.render_mode == "human":
