@@ -1,0 +1,157 @@
+//! The fixed data of the game, the same as `kingisdead/board.py`: regions,
+//! borders, homes, Mordred flags, cards and counts. Regions, factions and cards
+//! are small integers numbered exactly as in Python.
+
+/// Regions, north to south: Caledonia, Din Eidyn, Eboracum, Deva, Caerleon,
+/// Ratae, Londinium, Aquae Sulis.
+pub const NUM_REGIONS: usize = 8;
+pub const CALEDONIA: usize = 0;
+pub const DIN_EIDYN: usize = 1;
+pub const EBORACUM: usize = 2;
+pub const DEVA: usize = 3;
+pub const CAERLEON: usize = 4;
+pub const RATAE: usize = 5;
+pub const LONDINIUM: usize = 6;
+pub const AQUAE_SULIS: usize = 7;
+/// Bitmask of all eight regions.
+pub const ALL_REGIONS: u8 = 0xff;
+
+/// The three factions that can be called to court.
+pub const NUM_FACTIONS: usize = 3;
+/// Follower kinds on the board: the three factions and the Loyalists.
+pub const NUM_KINDS: usize = 4;
+pub const SCOTS: usize = 0;
+pub const WELSH: usize = 1;
+pub const ROMANO_BRITISH: usize = 2;
+pub const LOYALISTS: usize = 3;
+/// Control value of a region that fell to the Saxons.
+pub const SAXONS: i8 = 4;
+/// Control value of a region whose struggle is still to come.
+pub const UNRESOLVED: i8 = -1;
+
+/// Kinds of action card.
+pub const NUM_CARDS: usize = 7;
+pub const CROWN: u8 = 0;
+pub const GARRISON: u8 = 1;
+pub const AMBASSADOR: u8 = 2;
+pub const SETTLEMENTS: u8 = 3;
+/// The three faction cards are `FACTION_CARD + faction`.
+pub const FACTION_CARD: u8 = 4;
+/// How many of each card a player starts with (Settlements twice).
+pub const CARD_COPIES: [u8; NUM_CARDS] = [1, 1, 1, 2, 1, 1, 1];
+pub const HAND_SIZE: u8 = 8;
+
+/// The 13 borders of the map (undirected).
+pub const BORDERS: [(usize, usize); 13] = [
+    (CALEDONIA, DIN_EIDYN),
+    (DIN_EIDYN, DEVA),
+    (DIN_EIDYN, EBORACUM),
+    (DEVA, EBORACUM),
+    (DEVA, CAERLEON),
+    (DEVA, RATAE),
+    (EBORACUM, RATAE),
+    (EBORACUM, LONDINIUM),
+    (CAERLEON, RATAE),
+    (CAERLEON, AQUAE_SULIS),
+    (RATAE, LONDINIUM),
+    (RATAE, AQUAE_SULIS),
+    (LONDINIUM, AQUAE_SULIS),
+];
+
+/// Bitmask of the regions bordering each region.
+pub const NEIGHBOURS: [u8; NUM_REGIONS] = neighbours();
+
+const fn neighbours() -> [u8; NUM_REGIONS] {
+    let mut out = [0u8; NUM_REGIONS];
+    let mut i = 0;
+    while i < BORDERS.len() {
+        let (a, b) = BORDERS[i];
+        out[a] |= 1 << b;
+        out[b] |= 1 << a;
+        i += 1;
+    }
+    out
+}
+
+/// Bitmask of the regions bordering any region of each mask.
+pub const REACH: [u8; 256] = reach();
+
+const fn reach() -> [u8; 256] {
+    let mut out = [0u8; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut r = 0;
+        while r < NUM_REGIONS {
+            if mask >> r & 1 == 1 {
+                out[mask] |= NEIGHBOURS[r];
+            }
+            r += 1;
+        }
+        mask += 1;
+    }
+    out
+}
+
+/// Home region of each faction.
+pub const HOMES: [usize; NUM_FACTIONS] = [CALEDONIA, CAERLEON, LONDINIUM];
+
+/// Where a Loyalist is added after resolving each region (Mordred variant).
+pub const MORDRED_FLAGS: [usize; NUM_REGIONS] = [
+    AQUAE_SULIS, // Caledonia
+    AQUAE_SULIS, // Din Eidyn
+    DIN_EIDYN,   // Eboracum
+    AQUAE_SULIS, // Deva
+    DIN_EIDYN,   // Caerleon
+    AQUAE_SULIS, // Ratae
+    DIN_EIDYN,   // Londinium
+    DIN_EIDYN,   // Aquae Sulis
+];
+/// Regions that start with one Loyalist in the Mordred variant.
+pub const MORDRED_START: [usize; 2] = [DIN_EIDYN, AQUAE_SULIS];
+
+pub const FOLLOWERS_PER_FACTION: u8 = 18;
+pub const LOYALISTS_TOTAL: u8 = 9;
+/// Followers of each faction taken out of a 2-player game before setup.
+pub const REMOVED_TWO_PLAYER: u8 = 2;
+pub const START_IN_HOME: u8 = 2;
+pub const REGION_START_SIZE: u8 = 4;
+pub const COURT_START_SIZE: usize = 2;
+/// Saxon control tokens that end the game at once.
+pub const SAXON_INVASION: u8 = 4;
+
+/// Whether two regions share a border.
+pub fn borders(a: usize, b: usize) -> bool {
+    NEIGHBOURS[a] >> b & 1 == 1
+}
+
+/// The regions of a bitmask, lowest first.
+pub fn regions_of(mask: u8) -> impl Iterator<Item = usize> {
+    (0..NUM_REGIONS).filter(move |r| mask >> r & 1 == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn borders_are_symmetric_and_match_the_rulings() {
+        assert_eq!(BORDERS.len(), 13);
+        for a in 0..NUM_REGIONS {
+            assert!(!borders(a, a));
+            for b in 0..NUM_REGIONS {
+                assert_eq!(borders(a, b), borders(b, a));
+            }
+        }
+        assert!(borders(CALEDONIA, DIN_EIDYN));
+        assert!(!borders(CALEDONIA, EBORACUM));
+        assert_eq!(NEIGHBOURS[RATAE].count_ones(), 5);
+    }
+
+    #[test]
+    fn reach_is_the_union_of_neighbours() {
+        assert_eq!(REACH[0], 0);
+        assert_eq!(REACH[1 << CALEDONIA], 1 << DIN_EIDYN);
+        let both = (1 << CALEDONIA) | (1 << LONDINIUM);
+        assert_eq!(REACH[both], NEIGHBOURS[CALEDONIA] | NEIGHBOURS[LONDINIUM]);
+    }
+}

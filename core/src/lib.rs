@@ -1,0 +1,15 @@
+//! The compiled core of kingisdead: the rules of The King Is Dead on a compact
+//! state, random playouts, the heuristic evaluation, the Monte Carlo tree
+//! search and the 2-player endgame solver.
+//!
+//! The Python package (`src/kingisdead/`) keeps the readable reference engine;
+//! this crate mirrors it move for move and the test suite checks the two
+//! against each other. The Python bindings live in [`python`] behind the
+//! `python` feature, so `cargo test` needs no Python.
+
+pub mod board;
+pub mod rng;
+pub mod state;
+
+#[cfg(feature = "python")]
+mod python;
