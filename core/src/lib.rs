@@ -8,6 +8,7 @@
 //! `python` feature, so `cargo test` needs no Python.
 
 pub mod board;
+pub mod eval;
 pub mod rng;
 pub mod state;
 
