@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from random import Random
 from typing import Any
 
+from . import core
 from .bots import SearchBot
 from .bots.budget import Budget
 from .bots.mcts import only_move, search
@@ -73,8 +74,9 @@ def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: in
     if state.is_over():
         raise ValueError("the game is over: there is no move to analyse")
     exact = exact_move = None
-    if solvable(state, SearchBot.solver_cards):
-        solution = solve(state, SearchBot.solver_nodes)
+    cards, nodes = SearchBot.solver_limits[core.engine()]
+    if solvable(state, cards):
+        solution = solve(state, nodes)
         if solution is not None:
             exact, exact_move = solution.value, solution.move
             include = (*include, solution.move)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Protocol
 
-from .. import rules
+from .. import core, rules
 from ..evaluation import evaluate
 from ..moves import Move
 from ..state import GameState
@@ -33,6 +33,13 @@ class Bot(Protocol):
     def choose(self, state: GameState) -> Move: ...
 
 
+def random_move(state: GameState, rng: Random) -> Move:
+    """A random legal move from the fast sampler (the compiled core's when it is in use)."""
+    if core.active():
+        return core.sample_move(state, rng)
+    return rules.sample_move(state, rng)
+
+
 class RandomBot:
     """The fast sampler: a random legal move without listing them all (see rules.play_random)."""
 
@@ -42,7 +49,7 @@ class RandomBot:
         self.rng = Random(seed)
 
     def choose(self, state: GameState) -> Move:
-        return rules.sample_move(state, self.rng)
+        return random_move(state, self.rng)
 
 
 class UniformBot:
@@ -69,6 +76,8 @@ class GreedyBot:
         self.rng = Random(seed)
 
     def choose(self, state: GameState) -> Move:
+        if core.active():
+            return self.rng.choice(core.greedy_moves(state))
         me = state.player
         best: list[Move] = []
         best_value = -2.0
@@ -99,7 +108,9 @@ class CarelessBot:
 
     def choose(self, state: GameState) -> Move:
         if self.rng.random() < self.blunder_rate:
-            return rules.sample_move(state, self.rng)
+            return random_move(state, self.rng)
+        if core.active():
+            return core.ranked_candidates(state, self.rng, self.per_card)[0][1]
         return ranked_candidates(state, self.rng, self.per_card)[0][1]
 
 
@@ -107,12 +118,18 @@ DEFAULT_SEARCH_BUDGET = Budget(seconds=1.0)
 
 
 class SearchBot:
-    """Monte Carlo tree search (see :mod:`.mcts`), with the exact solver for small 2-player endgames."""
+    """Monte Carlo tree search (see :mod:`.mcts`), with the exact solver for small 2-player endgames.
+
+    It runs in the compiled core when that is the engine in use; ``engine``
+    pins one (:class:`ReferenceSearchBot` pins the pure-Python search).
+    """
 
     name = "mcts"
-    solver_cards = 2
-    """The solver is tried when at most this many cards are left in both hands together."""
-    solver_nodes = 20_000
+    engine: str | None = None
+    """``"core"``, ``"reference"``, or None for the engine in use (:mod:`kingisdead.core`)."""
+    solver_limits = {"core": (6, 2_000_000), "reference": (2, 20_000)}
+    """Per engine: the solver is tried when at most this many cards are left in both
+    hands together, and gives up past this many nodes."""
 
     def __init__(self, seed: int = 0, budget: Budget | None = None, config: SearchConfig | None = None) -> None:
         self.rng = Random(seed)
@@ -127,7 +144,7 @@ class SearchBot:
         proven = self.proven_move(state)
         if proven is not None:
             return proven
-        return search(state, self.budget_left(start), self.rng, self.config).best
+        return search(state, self.budget_left(start), self.rng, self.config, engine=self.engine).best
 
     def budget_left(self, start: float) -> Budget:
         """The budget minus the time the solver used (at least a tenth of it stays for the search)."""
@@ -138,11 +155,19 @@ class SearchBot:
 
     def proven_move(self, state: GameState) -> Move | None:
         """The solver's move when it proves a win or a shared win within half the budget."""
-        if not solvable(state, self.solver_cards):
+        cards, nodes = self.solver_limits[core.chosen(self.engine)]
+        if not solvable(state, cards):
             return None
         seconds = self.budget.seconds / 2 if self.budget.seconds is not None else None
-        solution = solve(state, self.solver_nodes, seconds)
+        solution = solve(state, nodes, seconds, engine=self.engine)
         return solution.move if solution is not None and solution.value >= 0 else None
+
+
+class ReferenceSearchBot(SearchBot):
+    """The same search in pure Python (the reference engine), to measure the core against."""
+
+    name = "mcts-reference"
+    engine = "reference"
 
 
 def _levels() -> dict[str, Callable[..., Bot]]:
@@ -157,6 +182,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "greedy": GreedyBot,
     "careless": CarelessBot,
     "mcts": SearchBot,
+    "mcts-reference": ReferenceSearchBot,
 }
 """Bot factories by name: ``BOTS[name](seed)`` or ``BOTS[name](seed, budget)``."""
 

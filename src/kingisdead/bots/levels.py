@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from .. import core
 from ..moves import Move
 from .budget import Budget
 from .mcts import SearchConfig, only_move, search
@@ -29,10 +30,13 @@ if TYPE_CHECKING:
 
 
 class ParallelSearchBot:
-    """Root-parallel search: ``workers`` independent searches (one here, the rest in processes), visits pooled.
+    """Root-parallel search: ``workers`` independent searches, visits pooled.
 
-    Each search gets its own seed from this bot's generator, so with an
-    iteration budget the pooled choice is the same on every run.
+    With the compiled core the searches are threads of one call that releases
+    the GIL (no processes); with the reference engine they run one here and
+    the rest in helper processes. Each search gets its own seed from this
+    bot's generator, so with an iteration budget the pooled choice is the
+    same on every run.
     """
 
     name = "mcts-parallel"
@@ -56,6 +60,9 @@ class ParallelSearchBot:
         if proven is not None:
             return proven
         budget = self.local.budget_left(start)
+        if core.active():
+            # One process: the core's threads search with the GIL released.
+            return search(state, budget, self.rng, self.config, threads=self.workers).best
         pool = _helpers(self.workers - 1)
         seeds = [self.rng.getrandbits(63) for _ in range(self.workers)]
         remote = [pool.submit(_root_stats, state, budget, seed, self.config) for seed in seeds[1:]]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING
 
-from .. import rules
+from .. import core, rules
 from ..evaluation import evaluate
 from ..moves import PASS, Move
 from .budget import Budget
@@ -222,12 +222,37 @@ class MCTS:
 
 
 def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig | None = None,
-           include: tuple[Move, ...] = (), clock: Callable[[], float] = time.perf_counter) -> SearchResult:
-    """Search ``state`` within ``budget``; ``include`` forces moves into the root's candidates."""
+           include: tuple[Move, ...] = (), clock: Callable[[], float] = time.perf_counter,
+           threads: int = 1, engine: str | None = None) -> SearchResult:
+    """Search ``state`` within ``budget``; ``include`` forces moves into the root's candidates.
+
+    The compiled core runs the search when it is the engine in use (see
+    :mod:`kingisdead.core`), on ``threads`` threads with the GIL released
+    (root parallel: independent trees, visits pooled); the reference search
+    below runs otherwise, when ``engine="reference"`` asks for it, and whenever
+    a test supplies its own ``clock``.
+    One seed drawn from ``rng`` decides every draw of the compiled search, so
+    an iteration budget gives the same result on every run.
+    """
     if state.is_over():
         raise ValueError("the game is over: there is no move to search")
+    config = config or SearchConfig()
+    if core.chosen(engine) == "core" and clock is time.perf_counter:
+        return core_search(state, budget, rng, config, include, threads)
     start = clock()
-    return MCTS(state, rng, config or SearchConfig(), include).run(budget, clock, start)
+    return MCTS(state, rng, config, include).run(budget, clock, start)
+
+
+def core_search(state: GameState, budget: Budget, rng: Random, config: SearchConfig,
+                include: tuple[Move, ...] = (), threads: int = 1) -> SearchResult:
+    """The same search in the compiled core (kingisdead._core)."""
+    knobs = (config.exploration, config.widening, config.root_widening, config.per_card,
+             config.root_per_card, config.rollout_moves, config.prior_weight)
+    moves, iterations, seconds = core.require().search(
+        core.to_core(state), budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
+        list(include), threads)
+    stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
+    return SearchResult(stats[0].move, stats, iterations, seconds)
 
 
 def only_move(state: GameState) -> Move | None:

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .. import rules
+from .. import core, rules
 from ..evaluation import evaluate
 from ..moves import PASS, Move
 
@@ -143,6 +143,18 @@ class Solver:
         return best
 
 
-def solve(s: GameState, node_limit: int = 200_000, seconds: float | None = None) -> Solution | None:
-    """The exact value and a best move for the player to move, or None past ``node_limit`` nodes or ``seconds``."""
+def solve(s: GameState, node_limit: int = 200_000, seconds: float | None = None,
+          engine: str | None = None) -> Solution | None:
+    """The exact value and a best move for the player to move, or None past ``node_limit`` nodes or ``seconds``.
+
+    The compiled core solves when it is the engine in use (:mod:`kingisdead.core`),
+    with the GIL released; :class:`Solver` is the reference (``engine="reference"``
+    asks for it). Raises ValueError for a game that is over or not a 2-player game.
+    """
+    if core.chosen(engine) == "core":
+        solution = core.require().solve(core.to_core(s), node_limit, seconds)
+        if solution is None:
+            return None
+        value, move, nodes = solution
+        return Solution(value, core.to_move(move), nodes)
     return Solver(node_limit, seconds).solve(s)

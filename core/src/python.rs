@@ -1,0 +1,481 @@
+//! The Python bindings: the private extension module `kingisdead._core`.
+//!
+//! Python keeps `GameState` as flat integer lists; a state crosses the boundary
+//! as one tuple (see `kingisdead/core.py`, which is the only caller), a move as
+//! the `(card, action, court)` triple that `kingisdead.moves.Move` already is.
+//! The search and the solver release the GIL while they think.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
+use crate::rng::SplitMix64;
+use crate::state::{Ban, Ending, Move, Outcome, State, MAX_PLAYERS};
+use crate::{candidates, eval, lastcard, mcts, playout, rules, scoring, setup, solver};
+
+type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
+type PyBan = Option<(u8, Vec<i8>)>;
+type PyOutcome = Option<(&'static str, Vec<u8>, Option<u8>, Vec<u8>)>;
+
+fn ending_name(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Coronation => "coronation",
+        Ending::Invasion => "invasion",
+        Ending::Mordred => "mordred",
+    }
+}
+
+fn ending_from(name: &str) -> PyResult<Ending> {
+    match name {
+        "coronation" => Ok(Ending::Coronation),
+        "invasion" => Ok(Ending::Invasion),
+        "mordred" => Ok(Ending::Mordred),
+        _ => Err(PyValueError::new_err(format!("unknown ending {name:?}"))),
+    }
+}
+
+fn bad(what: &str) -> PyErr {
+    PyValueError::new_err(format!("core state: {what}"))
+}
+
+fn fill<T: Copy, const N: usize>(out: &mut [T; N], values: &[T], what: &str) -> PyResult<()> {
+    if values.len() != N {
+        return Err(bad(what));
+    }
+    out.copy_from_slice(values);
+    Ok(())
+}
+
+/// The ban on exchanges with the effect of `action` (Python keeps the banned
+/// exchange spelled out; the core keeps its effect, see [`Ban`]).
+fn banned_effect(player: u8, action: &[i8]) -> Option<Ban> {
+    let kind = |k: i8| -> Option<usize> { (0..NUM_KINDS as i8).contains(&k).then_some(k as usize) };
+    let region = |r: i8| -> Option<u8> { (0..NUM_REGIONS as i8).contains(&r).then_some(r as u8) };
+    let mut delta = [0i8; NUM_KINDS];
+    match *action {
+        [a, f1, f2, b, g] => {
+            delta[kind(f1)?] -= 1;
+            delta[kind(f2)?] -= 1;
+            delta[kind(g)?] += 1;
+            Some(Ban { player, from: region(a)?, to: region(b)?, delta })
+        }
+        [a, f, b, g] if f != g => {
+            delta[kind(f)?] -= 1;
+            delta[kind(g)?] += 1;
+            let (a, b) = (region(a)?, region(b)?);
+            if a > b {
+                delta.iter_mut().for_each(|d| *d = -*d);
+            }
+            Some(Ban { player, from: a.min(b), to: a.max(b), delta })
+        }
+        _ => None,
+    }
+}
+
+/// One spelling of an exchange with exactly the banned effect.
+fn spell_effect(ban: &Ban) -> Vec<i8> {
+    let (from, to) = (ban.from as i8, ban.to as i8);
+    let mut leaving = Vec::new();
+    let mut arriving = None;
+    for (k, &d) in ban.delta.iter().enumerate() {
+        for _ in 0..(-d).max(0) {
+            leaving.push(k as i8);
+        }
+        if d > 0 {
+            arriving = Some(k as i8);
+        }
+    }
+    match (leaving.as_slice(), arriving) {
+        // Two leave `from`, one arrives: a 2-for-1 exchange.
+        ([f1, f2], Some(g)) => vec![from, *f1, *f2, to, g],
+        // One net follower leaves: the arriving one is of a leaving kind.
+        ([f], None) => vec![from, *f, *f, to, *f],
+        ([f], Some(g)) => vec![from, *f, to, g],
+        _ => unreachable!("a ban always describes a one- or two-follower exchange"),
+    }
+}
+
+/// A state from the tuple `kingisdead.core.to_core` builds.
+fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
+    if t.len() != 18 {
+        return Err(bad("expected an 18-item tuple"));
+    }
+    let players: u8 = t.get_item(0)?.extract()?;
+    if !(2..=MAX_PLAYERS as u8).contains(&players) {
+        return Err(bad("players must be 2, 3 or 4"));
+    }
+    let n = players as usize;
+    let board: Vec<u8> = t.get_item(2)?.extract()?;
+    let courts: Vec<u8> = t.get_item(4)?.extract()?;
+    let hands: Vec<u8> = t.get_item(5)?.extract()?;
+    let tops: Vec<i8> = t.get_item(13)?.extract()?;
+    let last_play: Vec<u8> = t.get_item(14)?.extract()?;
+    if board.len() != NUM_REGIONS * NUM_KINDS
+        || courts.len() != n * NUM_FACTIONS
+        || hands.len() != n * NUM_CARDS
+        || tops.len() != n
+        || last_play.len() != n
+    {
+        return Err(bad("list lengths do not match the number of players"));
+    }
+    let mut s = State {
+        players,
+        mordred: t.get_item(1)?.extract()?,
+        board: [[0; NUM_KINDS]; NUM_REGIONS],
+        stock: [0; NUM_KINDS],
+        courts: [[0; NUM_FACTIONS]; MAX_PLAYERS],
+        hands: [[0; NUM_CARDS]; MAX_PLAYERS],
+        order: [0; NUM_REGIONS],
+        crowns: [-1; NUM_REGIONS],
+        control: [-1; NUM_REGIONS],
+        open: 0,
+        resolved: t.get_item(9)?.extract()?,
+        saxons: t.get_item(10)?.extract()?,
+        player: t.get_item(11)?.extract()?,
+        passes: t.get_item(12)?.extract()?,
+        tops: [-1; MAX_PLAYERS],
+        last_play: [0; MAX_PLAYERS],
+        plays: t.get_item(15)?.extract()?,
+        undo_ban: None,
+        outcome: None,
+    };
+    for (r, row) in s.board.iter_mut().enumerate() {
+        row.copy_from_slice(&board[r * NUM_KINDS..(r + 1) * NUM_KINDS]);
+    }
+    for p in 0..n {
+        s.courts[p].copy_from_slice(&courts[p * NUM_FACTIONS..(p + 1) * NUM_FACTIONS]);
+        s.hands[p].copy_from_slice(&hands[p * NUM_CARDS..(p + 1) * NUM_CARDS]);
+        s.tops[p] = tops[p];
+        s.last_play[p] = last_play[p];
+    }
+    fill(&mut s.stock, &t.get_item(3)?.extract::<Vec<u8>>()?, "stock")?;
+    fill(&mut s.order, &t.get_item(6)?.extract::<Vec<u8>>()?, "order")?;
+    fill(&mut s.crowns, &t.get_item(7)?.extract::<Vec<i8>>()?, "crowns")?;
+    fill(&mut s.control, &t.get_item(8)?.extract::<Vec<i8>>()?, "control")?;
+    if s.player >= players || s.order.iter().any(|&r| r as usize >= NUM_REGIONS) {
+        return Err(bad("seat or region out of range"));
+    }
+    s.open = (0..NUM_REGIONS)
+        .filter(|&r| s.control[r] < 0)
+        .fold(0, |mask, r| mask | 1 << r);
+    let ban: PyBan = t.get_item(16)?.extract()?;
+    if let Some((player, action)) = ban {
+        s.undo_ban = Some(
+            banned_effect(player, &action)
+                .ok_or_else(|| bad("undo_ban is not an exchange that changes the board"))?,
+        );
+    }
+    let ending: Option<String> = t.get_item(17)?.extract()?;
+    if let Some(name) = ending {
+        s.outcome = Some(scoring::score(&s, ending_from(&name)?));
+    }
+    Ok(s)
+}
+
+/// The tuple `kingisdead.core.from_core` turns back into a `GameState`.
+fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyTuple>> {
+    let n = s.players as usize;
+    let board: Vec<u8> = s.board.iter().flatten().copied().collect();
+    let courts: Vec<u8> = s.courts[..n].iter().flatten().copied().collect();
+    let hands: Vec<u8> = s.hands[..n].iter().flatten().copied().collect();
+    let ban: PyBan = s
+        .undo_ban
+        .map(|ban: Ban| (ban.player, spell_effect(&ban)));
+    let ending = s.outcome.map(|o| ending_name(o.ending));
+    (
+        s.players,
+        s.mordred,
+        board,
+        s.stock.to_vec(),
+        courts,
+        hands,
+        s.order.to_vec(),
+        s.crowns.to_vec(),
+        s.control.to_vec(),
+        s.resolved,
+        s.saxons,
+        s.player,
+        s.passes,
+        s.tops[..n].to_vec(),
+        s.last_play[..n].to_vec(),
+        s.plays,
+        ban,
+        ending,
+    )
+        .into_pyobject(py)
+}
+
+fn move_to_py(m: &Move) -> PyMove {
+    if m.is_pass() {
+        return (None, Vec::new(), None);
+    }
+    (Some(m.card as u8), m.action().to_vec(), m.court())
+}
+
+fn move_from_py(m: PyMove) -> PyResult<Move> {
+    let (card, action, court) = m;
+    match card {
+        None if action.is_empty() && court.is_none() => Ok(Move::PASS),
+        None => Err(PyValueError::new_err("a pass has no action and no court call")),
+        Some(card) if (card as usize) < NUM_CARDS && action.len() <= 5 => {
+            Ok(Move::card_play(card, &action, court))
+        }
+        Some(_) => Err(PyValueError::new_err("not a move")),
+    }
+}
+
+fn outcome_to_py(o: &Outcome) -> PyOutcome {
+    let winners = (0..MAX_PLAYERS as u8).filter(|p| o.winners >> p & 1 == 1).collect();
+    let ruler = (o.ruler >= 0).then_some(o.ruler as u8);
+    Some((ending_name(o.ending), winners, ruler, o.ranking[..o.ranked as usize].to_vec()))
+}
+
+/// The game that `seed` sets up (the same draws as `GameState.new`).
+#[pyfunction]
+fn new_game<'py>(
+    py: Python<'py>,
+    players: u8,
+    mordred: bool,
+    seed: u64,
+    first_player: u8,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let s = setup::new_game(players, mordred, seed, first_player).map_err(PyValueError::new_err)?;
+    state_to_py(py, &s)
+}
+
+/// Every legal move, pass first, in the reference engine's order.
+#[pyfunction]
+fn legal_moves(state: &Bound<'_, PyTuple>) -> PyResult<Vec<PyMove>> {
+    let s = state_from_py(state)?;
+    let mut out = Vec::new();
+    rules::legal_moves(&s, &mut out);
+    Ok(out.iter().map(move_to_py).collect())
+}
+
+#[pyfunction]
+fn count_legal_moves(state: &Bound<'_, PyTuple>) -> PyResult<usize> {
+    Ok(rules::count_legal_moves(&state_from_py(state)?))
+}
+
+/// Every legal action of a card, as moves without a court call.
+#[pyfunction]
+fn card_actions(state: &Bound<'_, PyTuple>, card: u8) -> PyResult<Vec<Vec<i8>>> {
+    let s = state_from_py(state)?;
+    let mut out = Vec::new();
+    rules::card_actions(&s, card, &mut out);
+    Ok(out.iter().map(|m| m.action().to_vec()).collect())
+}
+
+#[pyfunction]
+fn is_legal(state: &Bound<'_, PyTuple>, mv: PyMove) -> PyResult<bool> {
+    let s = state_from_py(state)?;
+    Ok(move_from_py(mv).is_ok_and(|m| rules::is_legal(&s, &m)))
+}
+
+/// The state after a move known to be legal (no checks).
+#[pyfunction]
+fn play<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>, mv: PyMove) -> PyResult<Bound<'py, PyTuple>> {
+    let mut s = state_from_py(state)?;
+    rules::play(&mut s, &move_from_py(mv)?);
+    state_to_py(py, &s)
+}
+
+/// Every legal move with the state after it.
+#[pyfunction]
+fn successors<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyTuple>,
+) -> PyResult<Vec<(PyMove, Bound<'py, PyTuple>)>> {
+    let s = state_from_py(state)?;
+    let mut moves = Vec::new();
+    rules::legal_moves(&s, &mut moves);
+    moves
+        .iter()
+        .map(|m| {
+            let mut after = s;
+            rules::play(&mut after, m);
+            Ok((move_to_py(m), state_to_py(py, &after)?))
+        })
+        .collect()
+}
+
+/// Winners, ruler and faction ranking of a finished game, or None.
+#[pyfunction]
+fn outcome(state: &Bound<'_, PyTuple>) -> PyResult<PyOutcome> {
+    Ok(state_from_py(state)?.outcome.as_ref().and_then(outcome_to_py))
+}
+
+#[pyfunction]
+fn last_card_applies(state: &Bound<'_, PyTuple>) -> PyResult<bool> {
+    Ok(lastcard::last_card_applies(&state_from_py(state)?))
+}
+
+/// A random legal move (the fast sampler) and the state after it.
+#[pyfunction]
+fn play_random<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyTuple>,
+    seed: u64,
+) -> PyResult<(PyMove, Bound<'py, PyTuple>)> {
+    let mut s = state_from_py(state)?;
+    let m = playout::play_random(&mut s, &mut SplitMix64::new(seed));
+    Ok((move_to_py(&m), state_to_py(py, &s)?))
+}
+
+/// Random moves to the end of the game: the moves and the final state.
+#[pyfunction]
+fn playout<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyTuple>,
+    seed: u64,
+) -> PyResult<(Vec<PyMove>, Bound<'py, PyTuple>)> {
+    let mut s = state_from_py(state)?;
+    let mut rng = SplitMix64::new(seed);
+    let mut moves = Vec::new();
+    while !s.is_over() {
+        moves.push(move_to_py(&playout::play_random(&mut s, &mut rng)));
+    }
+    Ok((moves, state_to_py(py, &s)?))
+}
+
+/// Play `games` random games from seeded setups: (games, moves played). Releases the GIL.
+#[pyfunction]
+fn random_games(py: Python<'_>, players: u8, mordred: bool, games: u64, seed: u64) -> PyResult<(u64, u64)> {
+    setup::new_game(players, mordred, seed, 0).map_err(PyValueError::new_err)?;
+    Ok(py.detach(|| playout::random_games(players, mordred, games, seed)))
+}
+
+/// The heuristic value of the position for each player, in [-1, 1].
+#[pyfunction]
+fn evaluate(state: &Bound<'_, PyTuple>) -> PyResult<Vec<f64>> {
+    let s = state_from_py(state)?;
+    Ok(eval::evaluate(&s)[..s.players as usize].to_vec())
+}
+
+/// The moves a greedy player picks among: best value for the mover after the
+/// move, ties within 1e-9 kept, scanned in legal-move order exactly as the
+/// reference `GreedyBot` scans them (so both engines offer the same list).
+#[pyfunction]
+fn greedy_moves(state: &Bound<'_, PyTuple>) -> PyResult<Vec<PyMove>> {
+    let s = state_from_py(state)?;
+    let me = s.player as usize;
+    let mut moves = Vec::new();
+    rules::legal_moves(&s, &mut moves);
+    let mut best: Vec<Move> = Vec::new();
+    let mut best_value = -2.0;
+    for m in &moves {
+        let mut after = s;
+        rules::play(&mut after, m);
+        let value = eval::evaluate(&after)[me];
+        if value > best_value + 1e-9 {
+            best.clear();
+            best.push(*m);
+            best_value = value;
+        } else if value > best_value - 1e-9 {
+            best.push(*m);
+        }
+    }
+    Ok(best.iter().map(move_to_py).collect())
+}
+
+/// Ranked candidate moves (value for the mover, move), best first.
+#[pyfunction]
+fn ranked_candidates(state: &Bound<'_, PyTuple>, seed: u64, per_card: usize) -> PyResult<Vec<(f64, PyMove)>> {
+    let s = state_from_py(state)?;
+    let mut rng = SplitMix64::new(seed);
+    Ok(candidates::ranked_candidates(&s, &mut rng, per_card)
+        .iter()
+        .map(|(v, m)| (*v, move_to_py(m)))
+        .collect())
+}
+
+type PySearch = (Vec<(PyMove, u64, f64, f64)>, u64, f64);
+
+/// Monte Carlo tree search; `config` is (exploration, widening, root_widening,
+/// per_card, root_per_card, rollout_moves, prior_weight). Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (state, seconds, iterations, seed, config, include, threads=1))]
+#[allow(clippy::too_many_arguments)]
+fn search(
+    py: Python<'_>,
+    state: &Bound<'_, PyTuple>,
+    seconds: Option<f64>,
+    iterations: Option<u64>,
+    seed: u64,
+    config: (f64, f64, f64, usize, usize, usize, f64),
+    include: Vec<PyMove>,
+    threads: usize,
+) -> PyResult<PySearch> {
+    let s = state_from_py(state)?;
+    if s.is_over() {
+        return Err(PyValueError::new_err("the game is over: there is no move to search"));
+    }
+    let include = include.into_iter().map(move_from_py).collect::<PyResult<Vec<_>>>()?;
+    let (exploration, widening, root_widening, per_card, root_per_card, rollout_moves, prior_weight) = config;
+    let config = mcts::SearchConfig {
+        exploration,
+        widening,
+        root_widening,
+        per_card,
+        root_per_card,
+        rollout_moves,
+        prior_weight,
+    };
+    let budget = mcts::Budget { seconds, iterations };
+    let result = py.detach(|| {
+        if threads > 1 {
+            mcts::parallel_search(&s, budget, seed, &config, &include, threads)
+        } else {
+            mcts::search(&s, budget, seed, &config, &include)
+        }
+    });
+    let moves = result
+        .moves
+        .iter()
+        .map(|m| (move_to_py(&m.mv), m.visits, m.value, m.prior))
+        .collect();
+    Ok((moves, result.iterations, result.seconds))
+}
+
+/// The exact 2-player solver: (value, move, nodes), or None past its limits. Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (state, node_limit, seconds=None))]
+fn solve(
+    py: Python<'_>,
+    state: &Bound<'_, PyTuple>,
+    node_limit: u64,
+    seconds: Option<f64>,
+) -> PyResult<Option<(i8, PyMove, u64)>> {
+    let s = state_from_py(state)?;
+    if s.players != 2 {
+        return Err(PyValueError::new_err("the exact solver is for two players"));
+    }
+    if s.is_over() {
+        return Err(PyValueError::new_err("the game is over: there is nothing to solve"));
+    }
+    let solution = py.detach(|| solver::solve(&s, node_limit, seconds));
+    Ok(solution.map(|sol| (sol.value, move_to_py(&sol.mv), sol.nodes)))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(new_game, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(count_legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(card_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(is_legal, m)?)?;
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(successors, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    m.add_function(wrap_pyfunction!(last_card_applies, m)?)?;
+    m.add_function(wrap_pyfunction!(play_random, m)?)?;
+    m.add_function(wrap_pyfunction!(playout, m)?)?;
+    m.add_function(wrap_pyfunction!(random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(ranked_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(greedy_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    Ok(())
+}

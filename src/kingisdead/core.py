@@ -1,0 +1,208 @@
+"""The bridge to the compiled core (``kingisdead._core``, Rust; see docs/architecture.md).
+
+Two engines implement the same rules:
+
+- ``"core"``: the compiled core, used underneath the public API wherever it is
+  faster (legal-move lists, random play, the search, the solver);
+- ``"reference"``: the pure-Python modules (:mod:`kingisdead.rules` and
+  friends), written to be read next to the rulebook.
+
+The test suite checks the two against each other on every position of seeded
+random games. The default is the core; ``KINGISDEAD_ENGINE=reference`` in the
+environment, or :func:`use_engine`, selects the reference explicitly. Checking
+a move (:meth:`GameState.apply`) always goes through the reference's
+``check_move``, whose errors name the rule that a move breaks.
+
+A state crosses into the core as one tuple of its lists (:func:`to_core`) and
+comes back as one (:func:`from_core`); a move is the ``(card, action, court)``
+triple that :class:`~kingisdead.moves.Move` already is.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+from .board import CARDS
+from .moves import PASS, Move
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+try:
+    from . import _core
+except ImportError:  # pragma: no cover - only a source tree without a built core
+    _core = None  # type: ignore[assignment]
+
+ENGINES = ("core", "reference")
+
+_engine = os.environ.get("KINGISDEAD_ENGINE", "core")
+if _engine not in ENGINES:
+    raise ValueError(f"KINGISDEAD_ENGINE must be one of {', '.join(ENGINES)}, not {_engine!r}")
+
+
+def available() -> bool:
+    """Whether the compiled core is built and importable."""
+    return _core is not None
+
+
+def engine() -> str:
+    """The engine in use: ``"core"`` when it is selected and built, else ``"reference"``."""
+    return "core" if _engine == "core" and _core is not None else "reference"
+
+
+def active() -> bool:
+    """Whether calls go to the compiled core."""
+    return _engine == "core" and _core is not None
+
+
+def chosen(name: str | None) -> str:
+    """The engine a call runs on: ``name`` if given (checked), else the one in use."""
+    if name is None:
+        return engine()
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
+    if name == "core":
+        require()
+    return name
+
+
+def set_engine(name: str) -> None:
+    """Select ``"core"`` or ``"reference"`` for this process (ValueError for anything else)."""
+    global _engine
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
+    if name == "core" and _core is None:
+        raise ValueError("the compiled core is not built: run `pip install -e .` (needs cargo)")
+    _engine = name
+
+
+@contextmanager
+def use_engine(name: str) -> Iterator[None]:
+    """Run a block with one engine, then restore the previous choice."""
+    global _engine
+    previous = _engine
+    set_engine(name)
+    try:
+        yield
+    finally:
+        _engine = previous
+
+
+def require() -> Any:
+    """The extension module, or a clear error when it is not built."""
+    if _core is None:
+        raise RuntimeError("the compiled core is not built: run `pip install -e .` (needs cargo)")
+    return _core
+
+
+# -- crossing the boundary --------------------------------------------------------
+
+def to_core(s: GameState) -> tuple:
+    """The state as the tuple the core reads (see core/src/python.rs)."""
+    return (
+        s.players, s.mordred, s.board, s.stock, s.courts, s.hands, s.order, s.crowns, s.control,
+        s.resolved, s.saxons, s.player, s.passes, s.tops, s.last_play, s.plays, s.undo_ban,
+        None if s._result is None else s._result.ending,
+    )
+
+
+def from_core(t: tuple) -> GameState:
+    """A GameState from the core's tuple; a finished game gets its Result (with the reason) from Python."""
+    from .scoring import score
+    from .state import GameState
+
+    s = GameState.__new__(GameState)
+    (s.players, s.mordred, s.board, s.stock, s.courts, s.hands, s.order, s.crowns, s.control,
+     s.resolved, s.saxons, s.player, s.passes, s.tops, s.last_play, s.plays, ban, ending) = t
+    s.open = sum(1 << r for r in range(8) if s.control[r] < 0)
+    s.undo_ban = None if ban is None else (ban[0], tuple(ban[1]))
+    s._result = None
+    if ending is not None:
+        s._result = score(s, ending)
+    return s
+
+
+def to_move(t: tuple) -> Move:
+    """A Move from the core's ``(card, action, court)``."""
+    card, action, court = t
+    if card is None:
+        return PASS
+    return Move(CARDS[card], tuple(action), court)
+
+
+def _seed(rng: Random) -> int:
+    return rng.getrandbits(64)
+
+
+# -- the rules ----------------------------------------------------------------------
+
+def legal_moves(s: GameState) -> list[Move]:
+    """Every legal move, pass first, in the reference engine's order."""
+    if s._result is not None:
+        return []
+    return [to_move(m) for m in require().legal_moves(to_core(s))]
+
+
+def count_legal_moves(s: GameState) -> int:
+    """How many legal moves there are (without building them in Python)."""
+    return 0 if s._result is not None else require().count_legal_moves(to_core(s))
+
+
+def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
+    """Every legal action of ``card`` (as :func:`kingisdead.rules.action_options`)."""
+    return [tuple(a) for a in require().card_actions(to_core(s), int(card))]
+
+
+def play(s: GameState, move: Move) -> GameState:
+    """A new state: ``move`` (known to be legal) played on ``s``."""
+    return from_core(require().play(to_core(s), move))
+
+
+def successors(s: GameState) -> list[tuple[Move, GameState]]:
+    """Every legal move with the state after it."""
+    return [(to_move(m), from_core(t)) for m, t in require().successors(to_core(s))]
+
+
+def outcome(s: GameState) -> tuple[str, tuple[int, ...], int | None, tuple[int, ...]] | None:
+    """The core's verdict on a finished game: (ending, winners, ruler, ranking), or None."""
+    result = require().outcome(to_core(s))
+    if result is None:
+        return None
+    ending, winners, ruler, ranking = result
+    return ending, tuple(winners), ruler, tuple(ranking)
+
+
+def sample_move(s: GameState, rng: Random) -> Move:
+    """A random legal move from the core's fast sampler; ``s`` is unchanged."""
+    move, _ = require().play_random(to_core(s), _seed(rng))
+    return to_move(move)
+
+
+def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
+    """Random moves from ``s`` to the end: the moves and the final state (``s`` is unchanged)."""
+    moves, final = require().playout(to_core(s), _seed(rng))
+    return [to_move(m) for m in moves], from_core(final)
+
+
+def random_games(players: int, variant: str, games: int, seed: int) -> tuple[int, int]:
+    """Play ``games`` seeded random games inside the core: (games, moves played)."""
+    return require().random_games(players, variant == "mordred", games, seed)
+
+
+def evaluate(s: GameState) -> list[float]:
+    """The heuristic value per player (as :func:`kingisdead.evaluation.evaluate`)."""
+    return require().evaluate(to_core(s))
+
+
+def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[float, Move]]:
+    """Candidate moves with their value for the mover, best first (as the reference's)."""
+    return [(v, to_move(m)) for v, m in require().ranked_candidates(to_core(s), _seed(rng), per_card)]
+
+
+def greedy_moves(s: GameState) -> list[Move]:
+    """The legal moves after which :func:`evaluate` likes the mover's position best (ties within 1e-9)."""
+    return [to_move(m) for m in require().greedy_moves(to_core(s))]
