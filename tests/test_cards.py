@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import pytest
-from positions import assert_illegal, build, followers, hand_without
+from random import Random
 
-from kingisdead import Card, Move, Region, rules
+import pytest
+from positions import FULL_HAND, assert_illegal, build, followers, hand_without
+
+from kingisdead import Card, Move, Region, parse_move, rules
 from kingisdead.board import FACTION_CARD, HOMES, NEIGHBOURS, Faction
 from kingisdead.moves import NONE
 
 CAL, DIN, EBO, DEV, CAE, RAT, LON, AQU = (int(r) for r in Region)
 S, W, R, L = 0, 1, 2, 3
+FULL = FULL_HAND
 
 
 def options(state, card: Card) -> list[tuple[int, ...]]:
@@ -296,6 +299,150 @@ def test_garrison_falls_back_to_one_for_one_when_the_only_two_for_one_would_undo
     assert_illegal(s, "Garrison Din:SS>Cal:W +Din:S", "immediately undo")
     s.apply("Garrison Cal:W<>Din:S +Din:S")
     assert followers(s, "Cal") == "S" and followers(s, "Din") == "W"
+
+
+# -- no immediate undo, judged by effect ----------------------------------------------------
+# The ruling's example: Garrison Dev:SW>Ebo:S moves one Welsh follower from Deva to
+# Eboracum. Every exchange that moves one Welsh back (Eboracum -W, Deva +W) is an undo,
+# however it is spelled.
+
+UNDO_SPELLINGS = ["Garrison Ebo:SW>Dev:S +Ebo:R", "Garrison Ebo:WR>Dev:R +Ebo:S", "Garrison Ebo:WW>Dev:W +Ebo:R"]
+
+
+def ruling_example(players: int = 2, **kwargs):
+    """After player 1's Garrison Dev:SW>Ebo:S: Deva holds S W R, Eboracum S W W R."""
+    regions = {"Dev": "SWWR", "Ebo": "SWR", "Lon": "R", **kwargs.pop("regions", {})}
+    s = build(players, regions=regions, **kwargs)
+    s.apply("Garrison Dev:SW>Ebo:S +Lon:R")
+    assert followers(s, "Dev") == "SWR" and followers(s, "Ebo") == "SWWR"
+    return s
+
+
+def test_exchange_effect_is_canonical_whatever_the_spelling():
+    # 2-for-1: the region giving two comes first; delta is its change (S, W, R, L).
+    assert rules.exchange_effect((DEV, S, W, EBO, S)) == (DEV, EBO, (0, -1, 0, 0))
+    undo = {rules.exchange_effect(a) for a in [(EBO, S, W, DEV, S), (EBO, W, R, DEV, R), (EBO, W, W, DEV, W)]}
+    assert undo == {(EBO, DEV, (0, -1, 0, 0))}
+    # 1-for-1: the lower-numbered region first, whichever side is written first.
+    assert rules.exchange_effect((LON, S, DEV, R)) == (DEV, LON, (1, 0, -1, 0))
+    assert rules.exchange_effect((DEV, R, LON, S)) == (DEV, LON, (1, 0, -1, 0))
+    assert rules.exchange_effect((DIN, L, AQU, S)) == (DIN, AQU, (1, 0, 0, -1))
+    # Same faction both ways: no change; no exchange: no effect.
+    assert rules.exchange_effect((DEV, W, EBO, W)) == (EBO, DEV, (0, 0, 0, 0))
+    assert rules.exchange_effect(()) is None
+
+
+@pytest.mark.parametrize("spelling", UNDO_SPELLINGS)
+def test_no_immediate_undo_judged_by_effect_every_spelling_is_banned(spelling):
+    s = ruling_example()
+    assert_illegal(s, spelling, "Garrison: this would immediately undo player 1's exchange")
+    action = parse_move(spelling).action
+    assert action not in options(s, Card.GARRISON)
+    assert not any(m.card is Card.GARRISON and m.action == action for m in s.legal_moves())
+
+
+def test_no_immediate_undo_judged_by_effect_leaves_every_other_exchange():
+    # The Garrison keeps every 2-for-1 whose effect differs (so no 1-for-1 fallback).
+    s = ruling_example()
+    everything = {(a, f1, f2, b, g)
+                  for a, b in ((DEV, EBO), (EBO, DEV))
+                  for f1, f2 in rules._pairs_in(s.board, a)
+                  for g in rules._kinds_in(s.board, b)}
+    banned = {parse_move(m).action for m in UNDO_SPELLINGS}
+    assert banned <= everything
+    assert set(options(s, Card.GARRISON)) == everything - banned
+    s.copy().apply("Garrison Ebo:SR>Dev:S +Ebo:W")  # Eboracum -R: not an undo
+    assert_illegal(s, "Garrison Dev:W<>Ebo:S +Ebo:R", "2-for-1 exchange exists")
+
+
+def test_no_immediate_undo_judged_by_effect_with_loyalists():
+    s = build(variant="mordred", regions={"Dev": "SWL", "Ebo": "SWL", "Lon": "R"})
+    s.apply("Garrison Dev:SW>Ebo:S +Lon:R")
+    assert followers(s, "Dev") == "SL" and followers(s, "Ebo") == "SWWL"
+    assert_illegal(s, "Garrison Ebo:WL>Dev:L +Ebo:S", "immediately undo player 1's exchange")
+    assert_illegal(s, "Garrison Ebo:SW>Dev:S +Ebo:S", "immediately undo player 1's exchange")
+    assert (EBO, W, L, DEV, L) not in options(s, Card.GARRISON)
+    s.apply("Garrison Ebo:SL>Dev:L +Ebo:W")  # Eboracum -S: another change
+
+
+def test_no_immediate_undo_judged_by_effect_not_lifted_by_passes():
+    # Four players: the partner (seat 2) and the next opponent (seat 3) are banned too.
+    s = ruling_example(4)
+    s.apply("pass")
+    assert_illegal(s, "Garrison Ebo:WW>Dev:W +Ebo:R", "immediately undo player 1's exchange")
+    s.apply("pass")
+    assert_illegal(s, "Garrison Ebo:WR>Dev:R +Ebo:S", "immediately undo player 1's exchange")
+    assert s.passes == 2 and s.undo_ban is not None
+
+
+def test_no_immediate_undo_judged_by_effect_lifted_by_a_card_and_not_set_by_a_same_faction_exchange():
+    s = ruling_example(3, regions={"Cal": "S", "Aqu": "SR"})
+    s.apply("Ambassador Cal:S<>Aqu:S +Aqu:R")  # same faction both ways: no region changes
+    assert s.undo_ban is None
+    s.apply("Garrison Ebo:WW>Dev:W +Ebo:R")  # player 1's exchange reversed: the ban was lifted
+    assert followers(s, "Dev") == "SWWR" and followers(s, "Ebo") == "SW"
+
+
+def test_no_immediate_undo_judged_by_effect_does_not_bind_the_exchanging_player():
+    # The same board and ban (spelled one way), with the exchanging player or another to move.
+    # (Built directly: in play, a player never holds a second Garrison to reverse their own 2-for-1.)
+    def position(to_move: int):
+        return build(regions={"Dev": "SWR", "Ebo": "SWWR"}, to_move=to_move,
+                     hands=[hand_without("Ambassador"), hand_without("Ambassador")], played_order=[1, 0],
+                     undo_ban={"player": 0, "exchange": "Ebo:SW>Dev:S"})
+    own, other = position(0), position(1)
+    for spelling in UNDO_SPELLINGS:
+        action = parse_move(spelling).action
+        assert action in options(own, Card.GARRISON)
+        assert action not in options(other, Card.GARRISON)
+        own.after(spelling)
+        assert_illegal(other, spelling, "immediately undo player 1's exchange")
+
+
+def test_no_immediate_undo_judged_by_effect_a_one_for_one_never_reverses_a_two_for_one():
+    s = ruling_example()
+    unbanned = s.copy()
+    unbanned.undo_ban = None
+    assert options(s, Card.AMBASSADOR) == options(unbanned, Card.AMBASSADOR)
+    s.apply("Ambassador Dev:W<>Ebo:S +Ebo:R")
+
+
+def test_no_immediate_undo_judged_by_effect_garrison_falls_back_only_when_no_two_for_one_remains():
+    # Only the banned 2-for-1 existed: the 1-for-1s decide (as in the exact-reverse case).
+    s = build(regions={"Cal": "SS", "Din": "W", "Lon": "R"})
+    s.apply("Garrison Cal:SS>Din:W +Lon:R")
+    assert options(s, Card.GARRISON) == [(CAL, W, DIN, S)]
+    # After the ruling's example other 2-for-1s remain, so no 1-for-1 is allowed.
+    s = ruling_example()
+    assert all(len(a) == 5 for a in options(s, Card.GARRISON))
+
+
+def test_no_immediate_undo_judged_by_effect_for_the_ambassador():
+    s = build(regions={"Dev": "SW", "Lon": "RR"})
+    s.apply("Ambassador Dev:S<>Lon:R +Lon:R")
+    for spelling in ["Ambassador Dev:R<>Lon:S +Dev:W", "Ambassador Lon:S<>Dev:R +Dev:W"]:
+        assert_illegal(s, spelling, "Ambassador: this would immediately undo player 1's exchange")
+    # The same ban loaded from a position written the other way round.
+    loaded = build(regions={"Dev": "WR", "Lon": "S"}, to_move=1, hands=[hand_without("Ambassador"), FULL],
+                   undo_ban={"player": 0, "exchange": "Lon:S<>Dev:R"})
+    assert (DEV, R, LON, S) not in options(loaded, Card.AMBASSADOR)
+    assert_illegal(loaded, "Ambassador Dev:R<>Lon:S +Dev:W", "immediately undo player 1's exchange")
+    assert loaded == build(regions={"Dev": "WR", "Lon": "S"}, to_move=1, hands=[hand_without("Ambassador"), FULL],
+                           undo_ban={"player": 0, "exchange": "Dev:R<>Lon:S"})
+
+
+def test_no_immediate_undo_judged_by_effect_in_the_fast_sampler():
+    # Player 2 holds only a Garrison: the sampler must never draw a banned spelling.
+    s = ruling_example(hands=[FULL, ["Garrison"]])
+    banned = rules.exchange_effect(parse_move(UNDO_SPELLINGS[0]).action)
+    drawn = set()
+    for seed in range(400):
+        move = rules.sample_move(s, Random(seed))
+        assert rules.check_move(s, move) == move
+        if move.card is Card.GARRISON:
+            assert rules.exchange_effect(move.action) != banned
+            drawn.add(move.action)
+    assert len(drawn) >= 8
 
 
 # -- Settlements ---------------------------------------------------------------------------

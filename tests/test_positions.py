@@ -8,7 +8,7 @@ import re
 from random import Random
 
 import pytest
-from positions import build
+from positions import build, hand_without
 
 from kingisdead import GameState, parse_move, rules
 from kingisdead.position import PositionError, dumps, from_dict, loads, to_dict
@@ -35,6 +35,21 @@ def test_position_keeps_the_undo_ban():
     again = from_dict(data)
     assert again.undo_ban == s.undo_ban
     assert not again.is_legal(parse_move("Ambassador Dev:R<>Lon:S +Dev:W"))
+
+
+def test_position_undo_ban_is_judged_by_effect_not_spelling():
+    # Two spellings of one change (Eboracum gives a Welsh follower to Deva) are one position;
+    # the JSON keeps the spelling it was given (the format is unchanged).
+    def position(exchange: str) -> GameState:
+        return build(regions={"Dev": "SWR", "Ebo": "SWWR"}, to_move=1,
+                     hands=[hand_without("Garrison"), hand_without()],
+                     undo_ban={"player": 0, "exchange": exchange})
+    a, b = position("Ebo:SW>Dev:S"), position("Ebo:WW>Dev:W")
+    assert a == b and hash(a) == hash(b) and a.key() == b.key()
+    assert to_dict(b)["undo_ban"] == {"player": 0, "exchange": "Ebo:WW>Dev:W"}
+    assert a.legal_moves() == b.legal_moves()
+    assert not a.is_legal(parse_move("Garrison Ebo:WW>Dev:W +Ebo:R"))
+    assert position("Ebo:SR>Dev:S") != a  # Eboracum gives a Romano-British: another change
 
 
 def start() -> dict:
@@ -65,6 +80,7 @@ def changed(**edits) -> dict:
     (changed(hands=[{"Settlements": 3}, {}]), "hands[0].Settlements"),
     (changed(top_cards=["Crown", None]), "a top card is shown exactly when a card was played"),
     (changed(undo_ban={"player": 0, "exchange": "nonsense"}), "undo_ban.exchange"),
+    (changed(undo_ban={"player": 0, "exchange": "Dev:S<>Lon:S"}), "changes no region's make-up"),
 ])
 def test_position_validation_names_the_problem(data, fragment):
     with pytest.raises(PositionError, match=re.escape(fragment)):

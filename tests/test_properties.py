@@ -92,6 +92,39 @@ def test_random_games_keep_invariants_and_end_with_a_valid_result(config, seed, 
     check_result(s)
 
 
+@settings(max_examples=examples(30))
+@given(config=configs, seed=seeds, rng=randoms)
+def test_undo_ban_removes_exactly_the_exchanges_with_the_banned_effect(config, seed, rng):
+    """No immediate undo, judged by effect: under a ban, the Garrison and the Ambassador lose
+    every spelling of the banned change and nothing else (the Garrison falls back to 1-for-1
+    only when every 2-for-1 was banned)."""
+    players, variant = config
+    s = GameState.new(players, variant, seed)
+    while not s.is_over():
+        if s.undo_ban is not None and s.undo_ban[0] != s.player:
+            banned = rules.exchange_effect(s.undo_ban[1])
+            free = s.copy()
+            free.undo_ban = None
+            for card in (Card.GARRISON, Card.AMBASSADOR):
+                kept = rules.action_options(s, card)
+                every = rules.action_options(free, card)
+                allowed = [a for a in every if rules.exchange_effect(a) != banned]
+                if allowed:
+                    assert kept == allowed
+                else:
+                    assert card is Card.GARRISON and len(every[0]) == 5
+                    assert kept and all(len(a) != 5 for a in kept)
+                for action in every:
+                    if rules.exchange_effect(action) == banned:
+                        try:
+                            rules._explain_action(s, card, action)
+                        except IllegalMoveError as exc:
+                            assert "immediately undo" in str(exc)
+                        else:
+                            raise AssertionError(f"{card.title} {action} undoes the last exchange")
+        rules.play_random(s, rng)
+
+
 @settings(max_examples=examples(60))
 @given(config=configs, seed=seeds, rng=randoms)
 def test_position_json_round_trip_and_replay_reproduce_the_game(config, seed, rng):

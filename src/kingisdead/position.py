@@ -1,8 +1,9 @@
 """Positions as JSON: like chess's FEN, but readable and complete.
 
 A position holds everything needed to continue the game, including what the
-no-immediate-undo rule and the tie-breaks depend on (the exchange that may not
-be reversed, who played a card most recently). Loading validates it: an
+no-immediate-undo rule and the tie-breaks depend on (one spelling of the
+exchange that may not be made now, every spelling with the same effect being
+banned alike; who played a card most recently). Loading validates it: an
 impossible position (followers that do not add up, followers in a resolved
 region, ...) raises :class:`PositionError` saying what is wrong.
 """
@@ -27,6 +28,7 @@ from .board import (
     Card,
 )
 from .moves import NotationError, format_move, make_move, parse_move
+from .rules import changes_nothing, exchange_effect
 from .scoring import score
 from .state import VARIANTS, GameState
 
@@ -196,6 +198,8 @@ def from_dict(data: Any) -> GameState:
             raise PositionError(f"undo_ban.exchange: {exc}") from None
         if not move.action:
             raise PositionError("undo_ban.exchange must name an exchange")
+        if changes_nothing(exchange_effect(move.action)):
+            raise PositionError("undo_ban.exchange changes no region's make-up; such an exchange sets no ban")
         s.undo_ban = (ban["player"], move.action)
     s._result = None
     _validate(s)

@@ -75,12 +75,68 @@ def crown_options(s: GameState) -> list[tuple[int, ...]]:
     return [(a, b, c) for i, a in enumerate(free) for b in free[i + 1:] for c in (a, b)]
 
 
-def _banned(s: GameState) -> tuple[int, ...] | None:
-    """The exchange the player to move may not make (the reverse of the last one)."""
+
+
+# -- the no-immediate-undo rule, judged by effect ------------------------------------
+
+Effect = tuple[int, int, tuple[int, int, int, int]]
+"""``(from, to, delta)``: region ``from`` changes by ``delta``, region ``to`` by ``-delta``."""
+
+_UNIT = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
+
+
+def exchange_effect(action: tuple[int, ...]) -> Effect | None:
+    """What an exchange (Garrison or Ambassador action) does to the two regions' make-up.
+
+    Returns ``(from, to, delta)`` in canonical form: region ``from`` changes by
+    ``delta`` (followers by kind: Scots, Welsh, Romano-British, Loyalists) and
+    region ``to`` by ``-delta``. For a 2-for-1, ``from`` is the region that gives
+    two followers (its followers drop by one in all); for a 1-for-1, ``from`` is
+    the lower-numbered region. Every spelling of the same change has the same
+    effect; an exchange of the same faction has a zero ``delta``. The empty
+    action has no effect (None). The compiled core uses this same definition.
+    """
+    if len(action) == 5:
+        a, f1, f2, b, g = action
+        d = [0, 0, 0, 0]
+        d[f1] -= 1
+        d[f2] -= 1
+        d[g] += 1
+        return (a, b, (d[0], d[1], d[2], d[3]))
+    if len(action) == 4:
+        a, f, b, g = action
+        if a > b:
+            a, f, b, g = b, g, a, f
+        if f == g:
+            return (a, b, (0, 0, 0, 0))
+        uf, ug = _UNIT[f], _UNIT[g]
+        return (a, b, (ug[0] - uf[0], ug[1] - uf[1], ug[2] - uf[2], ug[3] - uf[3]))
+    return None
+
+
+def changes_nothing(effect: Effect | None) -> bool:
+    """Whether an exchange with this effect leaves both regions' make-up as it was."""
+    return effect is None or not any(effect[2])
+
+
+def _banned(s: GameState) -> Effect | None:
+    """The effect that the player to move may not bring about (undoing the last exchange).
+
+    The ban is stored as ``(player, action)``, ``action`` being one spelling of
+    the banned change; every exchange with the same effect is banned alike.
+    """
     ban = s.undo_ban
     if ban is None or ban[0] == s.player:
         return None
-    return ban[1]
+    effect = exchange_effect(ban[1])
+    return None if changes_nothing(effect) else effect
+
+
+def _drop_banned(options: list[tuple[int, ...]], ban: Effect) -> list[tuple[int, ...]]:
+    """The options whose effect is not the banned one."""
+    a, b = ban[0], ban[1]
+    return [o for o in options
+            if not ((o[0] == a or o[0] == b) and (o[-2] == a or o[-2] == b) and exchange_effect(o) == ban)]
 
 
 def _kinds_in(board: list[int], region: int) -> list[int]:
@@ -106,8 +162,8 @@ def garrison_options(s: GameState) -> list[tuple[int, ...]]:
         for b in MASK_REGIONS[NEIGHBOURS[a] & s.open]
         for g in _kinds_in(board, b)
     ]
-    if ban is not None and ban in two:
-        two.remove(ban)
+    if ban is not None and two and sum(ban[2]) == -1:
+        two = _drop_banned(two, ban)
     if two:
         return two
     one: list[tuple[int, ...]] = [
@@ -118,8 +174,8 @@ def garrison_options(s: GameState) -> list[tuple[int, ...]]:
         for f in _kinds_in(board, a)
         for g in _kinds_in(board, b)
     ]
-    if ban is not None and ban in one:
-        one.remove(ban)
+    if ban is not None and sum(ban[2]) == 0:
+        one = _drop_banned(one, ban)
     return one or [()]
 
 
@@ -133,8 +189,8 @@ def ambassador_options(s: GameState) -> list[tuple[int, ...]]:
         for f in _kinds_in(board, a)
         for g in _kinds_in(board, b)
     ]
-    if ban is not None and ban in one:
-        one.remove(ban)
+    if ban is not None and sum(ban[2]) == 0:
+        one = _drop_banned(one, ban)
     return one or [()]
 
 
@@ -386,7 +442,8 @@ def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
                 if have < need:
                     raise IllegalMoveError(
                         f"{title}: {_name(region)} has {have} {FACTION_NAMES[f]} follower(s), not {need}")
-        if action == _banned(s):
+        ban = _banned(s)
+        if ban is not None and exchange_effect(action) == ban:
             raise IllegalMoveError(
                 f"{title}: this would immediately undo player {s.undo_ban[0] + 1}'s exchange"  # type: ignore[index]
             )
@@ -461,7 +518,10 @@ def _move_followers(board: list[int], stock: list[int], card: int, action: tuple
 
 
 def reverse_exchange(action: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The exchange that would undo ``action`` (None if it changed nothing)."""
+    """One spelling of the exchange that would undo ``action`` (None if it changed nothing).
+
+    Other spellings with the same effect (see :func:`exchange_effect`) undo it too.
+    """
     if len(action) == 5:
         a, f1, f2, b, g = action
         return (b, f1, f2, a, g)
@@ -589,9 +649,9 @@ def _sample_exchange(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
             action: tuple[int, ...] = (a, f1, f2, b, _random_follower(board, b, rand()))
         else:
             action = (a, _random_follower(board, a, rand()), b, _random_follower(board, b, rand()))
-        if action != ban:
+        if ban is None or exchange_effect(action) != ban:
             return action
-    # The ban keeps hitting: fall back to the full list, which excludes it.
+    # The ban keeps hitting: fall back to the full list, which excludes every banned spelling.
     options = action_options(s, card)
     return options[int(rand() * len(options))]
 

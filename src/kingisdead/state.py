@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import rules
+from . import core, rules
 from .board import (
     NUM_CARDS,
     NUM_KINDS,
@@ -39,7 +39,9 @@ class GameState:
     - ``resolved``: number of resolved struggles (the contested card is ``order[resolved]``)
     - ``tops[player]``: top card of each played pile, or -1
     - ``last_play[player]``: number of the player's latest card play (0: none yet)
-    - ``undo_ban``: (player, action) of an exchange that may not be reversed now, or None
+    - ``undo_ban``: (player, action): ``action`` is one spelling of the exchange that
+      would reverse ``player``'s last one; other players may not bring about its
+      effect now (every spelling of it is banned, see ``rules.exchange_effect``), or None
     """
 
     __slots__ = (
@@ -128,7 +130,13 @@ class GameState:
         return Region(self.order[self.resolved]) if self.resolved < NUM_REGIONS else None
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move, pass first, each exactly once (can be ~18,000)."""
+        """Every legal move, pass first, each exactly once (can be ~19,000).
+
+        Listed by the compiled core when it is the engine in use (the same
+        list, in the same order, as the reference :func:`rules.legal_moves`).
+        """
+        if core.active():
+            return core.legal_moves(self)
         return rules.legal_moves(self)
 
     def is_legal(self, move: Move) -> bool:
@@ -189,7 +197,7 @@ class GameState:
             self.players, self.mordred, tuple(self.board), tuple(self.stock), tuple(self.courts),
             tuple(self.hands), tuple(self.order), tuple(self.crowns), tuple(self.control),
             self.resolved, self.player, self.passes, tuple(self.tops),
-            _play_ranking(self.last_play), self.undo_ban,
+            _play_ranking(self.last_play), _ban_key(self.undo_ban),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -200,6 +208,13 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.players}p {self.variant} resolved={self.resolved} to_move={self.player}>"
+
+
+def _ban_key(ban: tuple[int, tuple[int, ...]] | None) -> tuple | None:
+    """The undo ban as the position knows it: who set it and the banned effect, not its spelling."""
+    if ban is None:
+        return None
+    return (ban[0], rules.exchange_effect(ban[1]))
 
 
 def _play_ranking(last_play: list[int]) -> tuple[int, ...]:
