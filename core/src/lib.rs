@@ -9,7 +9,11 @@
 
 pub mod board;
 pub mod eval;
+pub mod lastcard;
 pub mod rng;
+pub mod rules;
+pub mod scoring;
+pub mod setup;
 pub mod state;
 
 #[cfg(feature = "python")]

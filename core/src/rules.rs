@@ -1,0 +1,873 @@
+//! The rules, move for move the same as `kingisdead/rules.py`: the legal
+//! actions of each card (in Python's order, so move lists match index for
+//! index), legality, what a move does, and the end of a power struggle.
+//!
+//! Enumeration goes through callbacks ([`for_each_action`],
+//! [`for_each_card_move`]) so that listing, counting and judging moves share
+//! one definition of what is legal and allocate nothing on the way.
+
+use crate::board::{AMBASSADOR, CROWN, GARRISON, SETTLEMENTS};
+use crate::board::{
+    FACTION_CARD, HOMES, LOYALISTS, MORDRED_FLAGS, NEIGHBOURS, NUM_CARDS, NUM_KINDS, NUM_REGIONS,
+    REACH, SAXONS, SAXON_INVASION, UNRESOLVED,
+};
+use crate::lastcard;
+use crate::scoring::score;
+use crate::state::{Ban, Ending, Move, State, NONE, PASS_CARD};
+
+/// Followers of each kind in each region, as `State::board`.
+pub type Board = [[u8; NUM_KINDS]; NUM_REGIONS];
+
+/// The set bits of a mask, lowest first (regions of a region mask, cells of a court mask).
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(pub u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
+}
+
+/// Bitmask of the kinds of follower present in a region.
+#[inline]
+fn kinds(board: &Board, region: usize) -> u32 {
+    let r = &board[region];
+    (r[0] > 0) as u32
+        | ((r[1] > 0) as u32) << 1
+        | ((r[2] > 0) as u32) << 2
+        | ((r[3] > 0) as u32) << 3
+}
+
+/// Bitmask of the regions above `region` (for pairs a < b).
+#[inline]
+fn above(region: usize) -> u32 {
+    !((2u32 << region) - 1)
+}
+
+// -- the no-immediate-undo rule, judged by effect ------------------------------------
+
+/// What an exchange does to its two regions: `(from, to, delta)`, region `from`
+/// changing by `delta` (by kind, Loyalists included) and `to` by `-delta`.
+///
+/// Canonical as Python's `exchange_effect` and the [`Ban`] doc: for a 2-for-1,
+/// `from` is the region giving two (delta sums to -1); for a 1-for-1, `from` is
+/// the lower region. Every spelling of one change has one effect. None for the
+/// empty action.
+pub fn exchange_effect(action: &[i8]) -> Option<(usize, usize, [i8; NUM_KINDS])> {
+    let mut d = [0i8; NUM_KINDS];
+    match *action {
+        [a, f1, f2, b, g] => {
+            d[f1 as usize] -= 1;
+            d[f2 as usize] -= 1;
+            d[g as usize] += 1;
+            Some((a as usize, b as usize, d))
+        }
+        [a, f, b, g] => {
+            d[f as usize] -= 1;
+            d[g as usize] += 1;
+            if a < b {
+                Some((a as usize, b as usize, d))
+            } else {
+                Some((b as usize, a as usize, d.map(|x| -x)))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The ban an exchange by `player` leaves: its reverse change, in canonical
+/// form; None when it changed nothing (same faction both ways, or no exchange).
+pub fn ban_after(player: u8, action: &[i8]) -> Option<Ban> {
+    let (from, to, delta) = exchange_effect(action)?;
+    if delta == [0; NUM_KINDS] {
+        return None;
+    }
+    Some(if action.len() == 5 {
+        // `to` gave one and got two; undoing it, `to` gives two: it becomes `from`.
+        Ban {
+            player,
+            from: to as u8,
+            to: from as u8,
+            delta,
+        }
+    } else {
+        Ban {
+            player,
+            from: from as u8,
+            to: to as u8,
+            delta: delta.map(|x| -x),
+        }
+    })
+}
+
+/// Whether an exchange has exactly the change that `ban` forbids.
+#[inline]
+fn breaks_ban(ban: &Ban, action: &[i8]) -> bool {
+    let (a, b) = (action[0] as u8, action[action.len() - 2] as u8);
+    if !((a == ban.from && b == ban.to) || (a == ban.to && b == ban.from)) {
+        return false;
+    }
+    match exchange_effect(action) {
+        Some((from, to, delta)) => {
+            (from as u8 == ban.from && to as u8 == ban.to && delta == ban.delta)
+                || (from as u8 == ban.to && to as u8 == ban.from && delta == ban.delta.map(|x| -x))
+        }
+        None => false,
+    }
+}
+
+/// The ban that binds the player to move (a player may undo their own exchange).
+#[inline]
+fn active_ban(s: &State) -> Option<Ban> {
+    s.undo_ban
+        .filter(|ban| ban.player != s.player && ban.delta != [0; NUM_KINDS])
+}
+
+/// Whether the player to move may not make this exchange (it undoes the last one).
+pub fn is_banned(s: &State, action: &[i8]) -> bool {
+    action.len() >= 4 && active_ban(s).is_some_and(|ban| breaks_ban(&ban, action))
+}
+
+// -- legal actions ----------------------------------------------------------------
+
+/// Regions whose card is face up and carries no Crown token.
+pub fn swappable_cards(s: &State) -> u8 {
+    (0..NUM_REGIONS)
+        .filter(|&r| s.control[r] == UNRESOLVED && s.crowns[r] < 0)
+        .fold(0, |m, r| m | 1 << r)
+}
+
+/// Unresolved regions bordering a region the faction controls (its home counts while unresolved).
+pub fn faction_targets(s: &State, faction: usize) -> u8 {
+    let mut controlled = (0..NUM_REGIONS)
+        .filter(|&r| s.control[r] == faction as i8)
+        .fold(0u8, |m, r| m | 1 << r);
+    let home = HOMES[faction];
+    if s.control[home] == UNRESOLVED {
+        controlled |= 1 << home;
+    }
+    REACH[controlled as usize] & s.open
+}
+
+/// Calls `emit` with every legal action of `card` for the player to move, in
+/// the order of Python's `action_options` (the empty action where Python gives `()`).
+pub fn for_each_action(s: &State, card: u8, mut emit: impl FnMut(&[i8])) {
+    match card {
+        CROWN => crown_actions(s, &mut emit),
+        GARRISON => garrison_actions(s, &mut emit),
+        AMBASSADOR => ambassador_actions(s, &mut emit),
+        SETTLEMENTS => settlements_actions(s, &mut emit),
+        _ => faction_card_actions(s, (card - FACTION_CARD) as usize, &mut emit),
+    }
+}
+
+/// Swap two swappable cards and crown one; nothing when fewer than two can swap.
+fn crown_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
+    let free = swappable_cards(s) as u32;
+    if free.count_ones() < 2 {
+        return emit(&[]);
+    }
+    for a in Bits(free) {
+        for b in Bits(free & above(a)) {
+            emit(&[a as i8, b as i8, a as i8]);
+            emit(&[a as i8, b as i8, b as i8]);
+        }
+    }
+}
+
+/// 2-for-1 exchanges if any is allowed, else 1-for-1 ones between bordering
+/// regions, else no exchange (the "as much as possible" rule, after the ban).
+fn garrison_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
+    let (board, open, ban) = (&s.board, s.open as u32, active_ban(s));
+    let mut made = 0;
+    for a in Bits(open) {
+        let here = board[a];
+        for f1 in 0..NUM_KINDS {
+            if here[f1] == 0 {
+                continue;
+            }
+            for (f2, &n) in here.iter().enumerate().skip(f1) {
+                if n < 1 + (f1 == f2) as u8 {
+                    continue;
+                }
+                for b in Bits(NEIGHBOURS[a] as u32 & open) {
+                    for g in Bits(kinds(board, b)) {
+                        let action = [a as i8, f1 as i8, f2 as i8, b as i8, g as i8];
+                        if ban.is_some_and(|ban| breaks_ban(&ban, &action)) {
+                            continue;
+                        }
+                        emit(&action);
+                        made += 1;
+                    }
+                }
+            }
+        }
+    }
+    if made > 0 {
+        return;
+    }
+    for a in Bits(open) {
+        for b in Bits(NEIGHBOURS[a] as u32 & open & above(a)) {
+            made += one_for_one(board, a, b, ban, emit);
+        }
+    }
+    if made == 0 {
+        emit(&[]);
+    }
+}
+
+/// The 1-for-1 exchanges between regions a < b that the ban allows; how many.
+#[inline]
+fn one_for_one(
+    board: &Board,
+    a: usize,
+    b: usize,
+    ban: Option<Ban>,
+    emit: &mut impl FnMut(&[i8]),
+) -> usize {
+    let mut made = 0;
+    for f in Bits(kinds(board, a)) {
+        for g in Bits(kinds(board, b)) {
+            let action = [a as i8, f as i8, b as i8, g as i8];
+            if ban.is_some_and(|ban| breaks_ban(&ban, &action)) {
+                continue;
+            }
+            emit(&action);
+            made += 1;
+        }
+    }
+    made
+}
+
+fn ambassador_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
+    let (board, open, ban) = (&s.board, s.open as u32, active_ban(s));
+    let mut made = 0;
+    for a in Bits(open) {
+        for b in Bits(open & above(a)) {
+            made += one_for_one(board, a, b, ban, emit);
+        }
+    }
+    if made == 0 {
+        emit(&[]);
+    }
+}
+
+/// One follower of each faction in stock, each to any unresolved region
+/// (`itertools.product` order: the Scots' region varies slowest).
+fn settlements_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
+    let choices = |f: usize| if s.stock[f] > 0 { s.open as u32 } else { 0 };
+    let regions = |mask: u32| -> ([i8; NUM_REGIONS], usize) {
+        let mut out = [NONE; NUM_REGIONS];
+        let mut n = 0;
+        for r in Bits(mask) {
+            out[n] = r as i8;
+            n += 1;
+        }
+        (out, n.max(1))
+    };
+    let (rs, ns) = regions(choices(0));
+    let (rw, nw) = regions(choices(1));
+    let (rr, nr) = regions(choices(2));
+    for &x in &rs[..ns] {
+        for &y in &rw[..nw] {
+            for &z in &rr[..nr] {
+                emit(&[x, y, z]);
+            }
+        }
+    }
+}
+
+/// Up to two followers (as many as the stock holds) into the faction's target regions.
+fn faction_card_actions(s: &State, faction: usize, emit: &mut impl FnMut(&[i8])) {
+    let targets = faction_targets(s, faction) as u32;
+    let count = if targets == 0 {
+        0
+    } else {
+        s.stock[faction].min(2)
+    };
+    match count {
+        0 => emit(&[]),
+        1 => Bits(targets).for_each(|r| emit(&[r as i8])),
+        _ => {
+            for a in Bits(targets) {
+                for b in Bits(targets & !((1u32 << a) - 1)) {
+                    emit(&[a as i8, b as i8]);
+                }
+            }
+        }
+    }
+}
+
+/// Every legal action of a card as Moves with no court call (`court = -1`),
+/// appended to `out` in the order of Python's `action_options`.
+pub fn card_actions(s: &State, card: u8, out: &mut Vec<Move>) {
+    for_each_action(s, card, |action| {
+        out.push(Move::card_play(card, action, None))
+    });
+}
+
+// -- court calls ----------------------------------------------------------------
+
+/// The court calls open on a board as a mask of cells `region * 4 + faction`
+/// (the same code as `Move::court`): any faction follower in an unresolved region.
+#[inline]
+pub fn court_mask(board: &Board, open: u8) -> u32 {
+    let mut mask = 0;
+    for r in Bits(open as u32) {
+        let here = board[r];
+        mask |= ((here[0] > 0) as u32 | ((here[1] > 0) as u32) << 1 | ((here[2] > 0) as u32) << 2)
+            << (r * NUM_KINDS);
+    }
+    mask
+}
+
+/// The court calls open on a board, as `(region, faction)`, in Python's order
+/// (regions ascending, then factions; never Loyalists).
+pub fn court_options(board: &Board, open: u8) -> impl Iterator<Item = (usize, usize)> {
+    Bits(court_mask(board, open)).map(|cell| (cell / NUM_KINDS, cell % NUM_KINDS))
+}
+
+// -- legal moves -------------------------------------------------------------------
+
+/// Calls `emit` with every move of `card` for the player to move (each action,
+/// then each court call on the board it leaves), in Python's order. It ignores
+/// the 3-player last-card rule.
+pub fn for_each_card_move(s: &State, card: u8, mut emit: impl FnMut(Move)) {
+    let calls_before = court_mask(&s.board, s.open);
+    for_each_action(s, card, |action| {
+        let play = Move::card_play(card, action, None);
+        let calls = if card == CROWN {
+            calls_before
+        } else {
+            let mut board = s.board;
+            apply_to_board(&mut board, card, action);
+            court_mask(&board, s.open)
+        };
+        if calls == 0 {
+            emit(play);
+        }
+        for cell in Bits(calls) {
+            emit(Move {
+                court: cell as i8,
+                ..play
+            });
+        }
+    });
+}
+
+/// Every legal move, pass first, then by card, action and court call, exactly
+/// as Python's `rules.legal_moves` (including the 3-player last-card filter).
+/// Clears `out` first; empty once the game is over.
+pub fn legal_moves(s: &State, out: &mut Vec<Move>) {
+    out.clear();
+    if s.is_over() {
+        return;
+    }
+    out.push(Move::PASS);
+    if lastcard::last_card_applies(s) {
+        lastcard::push_winning_moves(s, out);
+        return;
+    }
+    let hand = s.hands[s.player as usize];
+    for card in 0..NUM_CARDS as u8 {
+        if hand[card as usize] > 0 {
+            for_each_card_move(s, card, |m| out.push(m));
+        }
+    }
+}
+
+/// The number of legal moves, counted without building them (court calls by popcount).
+pub fn count_legal_moves(s: &State) -> usize {
+    if s.is_over() {
+        return 0;
+    }
+    if lastcard::last_card_applies(s) {
+        let mut out = Vec::new();
+        lastcard::push_winning_moves(s, &mut out);
+        return 1 + out.len();
+    }
+    let calls_before = court_mask(&s.board, s.open);
+    let hand = s.hands[s.player as usize];
+    let mut n = 1;
+    for card in 0..NUM_CARDS as u8 {
+        if hand[card as usize] == 0 {
+            continue;
+        }
+        for_each_action(s, card, |action| {
+            let calls = if card == CROWN {
+                calls_before
+            } else {
+                let mut board = s.board;
+                apply_to_board(&mut board, card, action);
+                court_mask(&board, s.open)
+            };
+            n += (calls.count_ones() as usize).max(1);
+        });
+    }
+    n
+}
+
+/// The canonical spelling of a move (Python's `normalise`), unused action slots zeroed.
+pub fn canonical(m: &Move) -> Move {
+    let mut a = [0i8; 5];
+    let len = (m.len as usize).min(5);
+    a[..len].copy_from_slice(&m.action[..len]);
+    match (m.card, len) {
+        (c, 3) if c == CROWN as i8 && a[0] > a[1] => a.swap(0, 1),
+        (c, 4) if (c == GARRISON as i8 || c == AMBASSADOR as i8) && a[0] > a[2] => {
+            a = [a[2], a[3], a[0], a[1], 0];
+        }
+        (c, 5) if c == GARRISON as i8 && a[1] > a[2] => a.swap(1, 2),
+        (c, 2) if c >= FACTION_CARD as i8 && a[0] > a[1] => a.swap(0, 1),
+        _ => {}
+    }
+    Move {
+        card: m.card,
+        len: len as u8,
+        action: a,
+        court: m.court,
+    }
+}
+
+/// Whether `m` is legal for the player to move. Any spelling of an action is
+/// accepted (it is normalised first, as Python's `check_move` does).
+pub fn is_legal(s: &State, m: &Move) -> bool {
+    if s.is_over() {
+        return false;
+    }
+    if m.card == PASS_CARD {
+        return m.len == 0 && m.court == -1;
+    }
+    if !(0..NUM_CARDS as i8).contains(&m.card) || m.len > 5 {
+        return false;
+    }
+    let card = m.card as u8;
+    if s.hands[s.player as usize][card as usize] == 0 {
+        return false;
+    }
+    let m = canonical(m);
+    let mut found = false;
+    for_each_action(s, card, |action| found |= action == m.action());
+    if !found {
+        return false;
+    }
+    let mut board = s.board;
+    apply_to_board(&mut board, card, m.action());
+    let calls = court_mask(&board, s.open);
+    let court_ok = if calls == 0 {
+        m.court == -1
+    } else {
+        (0..32).contains(&m.court) && calls >> m.court & 1 == 1
+    };
+    court_ok && (!lastcard::last_card_applies(s) || lastcard::wins_outright(s, &m))
+}
+
+// -- applying a move ----------------------------------------------------------------
+
+/// What a card's action does to the board (the Crown moves no follower; the
+/// stock is [`play_card`]'s business).
+#[inline]
+pub fn apply_to_board(board: &mut Board, card: u8, action: &[i8]) {
+    match (card, action) {
+        (GARRISON | AMBASSADOR, &[a, f1, f2, b, g]) => {
+            let (a, b) = (a as usize, b as usize);
+            board[a][f1 as usize] -= 1;
+            board[a][f2 as usize] -= 1;
+            board[b][f1 as usize] += 1;
+            board[b][f2 as usize] += 1;
+            board[b][g as usize] -= 1;
+            board[a][g as usize] += 1;
+        }
+        (GARRISON | AMBASSADOR, &[a, f, b, g]) => {
+            let (a, b) = (a as usize, b as usize);
+            board[a][f as usize] -= 1;
+            board[b][f as usize] += 1;
+            board[b][g as usize] -= 1;
+            board[a][g as usize] += 1;
+        }
+        (SETTLEMENTS, _) => {
+            for (f, &r) in action.iter().enumerate() {
+                if r != NONE {
+                    board[r as usize][f] += 1;
+                }
+            }
+        }
+        (CROWN | GARRISON | AMBASSADOR, _) => {}
+        _ => {
+            let f = (card - FACTION_CARD) as usize;
+            for &r in action {
+                board[r as usize][f] += 1;
+            }
+        }
+    }
+}
+
+/// Play a card from the mover's hand and carry out its action: no court call,
+/// and the player to move is not advanced (Python `_play_card`). Any card play
+/// lifts the undo ban; an exchange that changed something sets a new one.
+pub fn play_card(s: &mut State, card: u8, action: &[i8]) {
+    let p = s.player as usize;
+    s.hands[p][card as usize] -= 1;
+    s.tops[p] = card as i8;
+    s.plays += 1;
+    s.last_play[p] = s.plays;
+    s.passes = 0;
+    s.undo_ban = None;
+    match card {
+        CROWN => {
+            if let &[a, b, crowned] = action {
+                let i = s.order.iter().position(|&r| r as i8 == a).unwrap_or(0);
+                let j = s.order.iter().position(|&r| r as i8 == b).unwrap_or(0);
+                s.order.swap(i, j);
+                s.crowns[crowned as usize] = p as i8;
+            }
+        }
+        GARRISON | AMBASSADOR => {
+            apply_to_board(&mut s.board, card, action);
+            s.undo_ban = ban_after(p as u8, action);
+        }
+        SETTLEMENTS => {
+            for (f, &r) in action.iter().enumerate() {
+                if r != NONE {
+                    s.stock[f] -= 1;
+                }
+            }
+            apply_to_board(&mut s.board, card, action);
+        }
+        _ => {
+            s.stock[(card - FACTION_CARD) as usize] -= action.len() as u8;
+            apply_to_board(&mut s.board, card, action);
+        }
+    }
+}
+
+/// End the mover's turn after [`play_card`]: the court call (if any), then the next player.
+pub fn finish_turn(s: &mut State, court: Option<(usize, usize)>) {
+    let p = s.player as usize;
+    if let Some((r, f)) = court {
+        s.board[r][f] -= 1;
+        s.courts[p][f] += 1;
+    }
+    s.player = ((p + 1) % s.players as usize) as u8;
+}
+
+/// Apply a move known to be legal (no checks: see [`is_legal`]), as Python `play`.
+pub fn play(s: &mut State, m: &Move) {
+    if m.is_pass() {
+        s.passes += 1;
+        if s.passes >= s.players {
+            s.passes = 0;
+            resolve(s);
+        }
+        s.player = (s.player + 1) % s.players;
+    } else {
+        play_card(s, m.card as u8, m.action());
+        finish_turn(s, m.court());
+    }
+}
+
+/// Who wins a region with these followers: the one kind with strictly the most, else the Saxons.
+#[inline]
+pub fn struggle_winner(counts: [u8; NUM_KINDS]) -> i8 {
+    let best = *counts.iter().max().unwrap_or(&0);
+    if best == 0 || counts.iter().filter(|&&n| n == best).count() > 1 {
+        return SAXONS;
+    }
+    counts
+        .iter()
+        .position(|&n| n == best)
+        .map_or(SAXONS, |k| k as i8)
+}
+
+/// End the current struggle, as Python `resolve`: control or a Saxon token,
+/// followers back to stock, the undo ban lifted, then the ending if the game
+/// is over (`s.outcome`), else a Loyalist to the flagged region in Mordred.
+pub fn resolve(s: &mut State) {
+    let region = s.order[s.resolved as usize] as usize;
+    let counts = s.board[region];
+    let winner = struggle_winner(counts);
+    for (stock, n) in s.stock.iter_mut().zip(counts) {
+        *stock += n;
+    }
+    s.board[region] = [0; NUM_KINDS];
+    s.control[region] = winner;
+    s.open &= !(1 << region);
+    s.resolved += 1;
+    s.undo_ban = None;
+    if winner == SAXONS {
+        s.saxons += 1;
+        if s.saxons >= SAXON_INVASION {
+            s.outcome = Some(score(s, Ending::Invasion));
+            return;
+        }
+    } else if winner == LOYALISTS as i8 {
+        s.outcome = Some(score(s, Ending::Mordred));
+        return;
+    }
+    if s.resolved as usize == NUM_REGIONS {
+        s.outcome = Some(score(s, Ending::Coronation));
+        return;
+    }
+    if s.mordred {
+        let flag = MORDRED_FLAGS[region];
+        if s.open >> flag & 1 == 1 && s.stock[LOYALISTS] > 0 {
+            s.stock[LOYALISTS] -= 1;
+            s.board[flag][LOYALISTS] += 1;
+        }
+    }
+}
+
+/// Sanity of the follower counts: every faction's followers add up (used by tests).
+#[cfg(test)]
+pub(crate) fn followers_conserved(s: &State) -> bool {
+    use crate::board::NUM_FACTIONS;
+    let per_faction = if s.players == 2 { 16 } else { 18 };
+    (0..NUM_FACTIONS).all(|f| {
+        let board: u32 = s.board.iter().map(|r| r[f] as u32).sum();
+        let courts: u32 = s.courts.iter().map(|c| c[f] as u32).sum();
+        board + courts + s.stock[f] as u32 == per_faction
+    }) && (!s.mordred
+        || s.board.iter().map(|r| r[LOYALISTS] as u32).sum::<u32>() + s.stock[LOYALISTS] as u32
+            == 9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{CALEDONIA, DEVA, EBORACUM, LONDINIUM};
+    use crate::setup::new_game;
+
+    const S: i8 = 0;
+    const W: i8 = 1;
+    const R: i8 = 2;
+
+    fn garrison(action: &[i8], court: Option<(usize, usize)>) -> Move {
+        Move::card_play(GARRISON, action, court)
+    }
+
+    fn ambassador(action: &[i8], court: Option<(usize, usize)>) -> Move {
+        Move::card_play(AMBASSADOR, action, court)
+    }
+
+    /// A 3-player game with Deva and Eboracum set for the undo examples.
+    fn undo_position() -> State {
+        let mut s = new_game(3, false, 1, 0).unwrap();
+        s.board[DEVA] = [1, 2, 1, 0];
+        s.board[EBORACUM] = [1, 1, 1, 0];
+        s
+    }
+
+    #[test]
+    fn the_two_player_start_of_seed_1_has_19213_moves() {
+        let s = new_game(2, false, 1, 0).unwrap();
+        let mut moves = Vec::new();
+        legal_moves(&s, &mut moves);
+        assert_eq!(moves.len(), 19_213);
+        assert_eq!(count_legal_moves(&s), 19_213);
+        assert_eq!(moves[0], Move::PASS);
+        // The first card play is the Crown's first swap, with the first court call.
+        assert_eq!(moves[1].card, CROWN as i8);
+        assert_eq!(moves[1].action(), &[0, 1, 0]);
+        assert_eq!(moves[1].court(), Some((0, 0)));
+        assert!(moves.iter().all(|m| is_legal(&s, m)));
+        let mut unique = moves.clone();
+        unique.sort_by_key(|m| (m.card, m.len, m.action, m.court));
+        unique.dedup();
+        assert_eq!(unique.len(), moves.len());
+    }
+
+    #[test]
+    fn is_legal_accepts_any_spelling_and_refuses_nonsense() {
+        let s = undo_position();
+        let m = garrison(&[DEVA as i8, W, S, EBORACUM as i8, R], Some((CALEDONIA, 0)));
+        assert!(is_legal(&s, &m));
+        assert_eq!(
+            canonical(&m).action(),
+            &[DEVA as i8, S, W, EBORACUM as i8, R]
+        );
+        let m = ambassador(
+            &[LONDINIUM as i8, R, CALEDONIA as i8, S],
+            Some((CALEDONIA, 0)),
+        );
+        assert!(is_legal(&s, &m));
+        // A 1-for-1 Garrison while a 2-for-1 exists; a court call of a Loyalist; no court call.
+        assert!(!is_legal(
+            &s,
+            &garrison(&[DEVA as i8, S, EBORACUM as i8, R], Some((CALEDONIA, 0)))
+        ));
+        assert!(!is_legal(
+            &s,
+            &Move::card_play(CROWN, &[0, 1, 0], Some((0, 3)))
+        ));
+        assert!(!is_legal(&s, &Move::card_play(CROWN, &[0, 1, 0], None)));
+        assert!(!is_legal(
+            &s,
+            &Move {
+                court: 0,
+                ..Move::PASS
+            }
+        ));
+        assert!(is_legal(&s, &Move::PASS));
+    }
+
+    #[test]
+    fn an_undo_is_banned_by_effect_however_it_is_spelled() {
+        let mut s = undo_position();
+        // Player 1: Garrison Dev:SW>Ebo:S moves one Welsh follower from Deva to Eboracum.
+        let first = garrison(&[DEVA as i8, S, W, EBORACUM as i8, S], Some((CALEDONIA, 0)));
+        assert!(is_legal(&s, &first));
+        play(&mut s, &first);
+        let ban = s.undo_ban.unwrap();
+        assert_eq!(
+            (ban.player, ban.from as usize, ban.to as usize),
+            (0, EBORACUM, DEVA)
+        );
+        assert_eq!(ban.delta, [0, -1, 0, 0]);
+        let e = EBORACUM as i8;
+        let d = DEVA as i8;
+        let undos = [[e, S, W, d, S], [e, W, R, d, R], [e, W, W, d, W]];
+        for undo in undos {
+            assert!(!is_legal(&s, &garrison(&undo, Some((DEVA, 2)))), "{undo:?}");
+        }
+        // Other exchanges between the two regions stay legal.
+        assert!(is_legal(&s, &garrison(&[e, S, W, d, W], Some((DEVA, 2)))));
+        let mut options = Vec::new();
+        card_actions(&s, GARRISON, &mut options);
+        assert!(options.iter().all(|m| !is_banned(&s, m.action())));
+        assert!(!options
+            .iter()
+            .any(|m| undos.iter().any(|u| m.action() == u)));
+        // A pass does not lift it; the player who made the exchange may undo it.
+        play(&mut s, &Move::PASS);
+        assert!(!is_legal(&s, &garrison(&undos[1], Some((DEVA, 2)))));
+        play(&mut s, &Move::PASS);
+        assert_eq!(s.player, 0);
+        s.hands[0][GARRISON as usize] = 1; // (a second Garrison, to show the ban does not bind its maker)
+        assert!(is_legal(&s, &garrison(&undos[1], Some((DEVA, 2)))));
+        // Any other card play lifts it.
+        play(
+            &mut s,
+            &Move::card_play(SETTLEMENTS, &[0, 0, 0], Some((CALEDONIA, 0))),
+        );
+        assert_eq!(s.undo_ban, None);
+        assert!(is_legal(&s, &garrison(&undos[1], Some((DEVA, 2)))));
+    }
+
+    #[test]
+    fn an_ambassador_undo_and_a_resolution_lifting_the_ban() {
+        let mut s = undo_position();
+        let (c, l) = (CALEDONIA as i8, LONDINIUM as i8);
+        play(&mut s, &ambassador(&[c, S, l, R], Some((DEVA, 0))));
+        let ban = s.undo_ban.unwrap();
+        assert_eq!(
+            (ban.from as usize, ban.to as usize, ban.delta),
+            (CALEDONIA, LONDINIUM, [1, 0, -1, 0])
+        );
+        assert!(!is_legal(&s, &ambassador(&[l, S, c, R], Some((DEVA, 0)))));
+        assert!(!is_legal(&s, &ambassador(&[c, R, l, S], Some((DEVA, 0)))));
+        // Three passes end the struggle: the resolution lifts the ban.
+        for _ in 0..3 {
+            play(&mut s, &Move::PASS);
+        }
+        assert_eq!(s.resolved, 1);
+        assert_eq!(s.undo_ban, None);
+    }
+
+    #[test]
+    fn an_exchange_that_changes_nothing_sets_no_ban() {
+        let mut s = undo_position();
+        play(
+            &mut s,
+            &ambassador(&[DEVA as i8, W, EBORACUM as i8, W], Some((DEVA, 0))),
+        );
+        assert_eq!(s.undo_ban, None);
+        // Dev:SS>Eb:S moved one Scot from Deva to Eboracum: Eboracum may not give one back.
+        let ban = ban_after(1, &[DEVA as i8, S, S, EBORACUM as i8, S]).unwrap();
+        assert_eq!(
+            (ban.player, ban.from as usize, ban.to as usize),
+            (1, EBORACUM, DEVA)
+        );
+        assert_eq!(ban.delta, [-1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn the_garrison_falls_back_on_one_for_one_only_when_every_two_for_one_is_banned() {
+        let mut s = new_game(3, false, 1, 0).unwrap();
+        // Only Deva and Eboracum are open.
+        for r in 0..NUM_REGIONS {
+            if r != DEVA && r != EBORACUM {
+                s.board[r] = [0; NUM_KINDS];
+                s.control[r] = 0;
+            }
+        }
+        s.open = 1 << DEVA | 1 << EBORACUM;
+        s.resolved = 6;
+        s.order = [0, 1, 4, 5, 6, 7, DEVA as u8, EBORACUM as u8];
+        s.board[DEVA] = [0, 2, 0, 0];
+        s.board[EBORACUM] = [0, 1, 0, 0];
+        play(
+            &mut s,
+            &garrison(&[DEVA as i8, W, W, EBORACUM as i8, W], None),
+        );
+        let mut options = Vec::new();
+        card_actions(&s, GARRISON, &mut options);
+        let actions: Vec<&[i8]> = options.iter().map(|m| m.action()).collect();
+        assert_eq!(actions, [&[EBORACUM as i8, W, DEVA as i8, W][..]]);
+        // Without the ban, the 2-for-1 is the only Garrison.
+        s.undo_ban = None;
+        options.clear();
+        card_actions(&s, GARRISON, &mut options);
+        assert_eq!(options.len(), 1);
+        assert_eq!(options[0].action(), &[EBORACUM as i8, W, W, DEVA as i8, W]);
+    }
+
+    #[test]
+    fn the_fourth_saxon_token_ends_the_game_not_the_third() {
+        let mut s = new_game(2, false, 5, 0).unwrap();
+        s.saxons = 2;
+        let tie = |s: &mut State| {
+            let region = s.order[s.resolved as usize] as usize;
+            s.board[region] = [1, 1, 0, 0];
+        };
+        tie(&mut s);
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!((s.saxons, s.resolved, s.outcome), (3, 1, None));
+        tie(&mut s);
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!(s.saxons, 4);
+        assert_eq!(s.outcome.map(|o| o.ending), Some(Ending::Invasion));
+        let mut moves = vec![Move::PASS];
+        legal_moves(&s, &mut moves);
+        assert!(moves.is_empty());
+        assert!(!is_legal(&s, &Move::PASS));
+    }
+
+    #[test]
+    fn mordred_adds_a_loyalist_to_the_flag_and_loyalists_can_win() {
+        let mut s = new_game(2, true, 9, 0).unwrap();
+        let region = s.order[0] as usize;
+        s.board[region] = [2, 0, 1, 0];
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!(s.control[region], 0);
+        let flag = MORDRED_FLAGS[region];
+        if flag != region {
+            assert_eq!(s.stock[LOYALISTS], 6);
+        }
+        let next = s.order[1] as usize;
+        s.board[next] = [1, 0, 0, 2];
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!(s.outcome.map(|o| o.ending), Some(Ending::Mordred));
+    }
+}
