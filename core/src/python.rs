@@ -12,11 +12,11 @@ use pyo3::types::PyTuple;
 use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::rng::SplitMix64;
 use crate::state::{Ban, Ending, Move, Outcome, State, MAX_PLAYERS};
-use crate::{candidates, eval, lastcard, mcts, playout, rules, scoring, setup, solver};
+use crate::{candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver};
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
 type PyBan = Option<(u8, Vec<i8>)>;
-type PyOutcome = Option<(&'static str, Vec<u8>, Option<u8>, Vec<u8>)>;
+type PyOutcome = Option<(&'static str, Vec<u16>, Option<u8>, Vec<u16>)>;
 
 fn ending_name(ending: Ending) -> &'static str {
     match ending {
@@ -176,34 +176,36 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
 /// The tuple `kingisdead.core.from_core` turns back into a `GameState`.
 fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyTuple>> {
     let n = s.players as usize;
-    let board: Vec<u8> = s.board.iter().flatten().copied().collect();
-    let courts: Vec<u8> = s.courts[..n].iter().flatten().copied().collect();
-    let hands: Vec<u8> = s.hands[..n].iter().flatten().copied().collect();
+    // Lists of ints, not bytes: PyO3 turns a Vec<u8> into `bytes`.
+    let ints = |values: &[u8]| values.iter().map(|&v| v as u16).collect::<Vec<u16>>();
+    let board: Vec<u16> = s.board.iter().flatten().map(|&v| v as u16).collect();
+    let courts: Vec<u16> = s.courts[..n].iter().flatten().map(|&v| v as u16).collect();
+    let hands: Vec<u16> = s.hands[..n].iter().flatten().map(|&v| v as u16).collect();
     let ban: PyBan = s
         .undo_ban
         .map(|ban: Ban| (ban.player, spell_effect(&ban)));
     let ending = s.outcome.map(|o| ending_name(o.ending));
-    (
-        s.players,
-        s.mordred,
-        board,
-        s.stock.to_vec(),
-        courts,
-        hands,
-        s.order.to_vec(),
-        s.crowns.to_vec(),
-        s.control.to_vec(),
-        s.resolved,
-        s.saxons,
-        s.player,
-        s.passes,
-        s.tops[..n].to_vec(),
-        s.last_play[..n].to_vec(),
-        s.plays,
-        ban,
-        ending,
-    )
-        .into_pyobject(py)
+    let items: [Bound<'py, PyAny>; 18] = [
+        s.players.into_pyobject(py)?.into_any(),
+        s.mordred.into_pyobject(py)?.to_owned().into_any(),
+        board.into_pyobject(py)?,
+        ints(&s.stock).into_pyobject(py)?,
+        courts.into_pyobject(py)?,
+        hands.into_pyobject(py)?,
+        ints(&s.order).into_pyobject(py)?,
+        s.crowns.to_vec().into_pyobject(py)?,
+        s.control.to_vec().into_pyobject(py)?,
+        s.resolved.into_pyobject(py)?.into_any(),
+        s.saxons.into_pyobject(py)?.into_any(),
+        s.player.into_pyobject(py)?.into_any(),
+        s.passes.into_pyobject(py)?.into_any(),
+        s.tops[..n].to_vec().into_pyobject(py)?,
+        ints(&s.last_play[..n]).into_pyobject(py)?,
+        s.plays.into_pyobject(py)?.into_any(),
+        ban.into_pyobject(py)?,
+        ending.into_pyobject(py)?,
+    ];
+    PyTuple::new(py, items)
 }
 
 fn move_to_py(m: &Move) -> PyMove {
@@ -226,9 +228,10 @@ fn move_from_py(m: PyMove) -> PyResult<Move> {
 }
 
 fn outcome_to_py(o: &Outcome) -> PyOutcome {
-    let winners = (0..MAX_PLAYERS as u8).filter(|p| o.winners >> p & 1 == 1).collect();
+    let winners = (0..MAX_PLAYERS as u16).filter(|p| o.winners >> p & 1 == 1).collect();
     let ruler = (o.ruler >= 0).then_some(o.ruler as u8);
-    Some((ending_name(o.ending), winners, ruler, o.ranking[..o.ranked as usize].to_vec()))
+    let ranking = o.ranking[..o.ranked as usize].iter().map(|&f| f as u16).collect();
+    Some((ending_name(o.ending), winners, ruler, ranking))
 }
 
 /// The game that `seed` sets up (the same draws as `GameState.new`).
@@ -244,13 +247,31 @@ fn new_game<'py>(
     state_to_py(py, &s)
 }
 
-/// Every legal move, pass first, in the reference engine's order.
+/// Every legal move, pass first, in the reference engine's order, grouped by
+/// card and action: `(card or -1 for the pass, action, court calls)`, each
+/// court call `region * 4 + faction` or -1 for none. Grouping keeps the
+/// objects built here few (`kingisdead.core.legal_moves` expands the groups).
 #[pyfunction]
-fn legal_moves(state: &Bound<'_, PyTuple>) -> PyResult<Vec<PyMove>> {
+fn legal_moves<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyTuple>,
+) -> PyResult<Vec<(i8, Bound<'py, PyTuple>, Vec<i8>)>> {
     let s = state_from_py(state)?;
-    let mut out = Vec::new();
-    rules::legal_moves(&s, &mut out);
-    Ok(out.iter().map(move_to_py).collect())
+    let mut moves = Vec::new();
+    rules::legal_moves(&s, &mut moves);
+    let mut groups: Vec<(i8, Bound<'py, PyTuple>, Vec<i8>)> = Vec::new();
+    let mut last: Option<(i8, u8, [i8; 5])> = None;
+    for m in &moves {
+        let group = (m.card, m.len, m.action);
+        if last != Some(group) {
+            groups.push((m.card, PyTuple::new(py, m.action())?, Vec::new()));
+            last = Some(group);
+        }
+        if let Some((_, _, courts)) = groups.last_mut() {
+            courts.push(m.court);
+        }
+    }
+    Ok(groups)
 }
 
 #[pyfunction]
@@ -300,6 +321,16 @@ fn successors<'py>(
         .collect()
 }
 
+/// Perft: (move sequences of `depth` plies, distinct positions they reach). Releases the GIL.
+#[pyfunction(name = "perft")]
+fn perft_counts(py: Python<'_>, state: &Bound<'_, PyTuple>, depth: u32) -> PyResult<(u64, usize)> {
+    let s = state_from_py(state)?;
+    if depth == 0 {
+        return Err(PyValueError::new_err("perft needs a depth of at least 1"));
+    }
+    Ok(py.detach(|| perft::perft(&s, depth)))
+}
+
 /// Winners, ruler and faction ranking of a finished game, or None.
 #[pyfunction]
 fn outcome(state: &Bound<'_, PyTuple>) -> PyResult<PyOutcome> {
@@ -324,8 +355,8 @@ fn play_random<'py>(
 }
 
 /// Random moves to the end of the game: the moves and the final state.
-#[pyfunction]
-fn playout<'py>(
+#[pyfunction(name = "playout")]
+fn random_playout<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyTuple>,
     seed: u64,
@@ -467,10 +498,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_legal, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(successors, m)?)?;
+    m.add_function(wrap_pyfunction!(perft_counts, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
     m.add_function(wrap_pyfunction!(last_card_applies, m)?)?;
     m.add_function(wrap_pyfunction!(play_random, m)?)?;
-    m.add_function(wrap_pyfunction!(playout, m)?)?;
+    m.add_function(wrap_pyfunction!(random_playout, m)?)?;
     m.add_function(wrap_pyfunction!(random_games, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(ranked_candidates, m)?)?;

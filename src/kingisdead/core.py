@@ -140,11 +140,25 @@ def _seed(rng: Random) -> int:
 
 # -- the rules ----------------------------------------------------------------------
 
+_COURTS = tuple((code // 4, code % 4) for code in range(32))
+"""Court calls by the core's code ``region * 4 + faction``."""
+_new_tuple = tuple.__new__
+
+
 def legal_moves(s: GameState) -> list[Move]:
     """Every legal move, pass first, in the reference engine's order."""
     if s._result is not None:
         return []
-    return [to_move(m) for m in require().legal_moves(to_core(s))]
+    moves = []
+    extend = moves.extend
+    for card, action, courts in require().legal_moves(to_core(s)):
+        if card < 0:
+            moves.append(PASS)
+            continue
+        kind = CARDS[card]
+        # tuple.__new__ builds each Move without a Python-level __new__ call (many thousands per list).
+        extend([_new_tuple(Move, (kind, action, _COURTS[c] if c >= 0 else None)) for c in courts])
+    return moves
 
 
 def count_legal_moves(s: GameState) -> int:
@@ -206,3 +220,8 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
 def greedy_moves(s: GameState) -> list[Move]:
     """The legal moves after which :func:`evaluate` likes the mover's position best (ties within 1e-9)."""
     return [to_move(m) for m in require().greedy_moves(to_core(s))]
+
+
+def perft(s: GameState, depth: int) -> tuple[int, int]:
+    """(move sequences of ``depth`` plies, distinct positions they reach), counted in the core."""
+    return tuple(require().perft(to_core(s), depth))  # type: ignore[return-value]
