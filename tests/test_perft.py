@@ -12,17 +12,29 @@ import json
 import pytest
 from perft.generate import TABLE, check, positions, resulting_keys, resulting_keys_slow
 
-from kingisdead import GameState
+from kingisdead import GameState, core
 
 PERFT = json.loads(TABLE.read_text())
 GAME_NAMES = [f"{g['players']}p-{g['variant']}-seed{g['seed']}" for g in PERFT["games"]]
 
 
 @pytest.mark.parametrize("index", range(len(PERFT["games"])), ids=GAME_NAMES)
-def test_perft_table_matches(index):
+def test_perft_table_matches_the_reference(index):
     game = PERFT["games"][index]
-    problems = check({"games": [game]})
+    with core.use_engine("reference"):
+        problems = check({"games": [game]})
     assert problems == []
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+@pytest.mark.parametrize("index", range(len(PERFT["games"])), ids=GAME_NAMES)
+def test_perft_table_matches_the_core(index):
+    """The same table, every count made by the compiled core alone (core/src/perft.rs)."""
+    game = PERFT["games"][index]
+    states = positions(game)
+    assert [list(core.perft(s, 1)) for s in states] == game["perft1"]
+    if "perft2" in game:
+        assert list(core.perft(states[game["perft2"]["ply"]], 2)) == game["perft2"]["counts"]
 
 
 def test_perft_table_covers_every_configuration():
