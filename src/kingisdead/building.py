@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import rules
+from . import core, rules
 from .board import CARD_NAMES, CARDS, FACTION_NAMES, NUM_CARDS, REGION_NAMES, Card
 from .moves import NONE, PASS, IllegalMoveError, Move, make_move
 
@@ -163,7 +163,7 @@ class MoveBuilder:
 
     def _winning_moves(self) -> list[Move]:
         if self._winning is None:
-            self._winning = [m for m in rules.legal_moves(self.state) if not m.is_pass]
+            self._winning = [m for m in self.state.legal_moves() if not m.is_pass]
         return self._winning
 
     def _card_actions(self, card: int) -> list[tuple[int, ...]]:
@@ -172,7 +172,8 @@ class MoveBuilder:
             if self._last_card:
                 canonical = list(dict.fromkeys(m.action for m in self._winning_moves() if m.card == card))
             else:
-                canonical = rules.action_options(self.state, card)
+                canonical = (core.card_actions(self.state, card) if core.active()
+                             else rules.action_options(self.state, card))
             self._actions[card] = [spelling for a in canonical for spelling in _mirrors(card, a)]
         return self._actions[card]
 
