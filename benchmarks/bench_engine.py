@@ -1,26 +1,38 @@
-"""Engine speed: random full games per second and legal-move generation per second.
+"""Engine speed, the compiled core beside the pure-Python reference in the same run.
 
 Usage: python benchmarks/bench_engine.py [--seconds 3] [--json]
 
-Runs on one core (one process). Random games use the fast sampler
-(rules.play_random), setup included; legal-move generation lists every legal
-move of positions taken from random games.
+One process, one core. For each configuration:
+
+- random full games per second, setup included: the core sets up and plays
+  whole games inside Rust (``core.random_games``); the reference sets up with
+  ``GameState.new`` and plays with ``rules.play_random``;
+- legal-move listing in moves per second over positions taken from random
+  games: the core counting inside Rust (``core.count_legal_moves``), the core
+  handing Python a ``list[Move]`` (``core.legal_moves``), and the reference
+  (``rules.legal_moves``).
+
+Every figure is printed with its ratio to the reference measured in this run
+(the machine is shared and noisy; ratios travel better than absolute figures).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import time
+from collections.abc import Callable
 
-from kingisdead import GameState, rules
+from kingisdead import GameState, core, rules
 
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred"), (3, "mordred"), (4, "mordred")]
 
 
-def random_games(players: int, variant: str, seconds: float) -> dict[str, float]:
+def reference_games(players: int, variant: str, seconds: float) -> tuple[float, float]:
+    """(games/s, moves/s) of the reference engine."""
     rng = random.Random(1)
     games = moves = 0
     start = time.perf_counter()
@@ -30,7 +42,20 @@ def random_games(players: int, variant: str, seconds: float) -> dict[str, float]
             rules.play_random(state, rng)
             moves += 1
         games += 1
-    return {"games_per_s": games / elapsed, "moves_per_game": moves / games, "moves_per_s": moves / elapsed}
+    return games / elapsed, moves / elapsed
+
+
+def core_games(players: int, variant: str, seconds: float) -> tuple[float, float]:
+    """(games/s, moves/s) of the compiled core, in batches until ``seconds`` have passed."""
+    games = moves = 0
+    batch = 1000
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        played, made = core.random_games(players, variant, batch, seed=games)
+        games += played
+        moves += made
+        batch = min(batch * 2, 100_000)
+    return games / elapsed, moves / elapsed
 
 
 def sample_positions(players: int, count: int) -> list[GameState]:
@@ -46,14 +71,14 @@ def sample_positions(players: int, count: int) -> list[GameState]:
     return positions
 
 
-def move_generation(players: int, seconds: float) -> dict[str, float]:
-    positions = sample_positions(players, 200)
+def listing(positions: list[GameState], count: Callable[[GameState], int], seconds: float) -> float:
+    """Moves listed per second, cycling through ``positions``."""
     calls = listed = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
-        listed += len(rules.legal_moves(positions[calls % len(positions)]))
+        listed += count(positions[calls % len(positions)])
         calls += 1
-    return {"positions_per_s": calls / elapsed, "moves_per_s": listed / elapsed}
+    return listed / elapsed
 
 
 def main() -> None:
@@ -61,22 +86,42 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    core.require()
     report: dict[str, object] = {
         "python": platform.python_version(),
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
-        "random_games": {f"{p}p-{v}": random_games(p, v, args.seconds) for p, v in CONFIGS},
-        "legal_moves": {f"{p}p": move_generation(p, args.seconds) for p in (2, 3, 4)},
+        "load": round(os.getloadavg()[0], 2),
+        "random_games": {},
+        "legal_moves": {},
     }
+    for players, variant in CONFIGS:
+        ref_games, ref_moves = reference_games(players, variant, args.seconds)
+        games, moves = core_games(players, variant, args.seconds)
+        report["random_games"][f"{players}p-{variant}"] = {  # type: ignore[index]
+            "core_games_per_s": games, "reference_games_per_s": ref_games, "ratio": games / ref_games,
+            "core_moves_per_s": moves, "reference_moves_per_s": ref_moves,
+        }
+    for players in (2, 3, 4):
+        positions = sample_positions(players, 200)
+        reference = listing(positions, lambda s: len(rules.legal_moves(s)), args.seconds)
+        counted = listing(positions, core.count_legal_moves, args.seconds)
+        as_python = listing(positions, lambda s: len(core.legal_moves(s)), args.seconds)
+        report["legal_moves"][f"{players}p"] = {  # type: ignore[index]
+            "core_counted_per_s": counted, "core_listed_per_s": as_python, "reference_per_s": reference,
+            "ratio_counted": counted / reference, "ratio_listed": as_python / reference,
+        }
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"Python {report['python']} on {report['machine']}, one process")
-    print(f"{'random games':<16}{'games/s':>10}{'moves/game':>12}{'moves/s':>12}")
-    for name, row in report["random_games"].items():  # type: ignore[union-attr]
-        print(f"{name:<16}{row['games_per_s']:>10.0f}{row['moves_per_game']:>12.1f}{row['moves_per_s']:>12.0f}")
-    print(f"{'legal moves':<16}{'positions/s':>12}{'moves/s':>12}")
-    for name, row in report["legal_moves"].items():  # type: ignore[union-attr]
-        print(f"{name:<16}{row['positions_per_s']:>12.0f}{row['moves_per_s']:>12.0f}")
+    print(f"Python {report['python']} on {report['machine']}, one process, load {report['load']}")
+    print(f"{'random games':<16}{'core games/s':>14}{'reference':>12}{'ratio':>8}{'core moves/s':>15}")
+    for name, row in report["random_games"].items():  # type: ignore[attr-defined]
+        print(f"{name:<16}{row['core_games_per_s']:>14,.0f}{row['reference_games_per_s']:>12,.0f}"
+              f"{row['ratio']:>7.0f}x{row['core_moves_per_s']:>15,.0f}")
+    print(f"{'legal moves/s':<16}{'core, counted':>16}{'ratio':>8}{'core, as Moves':>17}{'ratio':>8}{'reference':>12}")
+    for name, row in report["legal_moves"].items():  # type: ignore[attr-defined]
+        print(f"{name:<16}{row['core_counted_per_s']:>16,.0f}{row['ratio_counted']:>7.0f}x"
+              f"{row['core_listed_per_s']:>17,.0f}{row['ratio_listed']:>7.1f}x{row['reference_per_s']:>12,.0f}")
 
 
 if __name__ == "__main__":
