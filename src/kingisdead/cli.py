@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.progress import track
 from rich.text import Text
 
-from . import position, render, rules
+from . import core, position, render, rules
 from .board import NUM_REGIONS
 from .bots import BOTS, Bot, make_bot
 from .building import PASS_CHOICE, Choice, MoveBuilder
@@ -315,8 +315,14 @@ def play(
 
 # -- simulate -----------------------------------------------------------------------------------
 
-def play_out(state: GameState, bots: list[Bot] | None, rng: Random) -> list[Move]:
-    """Play a game to its end: with ``bots`` (each move validated), or the fast random sampler."""
+def play_out(state: GameState, bots: list[Bot] | None, rng: Random) -> tuple[list[Move], GameState]:
+    """Play a game to its end: with ``bots``, or the fast random sampler; the moves and the final state.
+
+    The sampler runs in the compiled core when it is the engine in use (the
+    whole game in one call), else in the reference engine, in place.
+    """
+    if bots is None and core.active():
+        return core.playout(state, rng)
     moves: list[Move] = []
     while not state.is_over():
         if bots is None:
@@ -325,7 +331,7 @@ def play_out(state: GameState, bots: list[Bot] | None, rng: Random) -> list[Move
             move = bots[state.current_player].choose(state)
             rules.play(state, move)
             moves.append(move)
-    return moves
+    return moves, state
 
 
 @app.command()
@@ -365,7 +371,7 @@ def simulate(
                        disable=json_output or not progress.is_terminal):
         state = GameState.new(players, variant.value, seed + index)
         seated = None if fast else [make_bot(name, derive_seed(seed, index, seat)) for seat, name in enumerate(names)]
-        moves = play_out(state, seated, Random(derive_seed(seed, index)))
+        moves, state = play_out(state, seated, Random(derive_seed(seed, index)))
         result = state.result
         assert result is not None
         total_moves += len(moves)
