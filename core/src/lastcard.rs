@@ -8,10 +8,15 @@
 //! scoring can tell apart (as Python's `wins_outright` memo does).
 
 use crate::board::{
-    CROWN, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS, SAXONS, SAXON_INVASION,
+    CROWN, FACTION_CARD, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS, SAXONS,
+    SAXON_INVASION, SETTLEMENTS,
 };
-use crate::rules::{apply_to_board, for_each_card_move, play, resolve, struggle_winner, Board};
+use crate::rules::{
+    apply_to_board, court_mask, faction_targets, for_each_action, play, resolve, struggle_winner,
+    Bits, Board,
+};
 use crate::state::{Move, State};
+use std::collections::HashMap;
 
 /// 3 players, one card left in all hands, and the player to move holds it.
 pub fn last_card_applies(s: &State) -> bool {
@@ -40,10 +45,11 @@ pub(crate) fn push_winning_moves(s: &State, out: &mut Vec<Move>) {
     let hand = s.hands[s.player as usize];
     for card in 0..hand.len() as u8 {
         if hand[card as usize] > 0 {
-            for_each_card_move(s, card, |m| {
-                if judge.wins(s, &m) {
-                    out.push(m)
+            judge.card_moves(s, card, |m, wins| {
+                if wins {
+                    out.push(m);
                 }
+                true
             });
         }
     }
@@ -52,23 +58,24 @@ pub(crate) fn push_winning_moves(s: &State, out: &mut Vec<Move>) {
 /// A necessary condition for some card move of the player to move to win
 /// outright: false proves that none does, without enumerating any.
 ///
-/// After a card play by the mover, everyone passes: the other courts stay as
-/// they are, the mover's court gains at most one follower (the court call),
-/// and the mover is the player who played last. So, with `mine` the mover's
-/// court and `most[f]` the largest other court in faction `f`:
+/// After a card play by the mover, everyone passes to the end: the other
+/// courts stay as they are, the mover's court gains at most one follower (the
+/// court call, of a faction that is on the open board or that the card can
+/// place), and the mover is the player who played last. More followers never
+/// hurt the mover in any ending, so it is enough to try each callable faction.
+/// The endings, with the mover's court so completed:
 ///
-/// - Coronation: a full tie is broken by the last player dropping out, which
-///   is the mover, so the mover must be strictly ahead at some level of the
-///   ranking: `mine[f] + 1 > most[f]` for some `f`.
-/// - Mordred: either that, or the mover survives the top faction's level
-///   (`mine[f] + 1 >= most[f]` for some `f`) and wins on totals, where ties
-///   go to the mover: some other player has `total <= my total + 1`. With no
-///   ranking at all (possible only while no faction holds a region yet) there
-///   is no level to survive, only the totals. Only possible in the variant
-///   with a Loyalist left on the board or in supply.
-/// - Invasion (possible only while `saxons + unresolved >= 4`): ties go to the
-///   mover, so the mover's best complete sets after one more follower must
-///   reach every other player's sets.
+/// - Coronation (and Mordred while factions hold regions): the scoring runs
+///   down the faction ranking, which the move may still change, so every
+///   ranking the remaining struggles allow is tried: 3 strict levels (any
+///   order in which each faction can still reach the regions of those after
+///   it), or 1 level (only while at most one faction holds a region). A full
+///   tie makes the last player, the mover, drop out of a coronation; in the
+///   Mordred ending totals decide, then the last player wins.
+/// - Mordred with no faction holding a region: totals, ties to the mover.
+///   Only possible with a Loyalist left on the board or in supply.
+/// - Invasion (possible only while `saxons + unresolved >= 4`): most complete
+///   sets, ties to the mover.
 ///
 /// With 4 players a single winner is impossible by coronation (partners share
 /// it), but the team rules are not bounded here: it answers true.
@@ -77,52 +84,106 @@ pub fn might_win(s: &State) -> bool {
         return true;
     }
     let me = s.player as usize;
-    let others = (0..s.players as usize).filter(|&p| p != me);
-    let mine = s.courts[me];
-    let mut most = [0u8; NUM_FACTIONS];
-    for o in others.clone() {
-        for (most, &n) in most.iter_mut().zip(&s.courts[o]) {
-            *most = (*most).max(n);
+    let players = s.players as usize;
+    let hand = s.hands[me];
+    let mut callable = [false; NUM_FACTIONS];
+    for (f, can) in callable.iter_mut().enumerate() {
+        let on_board = (0..NUM_REGIONS).any(|r| s.open >> r & 1 == 1 && s.board[r][f] > 0);
+        let placed = s.stock[f] > 0
+            && (hand[SETTLEMENTS as usize] > 0
+                || (hand[FACTION_CARD as usize + f] > 0 && faction_targets(s, f) != 0));
+        *can = on_board || placed;
+    }
+    let mut regions = [0u8; NUM_FACTIONS];
+    for &c in &s.control {
+        if (0..NUM_FACTIONS as i8).contains(&c) {
+            regions[c as usize] += 1;
         }
     }
-    if (0..NUM_FACTIONS).any(|f| mine[f] >= most[f]) {
-        return true;
-    }
-    let total = |p: usize| s.courts[p].iter().map(|&n| n as u32).sum::<u32>();
-    let loyalists_left = s.stock[LOYALISTS] > 0
-        || (0..NUM_REGIONS).any(|r| s.open >> r & 1 == 1 && s.board[r][LOYALISTS] > 0);
-    let ranked = s
-        .control
-        .iter()
-        .any(|&c| (0..NUM_FACTIONS as i8).contains(&c));
-    if s.mordred
-        && loyalists_left
-        && (!ranked || (0..NUM_FACTIONS).any(|f| mine[f] + 1 >= most[f]))
-        && others.clone().any(|o| total(me) + 1 >= total(o))
-    {
-        return true;
-    }
-    let invasion_possible =
-        s.saxons as usize + NUM_REGIONS - s.resolved as usize >= SAXON_INVASION as usize;
-    if invasion_possible {
-        let best_sets = (0..NUM_FACTIONS)
-            .map(|c| {
-                (0..NUM_FACTIONS)
-                    .map(|f| mine[f] + (f == c) as u8)
-                    .min()
-                    .unwrap_or(0)
-            })
-            .max()
-            .unwrap_or(0);
-        let other_sets = others
-            .map(|o| s.courts[o].iter().copied().min().unwrap_or(0))
-            .max()
-            .unwrap_or(0);
-        if best_sets >= other_sets {
+    let holders = regions.iter().filter(|&&n| n > 0).count();
+    let unresolved = (NUM_REGIONS - s.resolved as usize) as u8;
+    let can_lead = |a: usize, b: usize| regions[a] + unresolved >= regions[b];
+    let mordred = s.mordred
+        && (s.stock[LOYALISTS] > 0
+            || (0..NUM_REGIONS).any(|r| s.open >> r & 1 == 1 && s.board[r][LOYALISTS] > 0));
+    let invasion = s.saxons + unresolved >= SAXON_INVASION;
+    let any_call = callable.iter().any(|&c| c);
+    for call in 0..=NUM_FACTIONS {
+        if (call < NUM_FACTIONS && !callable[call]) || (call == NUM_FACTIONS && any_call) {
+            continue;
+        }
+        let mut courts = s.courts;
+        if call < NUM_FACTIONS {
+            courts[me][call] += 1;
+        }
+        for ranking in RANKINGS {
+            let levels = if ranking[1] == ranking[0] { 1 } else { 3 };
+            let possible = if levels == 1 {
+                holders == 0 || (holders == 1 && regions[ranking[0]] > 0)
+            } else {
+                can_lead(ranking[0], ranking[1])
+                    && can_lead(ranking[1], ranking[2])
+                    && can_lead(ranking[0], ranking[2])
+            };
+            if possible
+                && (rules_alone(&courts[..players], me, &ranking[..levels], false)
+                    || (mordred && rules_alone(&courts[..players], me, &ranking[..levels], true)))
+            {
+                return true;
+            }
+        }
+        if mordred && holders == 0 && rules_alone(&courts[..players], me, &[], true) {
             return true;
+        }
+        if invasion {
+            let sets = |p: usize| courts[p].iter().copied().min().unwrap_or(0);
+            if (0..players).all(|p| sets(me) >= sets(p)) {
+                return true;
+            }
         }
     }
     false
+}
+
+/// Faction rankings for [`might_win`]: the 6 orders of 3 strict levels, then
+/// the 3 single levels (written with the top faction repeated).
+const RANKINGS: [[usize; 3]; 9] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+    [0, 0, 0],
+    [1, 1, 1],
+    [2, 2, 2],
+];
+
+/// Whether `me`, the player who played last, is the sole winner when the
+/// ranking's strict levels are `levels` (Python `_coronation` with the
+/// Mordred totals when `mordred`).
+fn rules_alone(courts: &[[u8; NUM_FACTIONS]], me: usize, levels: &[usize], mordred: bool) -> bool {
+    let mut candidates: u32 = (1 << courts.len()) - 1;
+    for &f in levels {
+        let best = (0..courts.len())
+            .filter(|&p| candidates >> p & 1 == 1)
+            .map(|p| courts[p][f])
+            .max()
+            .unwrap_or(0);
+        candidates &= (0..courts.len())
+            .filter(|&p| courts[p][f] == best)
+            .fold(0, |m, p| m | 1 << p);
+        if candidates.count_ones() == 1 {
+            break;
+        }
+    }
+    if candidates.count_ones() == 1 || !mordred {
+        // A tie left in a coronation: the mover, who played last, drops out.
+        return candidates == 1 << me;
+    }
+    let total = |p: usize| courts[p].iter().map(|&n| n as u32).sum::<u32>();
+    candidates >> me & 1 == 1
+        && (0..courts.len()).all(|p| candidates >> p & 1 == 0 || total(me) >= total(p))
 }
 
 /// Judges moves from one position, remembering results by their key.
@@ -130,10 +191,11 @@ pub fn might_win(s: &State) -> bool {
 /// After a card play, the final result depends only on who wins each
 /// remaining struggle (in region-card order, up to the ending) and on which
 /// faction the mover called to court: the resolved regions, the other courts
-/// and the order of last plays are the same for every move.
+/// and the order of last plays are the same for every move. This is the key
+/// of Python's `wins_outright` memo, computed the same way.
 #[derive(Debug, Default)]
 pub struct Judge {
-    memo: Vec<(u32, bool)>,
+    memo: HashMap<u32, bool>,
 }
 
 impl Judge {
@@ -142,31 +204,130 @@ impl Judge {
         if m.is_pass() {
             return play_out(s, m); // a pass leaves a different last player: not memoised
         }
+        let rest = Remaining::after(s, m.card as u8, m.action());
+        self.wins_after(s, &rest, m)
+    }
+
+    /// [`wins`](Self::wins) for a move whose action left `rest`.
+    pub(crate) fn wins_after(&mut self, s: &State, rest: &Remaining, m: &Move) -> bool {
+        let key = rest.key(s, m.court());
+        *self.memo.entry(key).or_insert_with(|| play_out(s, m))
+    }
+
+    /// Calls `visit` with each move of `card` and whether it wins, in
+    /// legal-move order, until `visit` returns false.
+    pub(crate) fn card_moves(
+        &mut self,
+        s: &State,
+        card: u8,
+        mut visit: impl FnMut(Move, bool) -> bool,
+    ) {
+        let mut going = true;
+        for_each_action(s, card, |action| {
+            if !going {
+                return;
+            }
+            let rest = Remaining::after(s, card, action);
+            let play = Move::card_play(card, action, None);
+            let calls = court_mask(&rest.board, s.open);
+            if calls == 0 {
+                going = visit(play, self.wins_after(s, &rest, &play));
+            }
+            for cell in Bits(calls) {
+                if !going {
+                    return;
+                }
+                let m = Move {
+                    court: cell as i8,
+                    ..play
+                };
+                going = visit(m, self.wins_after(s, &rest, &m));
+            }
+        });
+    }
+}
+
+/// The remaining struggles after a card's action (before the court call):
+/// what each region holds when its turn comes, Loyalists added meanwhile
+/// included, and who would win it, so that each court call is judged by
+/// looking again at one region only.
+pub(crate) struct Remaining {
+    /// The board after the action.
+    pub(crate) board: Board,
+    order: [u8; NUM_REGIONS],
+    /// Followers of each region when it is resolved (if the game lasts till then).
+    at_resolution: Board,
+    /// Winner of each region's struggle with no court call.
+    winner: [i8; NUM_REGIONS],
+}
+
+impl Remaining {
+    pub(crate) fn after(s: &State, card: u8, action: &[i8]) -> Remaining {
         let mut board = s.board;
         let mut order = s.order;
-        if m.card == CROWN as i8 {
-            if let &[a, b, _] = m.action() {
+        if card == CROWN {
+            if let &[a, b, _] = action {
                 let i = order.iter().position(|&r| r as i8 == a).unwrap_or(0);
                 let j = order.iter().position(|&r| r as i8 == b).unwrap_or(0);
                 order.swap(i, j);
             }
         } else {
-            apply_to_board(&mut board, m.card as u8, m.action());
+            apply_to_board(&mut board, card, action);
         }
-        let called = match m.court() {
-            Some((r, f)) => {
-                board[r][f] -= 1;
-                f as u32
+        // Loyalists that resolutions add, as Python's `_remaining_outcomes`
+        // adds them (none once the game has ended, but then nothing later counts).
+        let mut at_resolution = board;
+        let (mut loyalists, mut resolved) = (s.stock[LOYALISTS], !s.open);
+        for &region in &order[s.resolved as usize..] {
+            resolved |= 1 << region;
+            let flag = MORDRED_FLAGS[region as usize];
+            if s.mordred && loyalists > 0 && resolved >> flag & 1 == 0 {
+                loyalists -= 1;
+                at_resolution[flag][LOYALISTS] += 1;
             }
-            None => 3,
-        };
-        let key = remaining_outcomes(s, &mut board, &order) << 2 | called;
-        if let Some(&(_, wins)) = self.memo.iter().find(|&&(k, _)| k == key) {
-            return wins;
         }
-        let wins = play_out(s, m);
-        self.memo.push((key, wins));
-        wins
+        let mut winner = [SAXONS; NUM_REGIONS];
+        for r in 0..NUM_REGIONS {
+            winner[r] = struggle_winner(at_resolution[r]);
+        }
+        Remaining {
+            board,
+            order,
+            at_resolution,
+            winner,
+        }
+    }
+
+    /// Python's memo key for the move with this court call: who wins each
+    /// remaining struggle, in order up to the ending, 3 bits each, with their
+    /// number at bit 24, then the faction called (3 for none) in the low bits.
+    fn key(&self, s: &State, court: Option<(usize, usize)>) -> u32 {
+        let mut key = 0u32;
+        let mut n = 0;
+        let mut saxons = s.saxons;
+        for &region in &self.order[s.resolved as usize..] {
+            let region = region as usize;
+            let winner = match court {
+                Some((r, f)) if r == region => {
+                    let mut counts = self.at_resolution[r];
+                    counts[f] -= 1;
+                    struggle_winner(counts)
+                }
+                _ => self.winner[region],
+            };
+            key |= (winner as u32) << (3 * n);
+            n += 1;
+            if winner == SAXONS {
+                saxons += 1;
+                if saxons >= SAXON_INVASION {
+                    break;
+                }
+            } else if winner == LOYALISTS as i8 {
+                break;
+            }
+        }
+        let called = court.map_or(3, |(_, f)| f as u32);
+        (key | n << 24) << 2 | called
     }
 }
 
@@ -180,32 +341,140 @@ fn play_out(s: &State, m: &Move) -> bool {
     after.outcome.is_some_and(|o| o.winners == 1 << s.player)
 }
 
-/// Who wins each remaining struggle, in order, if every player passes from now
-/// on (Python `_remaining_outcomes`), packed 3 bits each with the count above:
-/// `board` and `order` are those after the move (`board` is modified).
-fn remaining_outcomes(s: &State, board: &mut Board, order: &[u8; NUM_REGIONS]) -> u32 {
-    let mut key = 0u32;
-    let mut n = 0;
-    let (mut saxons, mut loyalists, mut resolved) = (s.saxons, s.stock[LOYALISTS], !s.open);
-    for &region in &order[s.resolved as usize..] {
-        let region = region as usize;
-        let winner = struggle_winner(board[region]);
-        key |= (winner as u32) << (3 * n);
-        n += 1;
-        resolved |= 1 << region;
-        if winner == SAXONS {
-            saxons += 1;
-            if saxons >= SAXON_INVASION {
-                break;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::play_random;
+    use crate::rng::SplitMix64;
+    use crate::rules::{for_each_card_move, legal_moves};
+    use crate::setup::new_game;
+
+    /// Positions where the 3-player last card applies, from random games that
+    /// play cards eagerly (most passes are redrawn).
+    fn last_card_positions(games: u64, seed: u64) -> Vec<State> {
+        let mut rng = SplitMix64::new(seed);
+        let mut found = Vec::new();
+        for game in 0..games {
+            let mut s = new_game(3, game % 2 == 1, seed * 10_000 + game, (game % 3) as u8).unwrap();
+            while !s.is_over() {
+                if last_card_applies(&s) {
+                    found.push(s);
+                }
+                let mut next = s;
+                let mut m = play_random(&mut next, &mut rng);
+                for _ in 0..4 {
+                    if !m.is_pass() {
+                        break;
+                    }
+                    next = s;
+                    m = play_random(&mut next, &mut rng);
+                }
+                s = next;
             }
-        } else if winner == LOYALISTS as i8 {
-            break;
         }
-        let flag = MORDRED_FLAGS[region];
-        if s.mordred && loyalists > 0 && resolved >> flag & 1 == 0 {
-            loyalists -= 1;
-            board[flag][LOYALISTS] += 1;
-        }
+        found
     }
-    key | n << 24
+
+    /// Every winning move found by judging each move afresh, with no bound and no memo.
+    fn winners_the_slow_way(s: &State) -> Vec<Move> {
+        let mut out = Vec::new();
+        for card in 0..7u8 {
+            if s.hands[s.player as usize][card as usize] > 0 {
+                for_each_card_move(s, card, |m| {
+                    if play_out(s, &m) {
+                        out.push(m)
+                    }
+                });
+            }
+        }
+        out
+    }
+
+    /// The position with other courts shuffled about, to reach more kinds of ending.
+    fn perturbed(s: &State, rng: &mut SplitMix64) -> State {
+        let mut t = *s;
+        for p in 0..3 {
+            if p != t.player as usize {
+                for f in 0..NUM_FACTIONS {
+                    t.courts[p][f] = (t.courts[p][f] as i32 + rng.index(5) as i32 - 2).max(0) as u8;
+                }
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn the_bound_never_hides_a_win_and_the_memo_never_changes_a_verdict() {
+        let positions = last_card_positions(300, 1);
+        assert!(positions.len() >= 50, "only {} positions", positions.len());
+        let mut rng = SplitMix64::new(3);
+        let (mut pruned, mut checked, mut winning) = (0, 0, 0);
+        for s in &positions {
+            for t in [*s, perturbed(s, &mut rng), perturbed(s, &mut rng)] {
+                let slow = winners_the_slow_way(&t);
+                let mut fast = Vec::new();
+                winning_moves(&t, &mut fast);
+                if fast != slow {
+                    let mut after = t;
+                    play(&mut after, &slow[0]);
+                    while after.outcome.is_none() {
+                        resolve(&mut after);
+                    }
+                    eprintln!("{t:?}\n{:?}\n{:?}", after.outcome, after.courts);
+                }
+                assert_eq!(fast, slow);
+                if !might_win(&t) {
+                    assert!(slow.is_empty(), "the bound hid a win in {t:?}");
+                    pruned += 1;
+                }
+                let mut legal = Vec::new();
+                legal_moves(&t, &mut legal);
+                assert_eq!(legal[0], Move::PASS);
+                assert_eq!(legal[1..], slow[..]);
+                checked += 1;
+                winning += !slow.is_empty() as usize;
+            }
+        }
+        println!("the bound pruned {pruned} of {checked} positions ({winning} had a win)");
+        assert!(winning > 0);
+    }
+
+    /// Speed check: `cargo test --release -- --ignored --nocapture last_card_speed`.
+    #[test]
+    #[ignore]
+    fn last_card_speed() {
+        let positions = last_card_positions(2000, 2);
+        let mut out = Vec::new();
+        let start = std::time::Instant::now();
+        let mut wins = 0;
+        for s in &positions {
+            winning_moves(s, &mut out);
+            wins += !out.is_empty() as usize;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let pruned = positions.iter().filter(|s| !might_win(s)).count();
+        println!(
+            "{} last-card positions ({wins} with a win, {pruned} pruned by the bound): {:.1} us each",
+            positions.len(),
+            secs * 1e6 / positions.len() as f64
+        );
+    }
+
+    #[test]
+    fn the_last_card_applies_only_to_its_holder_with_three_players() {
+        let mut s = new_game(3, false, 2, 0).unwrap();
+        assert!(!last_card_applies(&s));
+        s.hands = [[0; 7]; 4];
+        s.hands[0][5] = 1;
+        assert!(last_card_applies(&s));
+        s.player = 1;
+        assert!(!last_card_applies(&s));
+        let mut legal = Vec::new();
+        legal_moves(&s, &mut legal);
+        assert_eq!(legal, [Move::PASS]);
+        let mut s = new_game(2, false, 2, 0).unwrap();
+        s.hands = [[0; 7]; 4];
+        s.hands[0][5] = 1;
+        assert!(!last_card_applies(&s));
+    }
 }

@@ -10,6 +10,7 @@
 pub mod board;
 pub mod eval;
 pub mod lastcard;
+pub mod playout;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

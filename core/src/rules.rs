@@ -870,4 +870,37 @@ mod tests {
         play(&mut s, &Move::PASS);
         assert_eq!(s.outcome.map(|o| o.ending), Some(Ending::Mordred));
     }
+
+    /// Speed check: `cargo test --release -- --ignored --nocapture move_listing_speed`.
+    #[test]
+    #[ignore]
+    fn move_listing_speed() {
+        let starts: Vec<State> = (0..30)
+            .map(|seed| new_game(2 + seed as u8 % 3, seed % 2 == 1, seed, 0).unwrap())
+            .collect();
+        let mut moves = Vec::new();
+        let start = std::time::Instant::now();
+        let mut listed = 0;
+        for _ in 0..20 {
+            for s in &starts {
+                legal_moves(s, &mut moves);
+                listed += moves.len();
+            }
+        }
+        let listing = listed as f64 / start.elapsed().as_secs_f64();
+        let start = std::time::Instant::now();
+        let mut counted = 0;
+        for _ in 0..20 {
+            for s in &starts {
+                counted += count_legal_moves(s);
+            }
+        }
+        let counting = counted as f64 / start.elapsed().as_secs_f64();
+        assert_eq!(listed, counted);
+        println!(
+            "listed {:.1} M moves/s, counted {:.1} M moves/s",
+            listing / 1e6,
+            counting / 1e6
+        );
+    }
 }
