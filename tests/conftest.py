@@ -6,7 +6,10 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from kingisdead import core
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -17,3 +20,12 @@ for name, derandomize in (("kingisdead", True), ("explore", False)):
         name, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=derandomize,
     )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "kingisdead"))
+
+
+@pytest.fixture(params=["core", "reference"])
+def each_engine(request):
+    """Run a test once on the compiled core and once on the pure-Python reference (kingisdead.core)."""
+    if request.param == "core" and not core.available():
+        pytest.skip("the compiled core is not built")
+    with core.use_engine(request.param):
+        yield request.param

@@ -11,6 +11,9 @@ from kingisdead import IllegalMoveError, parse_move
 from kingisdead.board import Card, Region
 from kingisdead.building import Choice, move_steps
 
+pytestmark = pytest.mark.usefixtures("each_engine")
+"""Every rule test runs on both engines: the compiled core and the reference."""
+
 
 def all_built_moves(state) -> list:
     """Every move the builder can complete, by walking every offered choice (depth first)."""

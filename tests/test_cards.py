@@ -11,6 +11,9 @@ from kingisdead import Card, Move, Region, parse_move, rules
 from kingisdead.board import FACTION_CARD, HOMES, NEIGHBOURS, Faction
 from kingisdead.moves import NONE
 
+pytestmark = pytest.mark.usefixtures("each_engine")
+"""Every rule test runs on both engines: the compiled core and the reference."""
+
 CAL, DIN, EBO, DEV, CAE, RAT, LON, AQU = (int(r) for r in Region)
 S, W, R, L = 0, 1, 2, 3
 FULL = FULL_HAND

@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 from positions import build, hand_without
 
+pytestmark = pytest.mark.usefixtures("each_engine")
+"""Every rule test runs on both engines: the compiled core and the reference."""
+
 S, W, R = 0, 1, 2
 
 PLAYED = hand_without("Crown")

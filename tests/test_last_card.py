@@ -10,6 +10,9 @@ from positions import assert_illegal, build
 from kingisdead import PASS, GameState, Move, parse_move, rules
 from kingisdead.board import CARDS
 
+pytestmark = pytest.mark.usefixtures("each_engine")
+"""Every rule test runs on both engines: the compiled core and the reference."""
+
 # Seven regions resolved: Scots 3, Welsh 3 (won most recently), Romano-British 1.
 # Aquae Sulis is the last struggle. Player 1 leads the Scots, player 2 the Welsh.
 SEVEN_RESOLVED = {"Cal": "S", "Din": "S", "Ebo": "S", "Dev": "R", "Cae": "W", "Rat": "W", "Lon": "W"}

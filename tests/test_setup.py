@@ -10,6 +10,9 @@ from kingisdead.rng import SplitMix64
 
 from kingisdead.setup import _court_clashes
 
+pytestmark = pytest.mark.usefixtures("each_engine")
+"""Every rule test runs on both engines: the compiled core and the reference."""
+
 SEEDS = range(200)
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred"), (3, "mordred"), (4, "mordred")]
 

@@ -10,6 +10,9 @@ from kingisdead import GameState, rules
 from kingisdead.bots.solver import solvable, solve
 from kingisdead.moves import PASS
 
+pytestmark = pytest.mark.usefixtures("each_engine")
+"""Every rule test runs on both engines: the compiled core and the reference."""
+
 NODE_CAP = 3000
 
 

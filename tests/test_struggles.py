@@ -8,6 +8,9 @@ from positions import assert_illegal, build, followers
 from kingisdead import PASS, Region
 from kingisdead.board import REGION_CODES, Faction, region_by_code
 
+pytestmark = pytest.mark.usefixtures("each_engine")
+"""Every rule test runs on both engines: the compiled core and the reference."""
+
 S, W, R, L = 0, 1, 2, 3
 SAXONS = 4
 

@@ -140,6 +140,11 @@ def _seed(rng: Random) -> int:
 
 # -- the rules ----------------------------------------------------------------------
 
+def new_game(players: int, variant: str, seed: int, first_player: int = 0) -> GameState:
+    """The game ``seed`` sets up: the same draws as :class:`kingisdead.setup.SetupDraws` makes."""
+    return from_core(require().new_game(players, variant == "mordred", seed & (2**64 - 1), first_player))
+
+
 _COURTS = tuple((code // 4, code % 4) for code in range(32))
 """Court calls by the core's code ``region * 4 + faction``."""
 _new_tuple = tuple.__new__

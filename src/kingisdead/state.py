@@ -17,7 +17,7 @@ from .board import (
     Region,
 )
 from .moves import Move, parse_move
-from .setup import VARIANTS, setup_from_seed  # noqa: F401  (VARIANTS is re-exported)
+from .setup import VARIANTS, check_setup_arguments, setup_from_seed  # noqa: F401  (VARIANTS is re-exported)
 
 if TYPE_CHECKING:
     from .building import MoveBuilder
@@ -76,8 +76,14 @@ class GameState:
         """Set up a new game: every random draw of the setup comes from ``seed``.
 
         The draws are made one by one by :class:`kingisdead.setup.SetupDraws`,
-        which also lets a caller make them itself (OpenSpiel's chance nodes).
+        which also lets a caller make them itself (OpenSpiel's chance nodes);
+        the compiled core makes the same draws, faster, when it is in use.
+        Raises ValueError for a player count, variant or first player the
+        game does not have.
         """
+        if core.active():
+            check_setup_arguments(players, variant, first_player)
+            return core.new_game(players, variant, seed, first_player)
         return setup_from_seed(players, variant, seed, first_player)
 
     def copy(self) -> GameState:
