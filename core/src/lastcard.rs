@@ -3,9 +3,12 @@
 //! where nobody has a card left and every remaining struggle resolves in turn.
 //!
 //! Judging a move means playing the game out, so this module avoids it twice
-//! over: [`might_win`] is a cheap necessary condition that proves most holders
-//! cannot win at all, and a [`Judge`] memoises results by all that the final
-//! scoring can tell apart (as Python's `wins_outright` memo does).
+//! over: [`might_win`] is a cheap necessary condition that proves some holders
+//! cannot win at all (about one last-card position in twelve in random games),
+//! and a [`Judge`] memoises results by all that the final scoring can tell
+//! apart (Python's `wins_outright` memo key), computed once per action and
+//! per court call from one region. Listing every winning move of a position
+//! takes about 30 microseconds on average.
 
 use crate::board::{
     CROWN, FACTION_CARD, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS, SAXONS,

@@ -861,9 +861,9 @@ mod tests {
         play(&mut s, &Move::PASS);
         assert_eq!(s.control[region], 0);
         let flag = MORDRED_FLAGS[region];
-        if flag != region {
-            assert_eq!(s.stock[LOYALISTS], 6);
-        }
+        let before = new_game(2, true, 9, 0).unwrap().board[flag][LOYALISTS];
+        assert_eq!(s.board[flag][LOYALISTS], before + 1);
+        assert_eq!(s.stock[LOYALISTS], 6);
         let next = s.order[1] as usize;
         s.board[next] = [1, 0, 0, 2];
         play(&mut s, &Move::PASS);
