@@ -49,7 +49,10 @@ pub fn position_key(s: &State) -> State {
         key.last_play[p] = if mine == 0 {
             0
         } else {
-            1 + s.last_play[..n].iter().filter(|&&other| other != 0 && other < mine).count() as u8
+            1 + s.last_play[..n]
+                .iter()
+                .filter(|&&other| other != 0 && other < mine)
+                .count() as u8
         };
     }
     key.plays = 0;

@@ -16,6 +16,8 @@ use crate::{candidates, eval, lastcard, mcts, perft, playout, rules, scoring, se
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
 type PyBan = Option<(u8, Vec<i8>)>;
+/// Moves of one card and action: (card or -1 for the pass, action, court calls).
+type MoveGroup<'py> = (i8, Bound<'py, PyTuple>, Vec<i8>);
 type PyOutcome = Option<(&'static str, Vec<u16>, Option<u8>, Vec<u16>)>;
 
 fn ending_name(ending: Ending) -> &'static str {
@@ -48,29 +50,23 @@ fn fill<T: Copy, const N: usize>(out: &mut [T; N], values: &[T], what: &str) -> 
 }
 
 /// The ban on exchanges with the effect of `action` (Python keeps the banned
-/// exchange spelled out; the core keeps its effect, see [`Ban`]).
+/// exchange spelled out; the core keeps its effect, see [`Ban`]). None for
+/// anything that is not an exchange changing the two regions' make-up.
 fn banned_effect(player: u8, action: &[i8]) -> Option<Ban> {
-    let kind = |k: i8| -> Option<usize> { (0..NUM_KINDS as i8).contains(&k).then_some(k as usize) };
-    let region = |r: i8| -> Option<u8> { (0..NUM_REGIONS as i8).contains(&r).then_some(r as u8) };
-    let mut delta = [0i8; NUM_KINDS];
-    match *action {
-        [a, f1, f2, b, g] => {
-            delta[kind(f1)?] -= 1;
-            delta[kind(f2)?] -= 1;
-            delta[kind(g)?] += 1;
-            Some(Ban { player, from: region(a)?, to: region(b)?, delta })
-        }
-        [a, f, b, g] if f != g => {
-            delta[kind(f)?] -= 1;
-            delta[kind(g)?] += 1;
-            let (a, b) = (region(a)?, region(b)?);
-            if a > b {
-                delta.iter_mut().for_each(|d| *d = -*d);
-            }
-            Some(Ban { player, from: a.min(b), to: a.max(b), delta })
-        }
-        _ => None,
-    }
+    let region = |r: i8| (0..NUM_REGIONS as i8).contains(&r);
+    let kind = |k: i8| (0..NUM_KINDS as i8).contains(&k);
+    let valid = match *action {
+        [a, f1, f2, b, g] => region(a) && region(b) && kind(f1) && kind(f2) && kind(g),
+        [a, f, b, g] => region(a) && region(b) && kind(f) && kind(g),
+        _ => false,
+    };
+    let (from, to, delta) = rules::exchange_effect(action).filter(|_| valid)?;
+    (delta != [0; NUM_KINDS] && from != to).then_some(Ban {
+        player,
+        from: from as u8,
+        to: to as u8,
+        delta,
+    })
 }
 
 /// One spelling of an exchange with exactly the banned effect.
@@ -151,8 +147,16 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
     }
     fill(&mut s.stock, &t.get_item(3)?.extract::<Vec<u8>>()?, "stock")?;
     fill(&mut s.order, &t.get_item(6)?.extract::<Vec<u8>>()?, "order")?;
-    fill(&mut s.crowns, &t.get_item(7)?.extract::<Vec<i8>>()?, "crowns")?;
-    fill(&mut s.control, &t.get_item(8)?.extract::<Vec<i8>>()?, "control")?;
+    fill(
+        &mut s.crowns,
+        &t.get_item(7)?.extract::<Vec<i8>>()?,
+        "crowns",
+    )?;
+    fill(
+        &mut s.control,
+        &t.get_item(8)?.extract::<Vec<i8>>()?,
+        "control",
+    )?;
     if s.player >= players || s.order.iter().any(|&r| r as usize >= NUM_REGIONS) {
         return Err(bad("seat or region out of range"));
     }
@@ -181,9 +185,7 @@ fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyTuple>>
     let board: Vec<u16> = s.board.iter().flatten().map(|&v| v as u16).collect();
     let courts: Vec<u16> = s.courts[..n].iter().flatten().map(|&v| v as u16).collect();
     let hands: Vec<u16> = s.hands[..n].iter().flatten().map(|&v| v as u16).collect();
-    let ban: PyBan = s
-        .undo_ban
-        .map(|ban: Ban| (ban.player, spell_effect(&ban)));
+    let ban: PyBan = s.undo_ban.map(|ban: Ban| (ban.player, spell_effect(&ban)));
     let ending = s.outcome.map(|o| ending_name(o.ending));
     let items: [Bound<'py, PyAny>; 18] = [
         s.players.into_pyobject(py)?.into_any(),
@@ -219,7 +221,9 @@ fn move_from_py(m: PyMove) -> PyResult<Move> {
     let (card, action, court) = m;
     match card {
         None if action.is_empty() && court.is_none() => Ok(Move::PASS),
-        None => Err(PyValueError::new_err("a pass has no action and no court call")),
+        None => Err(PyValueError::new_err(
+            "a pass has no action and no court call",
+        )),
         Some(card) if (card as usize) < NUM_CARDS && action.len() <= 5 => {
             Ok(Move::card_play(card, &action, court))
         }
@@ -228,9 +232,14 @@ fn move_from_py(m: PyMove) -> PyResult<Move> {
 }
 
 fn outcome_to_py(o: &Outcome) -> PyOutcome {
-    let winners = (0..MAX_PLAYERS as u16).filter(|p| o.winners >> p & 1 == 1).collect();
+    let winners = (0..MAX_PLAYERS as u16)
+        .filter(|p| o.winners >> p & 1 == 1)
+        .collect();
     let ruler = (o.ruler >= 0).then_some(o.ruler as u8);
-    let ranking = o.ranking[..o.ranked as usize].iter().map(|&f| f as u16).collect();
+    let ranking = o.ranking[..o.ranked as usize]
+        .iter()
+        .map(|&f| f as u16)
+        .collect();
     Some((ending_name(o.ending), winners, ruler, ranking))
 }
 
@@ -255,11 +264,11 @@ fn new_game<'py>(
 fn legal_moves<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyTuple>,
-) -> PyResult<Vec<(i8, Bound<'py, PyTuple>, Vec<i8>)>> {
+) -> PyResult<Vec<MoveGroup<'py>>> {
     let s = state_from_py(state)?;
     let mut moves = Vec::new();
     rules::legal_moves(&s, &mut moves);
-    let mut groups: Vec<(i8, Bound<'py, PyTuple>, Vec<i8>)> = Vec::new();
+    let mut groups: Vec<MoveGroup<'py>> = Vec::new();
     let mut last: Option<(i8, u8, [i8; 5])> = None;
     for m in &moves {
         let group = (m.card, m.len, m.action);
@@ -296,7 +305,11 @@ fn is_legal(state: &Bound<'_, PyTuple>, mv: PyMove) -> PyResult<bool> {
 
 /// The state after a move known to be legal (no checks).
 #[pyfunction]
-fn play<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>, mv: PyMove) -> PyResult<Bound<'py, PyTuple>> {
+fn play<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyTuple>,
+    mv: PyMove,
+) -> PyResult<Bound<'py, PyTuple>> {
     let mut s = state_from_py(state)?;
     rules::play(&mut s, &move_from_py(mv)?);
     state_to_py(py, &s)
@@ -334,7 +347,10 @@ fn perft_counts(py: Python<'_>, state: &Bound<'_, PyTuple>, depth: u32) -> PyRes
 /// Winners, ruler and faction ranking of a finished game, or None.
 #[pyfunction]
 fn outcome(state: &Bound<'_, PyTuple>) -> PyResult<PyOutcome> {
-    Ok(state_from_py(state)?.outcome.as_ref().and_then(outcome_to_py))
+    Ok(state_from_py(state)?
+        .outcome
+        .as_ref()
+        .and_then(outcome_to_py))
 }
 
 #[pyfunction]
@@ -372,7 +388,13 @@ fn random_playout<'py>(
 
 /// Play `games` random games from seeded setups: (games, moves played). Releases the GIL.
 #[pyfunction]
-fn random_games(py: Python<'_>, players: u8, mordred: bool, games: u64, seed: u64) -> PyResult<(u64, u64)> {
+fn random_games(
+    py: Python<'_>,
+    players: u8,
+    mordred: bool,
+    games: u64,
+    seed: u64,
+) -> PyResult<(u64, u64)> {
     setup::new_game(players, mordred, seed, 0).map_err(PyValueError::new_err)?;
     Ok(py.detach(|| playout::random_games(players, mordred, games, seed)))
 }
@@ -412,7 +434,11 @@ fn greedy_moves(state: &Bound<'_, PyTuple>) -> PyResult<Vec<PyMove>> {
 
 /// Ranked candidate moves (value for the mover, move), best first.
 #[pyfunction]
-fn ranked_candidates(state: &Bound<'_, PyTuple>, seed: u64, per_card: usize) -> PyResult<Vec<(f64, PyMove)>> {
+fn ranked_candidates(
+    state: &Bound<'_, PyTuple>,
+    seed: u64,
+    per_card: usize,
+) -> PyResult<Vec<(f64, PyMove)>> {
     let s = state_from_py(state)?;
     let mut rng = SplitMix64::new(seed);
     Ok(candidates::ranked_candidates(&s, &mut rng, per_card)
@@ -440,10 +466,23 @@ fn search(
 ) -> PyResult<PySearch> {
     let s = state_from_py(state)?;
     if s.is_over() {
-        return Err(PyValueError::new_err("the game is over: there is no move to search"));
+        return Err(PyValueError::new_err(
+            "the game is over: there is no move to search",
+        ));
     }
-    let include = include.into_iter().map(move_from_py).collect::<PyResult<Vec<_>>>()?;
-    let (exploration, widening, root_widening, per_card, root_per_card, rollout_moves, prior_weight) = config;
+    let include = include
+        .into_iter()
+        .map(move_from_py)
+        .collect::<PyResult<Vec<_>>>()?;
+    let (
+        exploration,
+        widening,
+        root_widening,
+        per_card,
+        root_per_card,
+        rollout_moves,
+        prior_weight,
+    ) = config;
     let config = mcts::SearchConfig {
         exploration,
         widening,
@@ -453,7 +492,10 @@ fn search(
         rollout_moves,
         prior_weight,
     };
-    let budget = mcts::Budget { seconds, iterations };
+    let budget = mcts::Budget {
+        seconds,
+        iterations,
+    };
     let result = py.detach(|| {
         if threads > 1 {
             mcts::parallel_search(&s, budget, seed, &config, &include, threads)
@@ -483,7 +525,9 @@ fn solve(
         return Err(PyValueError::new_err("the exact solver is for two players"));
     }
     if s.is_over() {
-        return Err(PyValueError::new_err("the game is over: there is nothing to solve"));
+        return Err(PyValueError::new_err(
+            "the game is over: there is nothing to solve",
+        ));
     }
     let solution = py.detach(|| solver::solve(&s, node_limit, seconds));
     Ok(solution.map(|sol| (sol.value, move_to_py(&sol.mv), sol.nodes)))

@@ -64,7 +64,10 @@ impl Move {
 
     /// The court call as `(region, faction)`.
     pub fn court(&self) -> Option<(usize, usize)> {
-        (self.court >= 0).then(|| (self.court as usize / NUM_KINDS, self.court as usize % NUM_KINDS))
+        (self.court >= 0).then_some((
+            self.court as usize / NUM_KINDS,
+            self.court as usize % NUM_KINDS,
+        ))
     }
 }
 
