@@ -8,13 +8,17 @@
 //! `python` feature, so `cargo test` needs no Python.
 
 pub mod board;
+pub mod candidates;
 pub mod eval;
 pub mod lastcard;
+pub mod mcts;
+pub mod perft;
 pub mod playout;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
 pub mod setup;
+pub mod solver;
 pub mod state;
 
 #[cfg(feature = "python")]

@@ -1,0 +1,600 @@
+//! The exact endgame solver for two players: the result with best play from
+//! both sides, the algorithm of `kingisdead/bots/solver.py`.
+//!
+//! The game has no chance after the setup and two players alternate strictly,
+//! so negamax with alpha-beta pruning (Knuth and Moore, "An analysis of
+//! alpha-beta pruning", 1975) and a transposition table proves the result.
+//! Values are from the point of view of the player to move: +1 a win, 0 a
+//! shared win (both tied and neither played a card), -1 a loss. With only
+//! three values the first winning child ends a node's search.
+//!
+//! What keeps it fast while exact:
+//! - successors are de-duplicated by the position they lead to (Settlements
+//!   placing a follower and calling it back leaves the board as another
+//!   Settlements does), and positions are compared by a [`Key`] holding only
+//!   what decides the rest of the game (not the played piles' top cards, not
+//!   Crown tokens on resolved cards, only the order of the latest card plays);
+//! - children are ordered by the heuristic (a move that ends the game in a win
+//!   first), and the move that last cut at the same depth is tried before the
+//!   others are even listed (the killer heuristic: Akl and Newborn, "The
+//!   principal continuation and the killer heuristic", 1977);
+//! - a player without cards can only pass (one child, no listing).
+//!
+//! The tree grows with the cards still in hand, so the solver gives up,
+//! returning None, past a node limit or a time limit.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+use crate::board::{NUM_CARDS, NUM_KINDS, NUM_REGIONS};
+use crate::candidates::call_value;
+use crate::eval::{evaluate_for, Tally};
+use crate::lastcard::{self, Judge};
+use crate::rules::{self, Bits};
+use crate::state::{Move, State};
+
+/// A proven result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// +1: the player to move wins with best play; 0: a shared win; -1: a loss.
+    pub value: i8,
+    /// A move that achieves `value`.
+    pub mv: Move,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// The exact value and a best move for the player to move, or None past
+/// `node_limit` positions or `seconds`.
+///
+/// Panics unless the game is a running 2-player one.
+pub fn solve(s: &State, node_limit: u64, seconds: Option<f64>) -> Option<Solution> {
+    assert_eq!(s.players, 2, "the exact solver is for two players");
+    assert!(!s.is_over(), "the game is over: there is nothing to solve");
+    Solver::new(node_limit, seconds).solve(s)
+}
+
+/// The finished game's value for `player`: +1 a win, 0 a shared win, -1 a loss.
+pub fn terminal_value_for(s: &State, player: usize) -> i8 {
+    let winners = s.outcome.expect("a finished game").winners;
+    let me = winners >> player & 1 == 1;
+    let other = winners >> (1 - player) & 1 == 1;
+    match (me, other) {
+        (true, true) => 0,
+        (true, false) => 1,
+        _ => -1,
+    }
+}
+
+/// What decides the rest of a game, packed into words: equal keys, equal
+/// futures and equal results.
+///
+/// Left out: the played piles' top cards (shown to people, used by no rule),
+/// Crown tokens on resolved region cards (only swaps look at them), the number
+/// of card plays and the exact numbers of the latest plays (the tie-breaks only
+/// compare them: who played last is kept), and what follows from the rest (the
+/// open regions, the Saxon count, the outcome). Two players only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key([u64; KEY_WORDS]);
+
+const KEY_WORDS: usize = 12;
+const KEY_BYTES: usize = KEY_WORDS * 8;
+/// Where the parts of a key lie among its bytes (board cells first, `region * 4 + kind`).
+const COURTS_AT: usize = 36;
+const PLAYER_AT: usize = 81;
+
+impl Key {
+    pub fn of(s: &State) -> Key {
+        Key::from_bytes(&key_bytes(s))
+    }
+
+    fn from_bytes(bytes: &[u8; KEY_BYTES]) -> Key {
+        let mut words = [0u64; KEY_WORDS];
+        for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        }
+        Key(words)
+    }
+}
+
+fn key_bytes(s: &State) -> [u8; KEY_BYTES] {
+    let mut bytes = [0u8; KEY_BYTES];
+    for (r, counts) in s.board.iter().enumerate() {
+        bytes[r * 4..r * 4 + 4].copy_from_slice(counts);
+    }
+    bytes[32..36].copy_from_slice(&s.stock);
+    bytes[COURTS_AT..COURTS_AT + 3].copy_from_slice(&s.courts[0]);
+    bytes[COURTS_AT + 3..COURTS_AT + 6].copy_from_slice(&s.courts[1]);
+    bytes[42..49].copy_from_slice(&s.hands[0]);
+    bytes[49..56].copy_from_slice(&s.hands[1]);
+    bytes[56..64].copy_from_slice(&s.order);
+    for r in 0..NUM_REGIONS {
+        bytes[64 + r] = s.control[r] as u8;
+        bytes[72 + r] = if s.control[r] < 0 {
+            s.crowns[r] as u8
+        } else {
+            0xff
+        };
+    }
+    bytes[80] = s.resolved;
+    bytes[PLAYER_AT] = s.player;
+    bytes[82] = s.passes;
+    bytes[83] = u8::from(s.mordred);
+    // Who has played a card, and which of the two played last.
+    let [a, b, ..] = s.last_play;
+    bytes[84] = u8::from(a > 0) | u8::from(b > 0) << 1 | u8::from(b > a) << 2;
+    if let Some(ban) = s.undo_ban {
+        bytes[85] = 1 + ban.player;
+        bytes[86] = ban.from;
+        bytes[87] = ban.to;
+        for (k, &d) in ban.delta.iter().enumerate() {
+            bytes[88 + k] = d as u8;
+        }
+    }
+    bytes
+}
+
+/// A fast hasher for [`Key`]s (the FxHash step of rustc, with a final mix):
+/// the keys are not chosen by an adversary, so SipHash's protection is not needed.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.write_u64(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // SplitMix64's finaliser spreads the bits (hashbrown reads the top ones).
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+type KeyBuild = BuildHasherDefault<KeyHasher>;
+
+/// How a stored value bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// A transposition table entry: the value, how it bounds the truth, and the
+/// move that decided it (tried first when the position comes back).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    value: i8,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+/// Out of nodes or time.
+struct OutOfBudget;
+
+/// Negamax with alpha-beta and a transposition table, for one root position.
+struct Solver {
+    node_limit: u64,
+    deadline: Option<Instant>,
+    nodes: u64,
+    table: HashMap<Key, Entry, KeyBuild>,
+    /// Reused buffers, one per depth: the children (heuristic value, move)
+    /// and the keys of the positions they lead to.
+    children: Vec<Vec<(f64, Move)>>,
+    seen: Vec<HashSet<Key, KeyBuild>>,
+    /// The move that last cut at each depth.
+    killers: Vec<Option<Move>>,
+}
+
+impl Solver {
+    fn new(node_limit: u64, seconds: Option<f64>) -> Solver {
+        Solver {
+            node_limit,
+            deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            nodes: 0,
+            table: HashMap::default(),
+            children: Vec::new(),
+            seen: Vec::new(),
+            killers: Vec::new(),
+        }
+    }
+
+    fn solve(&mut self, s: &State) -> Option<Solution> {
+        self.buffers(0);
+        let mut children = std::mem::take(&mut self.children[0]);
+        self.list_children(s, 0, None, &mut children);
+        let mut alpha = -2;
+        let mut best = None;
+        for &(_, mv) in &children {
+            let mut after = *s;
+            rules::play(&mut after, &mv);
+            let value = match self.negamax(&after, -1, -alpha, 1) {
+                Ok(v) => -v,
+                Err(OutOfBudget) => return None,
+            };
+            if value > alpha {
+                alpha = value;
+                best = Some(mv);
+                if alpha == 1 {
+                    break;
+                }
+            }
+        }
+        best.map(|mv| Solution {
+            value: alpha,
+            mv,
+            nodes: self.nodes,
+        })
+    }
+
+    fn buffers(&mut self, depth: usize) {
+        while self.children.len() <= depth {
+            self.children.push(Vec::new());
+            self.seen.push(HashSet::default());
+            self.killers.push(None);
+        }
+    }
+
+    /// Each distinct successor but `skip`'s (a position already searched), the
+    /// heuristic's favourites first (for early cuts): a win ends the game best,
+    /// then the value of the position for the mover.
+    ///
+    /// Card moves are made as the rules list them (each action, then each
+    /// court call on the board it leaves); a court call changes one board
+    /// cell, one court and the player to move, so its key and value are
+    /// derived from the action's instead of from a copy per move.
+    fn list_children(
+        &mut self,
+        s: &State,
+        depth: usize,
+        skip: Option<Key>,
+        out: &mut Vec<(f64, Move)>,
+    ) {
+        out.clear();
+        let me = s.player as usize;
+        let seen = &mut self.seen[depth];
+        seen.clear();
+        if let Some(key) = skip {
+            seen.insert(key);
+        }
+        let mut pass = *s;
+        rules::play(&mut pass, &Move::PASS);
+        if seen.insert(Key::of(&pass)) {
+            let value = if pass.is_over() {
+                2.0 * f64::from(terminal_value_for(&pass, me))
+            } else {
+                evaluate_for(&pass, me)
+            };
+            out.push((value, Move::PASS));
+        }
+        let other = 1 - me as u8;
+        for card in 0..NUM_CARDS as u8 {
+            if s.hands[me][card as usize] == 0 {
+                continue;
+            }
+            rules::for_each_action(s, card, |action| {
+                let mut base = *s;
+                rules::play_card(&mut base, card, action);
+                let mut bytes = key_bytes(&base);
+                bytes[PLAYER_AT] = other;
+                let calls = rules::court_mask(&base.board, base.open);
+                if calls == 0 {
+                    if seen.insert(Key::from_bytes(&bytes)) {
+                        out.push((evaluate_for(&base, me), Move::card_play(card, action, None)));
+                    }
+                    return;
+                }
+                let tally = Tally::of(&base);
+                for cell in Bits(calls) {
+                    let (r, f) = (cell / NUM_KINDS, cell % NUM_KINDS);
+                    let mut child = bytes;
+                    child[cell] -= 1;
+                    child[COURTS_AT + me * 3 + f] += 1;
+                    if seen.insert(Key::from_bytes(&child)) {
+                        let value = call_value(&base, &tally, me, r, f);
+                        out.push((value, Move::card_play(card, action, Some((r, f)))));
+                    }
+                }
+            });
+        }
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    }
+
+    /// The value of a position where the mover holds the last card of the game.
+    ///
+    /// A card move is followed by passes to the end, so it either makes the
+    /// mover the sole winner (+1; nobody else can have played last) or loses
+    /// (-1). The last-card rule's judge settles every card move without
+    /// playing each game out ([`lastcard::might_win`] first proves most
+    /// positions hopeless at once); the pass is searched as usual.
+    fn last_card(
+        &mut self,
+        s: &State,
+        alpha: i8,
+        beta: i8,
+        depth: usize,
+    ) -> Result<i8, OutOfBudget> {
+        let card = s.hands[s.player as usize]
+            .iter()
+            .position(|&n| n > 0)
+            .expect("one card") as u8;
+        if lastcard::might_win(s) {
+            let mut wins = false;
+            Judge::default().card_moves(s, card, |_, win| {
+                wins |= win;
+                !win
+            });
+            if wins {
+                return Ok(1);
+            }
+        }
+        let mut after = *s;
+        rules::play(&mut after, &Move::PASS);
+        Ok(-self.negamax(&after, -beta, -alpha, depth + 1)?)
+    }
+
+    /// The value of `s` for its mover, searched within (alpha, beta).
+    fn negamax(
+        &mut self,
+        s: &State,
+        mut alpha: i8,
+        mut beta: i8,
+        depth: usize,
+    ) -> Result<i8, OutOfBudget> {
+        if s.is_over() {
+            return Ok(terminal_value_for(s, s.player as usize));
+        }
+        self.nodes += 1;
+        if self.nodes > self.node_limit
+            || (self.nodes & 255 == 0 && self.deadline.is_some_and(|d| Instant::now() > d))
+        {
+            return Err(OutOfBudget);
+        }
+        let me = s.player as usize;
+        let mine = s.hands[me].iter().any(|&n| n > 0);
+        if !mine {
+            if s.hands[1 - me].iter().all(|&n| n == 0) {
+                // Nobody holds a card: every struggle left resolves in turn.
+                let mut end = *s;
+                while !end.is_over() {
+                    rules::resolve(&mut end);
+                }
+                return Ok(terminal_value_for(&end, me));
+            }
+            // No card left: the only move is a pass.
+            let mut after = *s;
+            rules::play(&mut after, &Move::PASS);
+            return Ok(-self.negamax(&after, -beta, -alpha, depth + 1)?);
+        }
+        let theirs = s.hands[1 - me].iter().any(|&n| n > 0);
+        if !theirs && s.cards_left(me) == 1 {
+            return self.last_card(s, alpha, beta, depth);
+        }
+        let key = Key::of(s);
+        let mut first = None;
+        if let Some(entry) = self.table.get(&key) {
+            match entry.bound {
+                Bound::Exact => return Ok(entry.value),
+                Bound::Lower => alpha = alpha.max(entry.value),
+                Bound::Upper => beta = beta.min(entry.value),
+            }
+            if alpha >= beta {
+                return Ok(entry.value);
+            }
+            first = entry.best;
+        }
+        self.buffers(depth);
+        let original_alpha = alpha;
+        let mut best = -2;
+        let mut best_move = None;
+        // The move that decided this position before, else the one that last cut at this depth,
+        // is searched before the others are listed: when it cuts, they never are.
+        let mut searched = None;
+        if let Some(mv) = first
+            .or(self.killers[depth])
+            .filter(|m| rules::is_legal(s, m))
+        {
+            let mut after = *s;
+            rules::play(&mut after, &mv);
+            best = -self.negamax(&after, -beta, -alpha, depth + 1)?;
+            best_move = Some(mv);
+            alpha = alpha.max(best);
+            searched = Some(Key::of(&after));
+        }
+        if alpha < beta {
+            let mut children = std::mem::take(&mut self.children[depth]);
+            self.list_children(s, depth, searched, &mut children);
+            let mut result = Ok(());
+            for &(_, mv) in &children {
+                let mut after = *s;
+                rules::play(&mut after, &mv);
+                let value = match self.negamax(&after, -beta, -alpha, depth + 1) {
+                    Ok(v) => -v,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                };
+                if value > best {
+                    best = value;
+                    best_move = Some(mv);
+                    if best > alpha {
+                        alpha = best;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.children[depth] = children;
+            result?;
+        }
+        if alpha >= beta {
+            self.killers[depth] = best_move;
+        }
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(
+            key,
+            Entry {
+                value: best,
+                bound,
+                best: best_move,
+            },
+        );
+        Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::play_random;
+    use crate::rng::SplitMix64;
+    use crate::setup::new_game;
+
+    /// Plain minimax over every legal move: no pruning, no table, no shortcut.
+    /// None past `budget` positions.
+    fn minimax(s: &State, budget: &mut u64) -> Option<i8> {
+        if s.is_over() {
+            return Some(terminal_value_for(s, s.player as usize));
+        }
+        *budget = budget.checked_sub(1)?;
+        let mut moves = Vec::new();
+        rules::legal_moves(s, &mut moves);
+        let mut best = -2;
+        for m in &moves {
+            let mut after = *s;
+            rules::play(&mut after, m);
+            best = best.max(-minimax(&after, budget)?);
+        }
+        Some(best)
+    }
+
+    /// A 2-player position with at most `cards` cards in all hands, from a
+    /// random game whose players pass often (so that struggles get resolved
+    /// and the endgames stay small enough for plain minimax).
+    fn endgame(seed: u64, mine: u8, theirs: u8) -> Option<State> {
+        let mut s = new_game(2, seed.is_multiple_of(3), seed, (seed % 2) as u8).ok()?;
+        let mut rng = SplitMix64::new(seed.wrapping_mul(31) + 7);
+        let pass_rate = 0.3 + 0.6 * rng.unit();
+        while !s.is_over() && s.cards_in_hands() > mine + theirs {
+            let p = s.player as usize;
+            let over_quota = s.cards_left(p) > mine.max(theirs);
+            if !over_quota && rng.unit() < pass_rate {
+                rules::play(&mut s, &Move::PASS);
+            } else {
+                play_random(&mut s, &mut rng);
+            }
+        }
+        let (a, b) = (
+            s.cards_left(s.player as usize),
+            s.cards_left(1 - s.player as usize),
+        );
+        (!s.is_over() && a + b == mine + theirs && a.max(b) == mine.max(theirs)).then_some(s)
+    }
+
+    fn check_against_minimax(mine: u8, theirs: u8, wanted: usize, budget: u64) {
+        let mut checked = 0;
+        let mut values = [0; 3];
+        for seed in 0..4000 {
+            let Some(s) = endgame(seed, mine, theirs) else {
+                continue;
+            };
+            let mut left = budget;
+            let Some(truth) = minimax(&s, &mut left) else {
+                continue;
+            };
+            let solution = solve(&s, u64::MAX, None).expect("no limits");
+            assert_eq!(solution.value, truth, "seed {seed}: {s:?}");
+            let mut after = s;
+            rules::play(&mut after, &solution.mv);
+            let mut left = u64::MAX;
+            assert_eq!(
+                -minimax(&after, &mut left).unwrap(),
+                truth,
+                "seed {seed}: the move does not achieve the value"
+            );
+            values[(truth + 1) as usize] += 1;
+            checked += 1;
+            if checked == wanted {
+                break;
+            }
+        }
+        assert_eq!(checked, wanted, "too few small endgames found");
+        // Both wins and losses were among them.
+        assert!(values[0] > 0 && values[2] > 0, "{values:?}");
+    }
+
+    #[test]
+    fn one_card_each_matches_plain_minimax() {
+        check_against_minimax(1, 1, 20, 100_000);
+    }
+
+    #[test]
+    fn two_cards_against_one_match_plain_minimax() {
+        check_against_minimax(2, 1, 8, 150_000);
+    }
+
+    #[test]
+    fn keys_leave_out_only_what_decides_nothing() {
+        let mut s = new_game(2, false, 5, 0).unwrap();
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..6 {
+            play_random(&mut s, &mut rng);
+        }
+        let key = Key::of(&s);
+        let mut t = s;
+        t.tops = [3, 2, -1, -1];
+        t.plays += 10;
+        t.last_play = t.last_play.map(|n| if n > 0 { n + 10 } else { 0 });
+        assert_eq!(Key::of(&t), key);
+        for change in 0..5 {
+            let mut u = s;
+            match change {
+                0 => u.board[u.order[u.resolved as usize] as usize][3] += 1,
+                1 => u.courts[1][2] += 1,
+                2 => u.player = 1 - u.player,
+                3 => u.passes += 1,
+                _ => u.stock[0] += 1,
+            }
+            assert_ne!(Key::of(&u), key, "change {change}");
+        }
+    }
+
+    #[test]
+    fn limits_give_up() {
+        let mut s = new_game(2, false, 2, 0).unwrap();
+        let mut rng = SplitMix64::new(2);
+        while s.cards_in_hands() > 8 {
+            play_random(&mut s, &mut rng);
+        }
+        assert_eq!(solve(&s, 1_000, None), None);
+        assert_eq!(solve(&s, u64::MAX, Some(0.0)), None);
+    }
+}
