@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
-use crate::board::{NUM_CARDS, NUM_KINDS, NUM_REGIONS};
+use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, SAXON_INVASION};
 use crate::candidates::call_value;
 use crate::eval::{evaluate_for, Tally};
 use crate::lastcard::{self, Judge};
@@ -64,6 +64,51 @@ pub fn terminal_value_for(s: &State, player: usize) -> i8 {
         (true, true) => 0,
         (true, false) => 1,
         _ => -1,
+    }
+}
+
+/// The value for the mover when one player's court is so far ahead that no
+/// play can change the result, else None (a cheap exact cut-off).
+///
+/// Courts only grow, by at most one follower per card played. So if `a`'s
+/// court beats `b`'s by more than `b`'s cards in hand on every faction that
+/// could still rule, `a` wins every coronation and every Mordred ending with a
+/// ruling faction at its first comparison; a Mordred ending with no faction
+/// holding a region (possible only while none holds one now) compares totals;
+/// an invasion (possible only while the Saxons can still get their fourth
+/// token) compares complete sets. A coronation always has a ruling faction
+/// (eight regions, at most three Saxon ones, and Loyalists end it as Mordred).
+pub fn decided(s: &State) -> Option<i8> {
+    let mut regions = [0u8; NUM_FACTIONS];
+    for &c in &s.control {
+        if (0..NUM_FACTIONS as i8).contains(&c) {
+            regions[c as usize] += 1;
+        }
+    }
+    let unresolved = NUM_REGIONS as u8 - s.resolved;
+    let most = regions.iter().copied().max().unwrap_or(0);
+    let can_rule = regions.map(|n| n + unresolved >= most);
+    let none_hold = most == 0;
+    let invasion = s.saxons + unresolved >= SAXON_INVASION;
+    let cards = [s.cards_left(0), s.cards_left(1)];
+    let beats = |a: usize, b: usize| {
+        let (ca, cb) = (s.courts[a], s.courts[b]);
+        let ahead = |x: u8, y: u8| u16::from(x) > u16::from(y) + u16::from(cards[b]);
+        (0..NUM_FACTIONS).all(|f| !can_rule[f] || ahead(ca[f], cb[f]))
+            && (!none_hold || ahead(ca.iter().sum(), cb.iter().sum()))
+            && (!invasion
+                || ahead(
+                    *ca.iter().min().unwrap_or(&0),
+                    *cb.iter().min().unwrap_or(&0),
+                ))
+    };
+    let me = s.player as usize;
+    if beats(me, 1 - me) {
+        Some(1)
+    } else if beats(1 - me, me) {
+        Some(-1)
+    } else {
+        None
     }
 }
 
@@ -354,13 +399,7 @@ impl Solver {
     }
 
     /// The value of `s` for its mover, searched within (alpha, beta).
-    fn negamax(
-        &mut self,
-        s: &State,
-        mut alpha: i8,
-        mut beta: i8,
-        depth: usize,
-    ) -> Result<i8, OutOfBudget> {
+    fn negamax(&mut self, s: &State, alpha: i8, beta: i8, depth: usize) -> Result<i8, OutOfBudget> {
         if s.is_over() {
             return Ok(terminal_value_for(s, s.player as usize));
         }
@@ -370,6 +409,12 @@ impl Solver {
         {
             return Err(OutOfBudget);
         }
+        if let Some(value) = decided(s) {
+            return Ok(value);
+        }
+        // Values lie in -1..=1: a window reaching past them would only stop
+        // a won position from cutting at its first win.
+        let (mut alpha, mut beta) = (alpha.max(-1), beta.min(1));
         let me = s.player as usize;
         let mine = s.hands[me].iter().any(|&n| n > 0);
         if !mine {
