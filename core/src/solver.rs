@@ -112,6 +112,40 @@ pub fn decided(s: &State) -> Option<i8> {
     }
 }
 
+/// Whether a move in canonical spelling (as this solver lists them) is legal
+/// in a running 2-player game: [`rules::is_legal`] without the spelling's
+/// normalisation and the 3-player last-card rule, comparing actions as words.
+/// The killer and hash moves are checked this way at almost every node.
+fn is_legal_here(s: &State, m: &Move) -> bool {
+    if m.is_pass() {
+        return true;
+    }
+    let card = m.card as u8;
+    if s.hands[s.player as usize][card as usize] == 0 {
+        return false;
+    }
+    let word = |action: &[i8]| {
+        let mut bytes = [0u8; 8];
+        for (b, &a) in bytes.iter_mut().zip(action) {
+            *b = a as u8;
+        }
+        bytes[7] = action.len() as u8;
+        u64::from_le_bytes(bytes)
+    };
+    let wanted = word(m.action());
+    let mut found = false;
+    rules::for_each_action(s, card, |action| found |= word(action) == wanted);
+    if !found {
+        return false;
+    }
+    let mut board = s.board;
+    rules::apply_to_board(&mut board, card, m.action());
+    match rules::court_mask(&board, s.open) {
+        0 => m.court == -1,
+        calls => m.court >= 0 && calls >> m.court & 1 == 1,
+    }
+}
+
 /// What decides the rest of a game, packed into words: equal keys, equal
 /// futures and equal results.
 ///
@@ -120,64 +154,97 @@ pub fn decided(s: &State) -> Option<i8> {
 /// of card plays and the exact numbers of the latest plays (the tie-breaks only
 /// compare them: who played last is kept), and what follows from the rest (the
 /// open regions, the Saxon count, the outcome). Two players only.
+///
+/// Fields are bit-packed, none across a word boundary: the 32 board cells (5
+/// bits each, 12 to a word), the courts, the stock and the hands, then the
+/// region cards, then the struggle's state. A court call changes one board
+/// cell, one court and the player to move, so a child's key is its parent's
+/// plus three word operations (see [`cell_bit`], [`court_bit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key([u64; KEY_WORDS]);
 
-const KEY_WORDS: usize = 12;
-const KEY_BYTES: usize = KEY_WORDS * 8;
-/// Where the parts of a key lie among its bytes (board cells first, `region * 4 + kind`).
-const COURTS_AT: usize = 36;
-const PLAYER_AT: usize = 81;
+const KEY_WORDS: usize = 6;
+/// Where the player to move lies: word 5, bit 4.
+const PLAYER_BIT: (usize, u32) = (5, 4);
 
-impl Key {
-    pub fn of(s: &State) -> Key {
-        Key::from_bytes(&key_bytes(s))
-    }
+/// Word and bit of board cell `region * 4 + kind`.
+#[inline]
+const fn cell_bit(cell: usize) -> (usize, u32) {
+    (cell / 12, (5 * (cell % 12)) as u32)
+}
 
-    fn from_bytes(bytes: &[u8; KEY_BYTES]) -> Key {
-        let mut words = [0u64; KEY_WORDS];
-        for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
-            *w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        }
-        Key(words)
+/// Word and bit of `courts[player][faction]` (`i = player * 3 + faction`).
+#[inline]
+const fn court_bit(i: usize) -> (usize, u32) {
+    if i < 4 {
+        (2, 40 + 5 * i as u32)
+    } else {
+        (3, 5 * (i - 4) as u32)
     }
 }
 
-fn key_bytes(s: &State) -> [u8; KEY_BYTES] {
-    let mut bytes = [0u8; KEY_BYTES];
-    for (r, counts) in s.board.iter().enumerate() {
-        bytes[r * 4..r * 4 + 4].copy_from_slice(counts);
-    }
-    bytes[32..36].copy_from_slice(&s.stock);
-    bytes[COURTS_AT..COURTS_AT + 3].copy_from_slice(&s.courts[0]);
-    bytes[COURTS_AT + 3..COURTS_AT + 6].copy_from_slice(&s.courts[1]);
-    bytes[42..49].copy_from_slice(&s.hands[0]);
-    bytes[49..56].copy_from_slice(&s.hands[1]);
-    bytes[56..64].copy_from_slice(&s.order);
-    for r in 0..NUM_REGIONS {
-        bytes[64 + r] = s.control[r] as u8;
-        bytes[72 + r] = if s.control[r] < 0 {
-            s.crowns[r] as u8
-        } else {
-            0xff
-        };
-    }
-    bytes[80] = s.resolved;
-    bytes[PLAYER_AT] = s.player;
-    bytes[82] = s.passes;
-    bytes[83] = u8::from(s.mordred);
-    // Who has played a card, and which of the two played last.
-    let [a, b, ..] = s.last_play;
-    bytes[84] = u8::from(a > 0) | u8::from(b > 0) << 1 | u8::from(b > a) << 2;
-    if let Some(ban) = s.undo_ban {
-        bytes[85] = 1 + ban.player;
-        bytes[86] = ban.from;
-        bytes[87] = ban.to;
-        for (k, &d) in ban.delta.iter().enumerate() {
-            bytes[88 + k] = d as u8;
+impl Key {
+    pub fn of(s: &State) -> Key {
+        /// `values` packed `width` bits apart, the first at bit 0.
+        #[inline(always)]
+        fn pack(values: &[u8], width: u32) -> u64 {
+            values
+                .iter()
+                .enumerate()
+                .fold(0, |x, (i, &n)| x | u64::from(n) << (width * i as u32))
         }
+        let cells = s.board.as_flattened();
+        let (c0, c1) = (s.courts[0], s.courts[1]);
+        let mut w = [0u64; KEY_WORDS];
+        w[0] = pack(&cells[..12], 5);
+        w[1] = pack(&cells[12..24], 5);
+        w[2] = pack(&cells[24..], 5) | pack(&[c0[0], c0[1], c0[2], c1[0]], 5) << 40;
+        w[3] = pack(&[c1[1], c1[2]], 5)
+            | pack(&s.stock, 5) << 10
+            | pack(&s.hands[0], 2) << 30
+            | pack(&s.hands[1], 2) << 44;
+        for r in 0..NUM_REGIONS {
+            let crown = if s.control[r] < 0 { s.crowns[r] + 1 } else { 3 };
+            w[4] |= u64::from(s.order[r]) << (3 * r)
+                | ((s.control[r] + 1) as u64) << (24 + 3 * r)
+                | (crown as u64) << (48 + 2 * r);
+        }
+        // Who has played a card, and which of the two played last.
+        let [a, b, ..] = s.last_play;
+        let last = u64::from(a > 0) | u64::from(b > 0) << 1 | u64::from(b > a) << 2;
+        w[5] = u64::from(s.resolved)
+            | u64::from(s.player) << PLAYER_BIT.1
+            | u64::from(s.passes) << 5
+            | u64::from(s.mordred) << 7
+            | last << 8;
+        if let Some(ban) = s.undo_ban {
+            let mut packed =
+                1 | u64::from(ban.player) << 1 | u64::from(ban.from) << 2 | u64::from(ban.to) << 5;
+            for (k, &d) in ban.delta.iter().enumerate() {
+                packed |= ((d + 4) as u64) << (8 + 3 * k);
+            }
+            w[5] |= packed << 11;
+        }
+        Key(w)
     }
-    bytes
+
+    /// The key after `player` calls `(region, faction)` to court and the turn passes.
+    #[inline]
+    fn after_call(&self, player: usize, region: usize, faction: usize) -> Key {
+        let mut w = self.0;
+        let (i, bit) = cell_bit(region * NUM_KINDS + faction);
+        w[i] -= 1 << bit;
+        let (i, bit) = court_bit(player * 3 + faction);
+        w[i] += 1 << bit;
+        Key(w).with_turn_passed()
+    }
+
+    /// The key with the other player to move.
+    #[inline]
+    fn with_turn_passed(mut self) -> Key {
+        self.0[PLAYER_BIT.0] ^= 1 << PLAYER_BIT.1;
+        self
+    }
 }
 
 /// A fast hasher for [`Key`]s (the FxHash step of rustc, with a final mix):
@@ -332,7 +399,6 @@ impl Solver {
             };
             out.push((value, Move::PASS));
         }
-        let other = 1 - me as u8;
         for card in 0..NUM_CARDS as u8 {
             if s.hands[me][card as usize] == 0 {
                 continue;
@@ -340,11 +406,10 @@ impl Solver {
             rules::for_each_action(s, card, |action| {
                 let mut base = *s;
                 rules::play_card(&mut base, card, action);
-                let mut bytes = key_bytes(&base);
-                bytes[PLAYER_AT] = other;
+                let key = Key::of(&base);
                 let calls = rules::court_mask(&base.board, base.open);
                 if calls == 0 {
-                    if seen.insert(Key::from_bytes(&bytes)) {
+                    if seen.insert(key.with_turn_passed()) {
                         out.push((evaluate_for(&base, me), Move::card_play(card, action, None)));
                     }
                     return;
@@ -352,10 +417,7 @@ impl Solver {
                 let tally = Tally::of(&base);
                 for cell in Bits(calls) {
                     let (r, f) = (cell / NUM_KINDS, cell % NUM_KINDS);
-                    let mut child = bytes;
-                    child[cell] -= 1;
-                    child[COURTS_AT + me * 3 + f] += 1;
-                    if seen.insert(Key::from_bytes(&child)) {
+                    if seen.insert(key.after_call(me, r, f)) {
                         let value = call_value(&base, &tally, me, r, f);
                         out.push((value, Move::card_play(card, action, Some((r, f)))));
                     }
@@ -457,7 +519,7 @@ impl Solver {
         let mut searched = None;
         if let Some(mv) = first
             .or(self.killers[depth])
-            .filter(|m| rules::is_legal(s, m))
+            .filter(|m| is_legal_here(s, m))
         {
             let mut after = *s;
             rules::play(&mut after, &mv);
@@ -537,6 +599,10 @@ mod tests {
             let mut after = *s;
             rules::play(&mut after, m);
             best = best.max(-minimax(&after, budget)?);
+        }
+        // The solver's shortcut agrees wherever it speaks.
+        if let Some(value) = decided(s) {
+            assert_eq!(value, best, "decided() is wrong on {s:?}");
         }
         Some(best)
     }
@@ -629,6 +695,70 @@ mod tests {
                 _ => u.stock[0] += 1,
             }
             assert_ne!(Key::of(&u), key, "change {change}");
+        }
+    }
+
+    /// Positions of random 2-player games, all stages.
+    fn positions() -> Vec<State> {
+        let mut out = Vec::new();
+        for seed in 0..12 {
+            let mut s = new_game(2, seed % 2 == 1, seed, 0).unwrap();
+            let mut rng = SplitMix64::new(seed);
+            while !s.is_over() {
+                out.push(s);
+                play_random(&mut s, &mut rng);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn child_keys_are_derived_exactly() {
+        for s in positions().into_iter().step_by(5) {
+            let me = s.player as usize;
+            assert_eq!(
+                Key::of(&s).with_turn_passed().with_turn_passed(),
+                Key::of(&s)
+            );
+            for card in 0..NUM_CARDS as u8 {
+                if s.hands[me][card as usize] == 0 {
+                    continue;
+                }
+                rules::for_each_action(&s, card, |action| {
+                    let mut base = s;
+                    rules::play_card(&mut base, card, action);
+                    let key = Key::of(&base);
+                    for (r, f) in rules::court_options(&base.board, base.open) {
+                        let mut child = base;
+                        rules::finish_turn(&mut child, Some((r, f)));
+                        assert_eq!(key.after_call(me, r, f), Key::of(&child));
+                    }
+                    let mut child = base;
+                    rules::finish_turn(&mut child, None);
+                    assert_eq!(key.with_turn_passed(), Key::of(&child));
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn the_quick_legality_check_agrees_with_the_rules() {
+        let all = positions();
+        let mut moves = Vec::new();
+        let mut rng = SplitMix64::new(11);
+        for (i, s) in all.iter().enumerate().step_by(3) {
+            // Moves of this position (legal) and of a later one (often not).
+            for t in [s, &all[(i + 7) % all.len()]] {
+                rules::legal_moves(t, &mut moves);
+                for _ in 0..40 {
+                    let m = moves[rng.index(moves.len())];
+                    assert_eq!(
+                        is_legal_here(s, &m),
+                        rules::is_legal(s, &m),
+                        "{m:?} in {s:?}"
+                    );
+                }
+            }
         }
     }
 
