@@ -200,7 +200,9 @@ impl Mcts {
             self.config.root_per_card,
             &mut self.candidates,
         );
-        for mv in include {
+        // Any spelling of an included move is accepted; the candidates use the canonical one.
+        let include: Vec<Move> = include.iter().map(rules::canonical).collect();
+        for mv in &include {
             assert!(
                 rules::is_legal(&s, mv),
                 "search: the included move {mv:?} is not legal"
@@ -540,6 +542,19 @@ mod tests {
         for mv in &wanted {
             assert!(r.moves.iter().any(|m| m.mv == *mv && m.visits > 0));
         }
+        // Another spelling of a move (a Crown swap written b, a) counts as the move.
+        let crown = *legal.iter().find(|m| m.card == 0 && m.len == 3).unwrap();
+        let mut spelled = crown;
+        spelled.action.swap(0, 1);
+        let r = search(
+            &s,
+            Budget::iterations(5),
+            1,
+            &SearchConfig::default(),
+            &[spelled],
+        );
+        assert!(r.moves.iter().any(|m| m.mv == crown));
+        assert!(r.moves.iter().all(|m| m.mv != spelled));
     }
 
     #[test]
