@@ -5,7 +5,7 @@
 | beginner | careless: greedy over one drawn action per card, a random move one time in two | none |
 | intermediate | greedy: every legal move, one move deep | none |
 | strong | Monte Carlo tree search + endgame solver | 1 s |
-| max | the same search on two processes (root parallel), visits pooled | 2 s |
+| max | the same search on two threads (root parallel), visits pooled | 2 s |
 
 A budget given with the level (``strong:3s``) replaces the level's own.
 """
