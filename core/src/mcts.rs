@@ -375,7 +375,7 @@ impl Mcts {
 /// candidates count against it). At least one iteration runs.
 ///
 /// Panics if the game is over, if the budget has neither seconds nor
-/// iterations, or if an included move is not legal.
+/// iterations (or 0 iterations), or if an included move is not legal.
 pub fn search(
     s: &State,
     budget: Budget,
@@ -396,6 +396,10 @@ fn check(s: &State, budget: Budget) {
     assert!(
         budget.seconds.is_some() || budget.iterations.is_some(),
         "search: a budget needs seconds, iterations or both"
+    );
+    assert!(
+        budget.iterations != Some(0),
+        "search: a budget's iterations must be at least 1"
     );
 }
 
