@@ -9,18 +9,25 @@
 //! three values the first winning child ends a node's search.
 //!
 //! What keeps it fast while exact:
+//! - windows are clamped to -1..=1, so a node cuts at its first win at every
+//!   depth (Python's solver searches its first root move with a window reaching
+//!   to +2, which keeps every other level of that subtree from cutting);
 //! - successors are de-duplicated by the position they lead to (Settlements
 //!   placing a follower and calling it back leaves the board as another
 //!   Settlements does), and positions are compared by a [`Key`] holding only
 //!   what decides the rest of the game (not the played piles' top cards, not
 //!   Crown tokens on resolved cards, only the order of the latest card plays);
-//! - children are ordered by the heuristic (a move that ends the game in a win
-//!   first), and the move that last cut at the same depth is tried before the
-//!   others are even listed (the killer heuristic: Akl and Newborn, "The
-//!   principal continuation and the killer heuristic", 1977);
-//! - a player without cards can only pass (one child, no listing).
-//!
-//! The tree grows with the cards still in hand, so the solver gives up,
+//! - the move the table remembers for a position (the hash move), else the
+//!   move that last cut at the same depth (the killer heuristic: Akl and
+//!   Newborn, "The principal continuation and the killer heuristic", 1977), is
+//!   searched before the others are even listed; the rest are ordered by the
+//!   heuristic (a move that ends the game in a win first);
+//! - a player without cards can only pass (one child, no listing); when nobody
+//!   holds a card the struggles left resolve in turn; the holder of the last
+//!   card of the game has its card moves judged by the last-card rule's judge
+//!   (each ends the game alike for all moves with the same struggle winners);
+//! - a court out of reach ([`decided`]) settles a position at once.
+//!//! The tree grows with the cards still in hand, so the solver gives up,
 //! returning None, past a node limit or a time limit.
 
 use std::collections::{HashMap, HashSet};
@@ -159,7 +166,7 @@ fn is_legal_here(s: &State, m: &Move) -> bool {
 /// bits each, 12 to a word), the courts, the stock and the hands, then the
 /// region cards, then the struggle's state. A court call changes one board
 /// cell, one court and the player to move, so a child's key is its parent's
-/// plus three word operations (see [`cell_bit`], [`court_bit`]).
+/// plus three word operations (see `cell_bit` and `court_bit`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key([u64; KEY_WORDS]);
 
