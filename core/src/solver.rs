@@ -201,6 +201,10 @@ impl Key {
                 .fold(0, |x, (i, &n)| x | u64::from(n) << (width * i as u32))
         }
         let cells = s.board.as_flattened();
+        debug_assert!(
+            cells.iter().chain(&s.stock).all(|&n| n < 32),
+            "a count past 5 bits"
+        );
         let (c0, c1) = (s.courts[0], s.courts[1]);
         let mut w = [0u64; KEY_WORDS];
         w[0] = pack(&cells[..12], 5);
