@@ -27,7 +27,8 @@
 //!   card of the game has its card moves judged by the last-card rule's judge
 //!   (each ends the game alike for all moves with the same struggle winners);
 //! - a court out of reach ([`decided`]) settles a position at once.
-//!//! The tree grows with the cards still in hand, so the solver gives up,
+//!
+//! The tree grows with the cards still in hand, so the solver gives up,
 //! returning None, past a node limit or a time limit.
 
 use std::collections::{HashMap, HashSet};
