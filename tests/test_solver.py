@@ -94,8 +94,11 @@ def test_solver_matches_brute_force(seed, state, value):
 
 
 def test_solver_gives_up_past_its_node_limit():
-    _, state, _ = max(ENDGAMES, key=lambda e: len(e[1].legal_moves()))
-    assert solve(state, node_limit=1) is None
+    """Past its limit the solver answers None, never a guess; a proof stays within the limit."""
+    for limit in (1, 5):
+        outcomes = [solve(state, node_limit=limit) for _, state, _ in ENDGAMES]
+        assert None in outcomes
+        assert all(solution is None or solution.nodes <= limit for solution in outcomes)
 
 
 def test_solver_refuses_other_player_counts_and_finished_games():

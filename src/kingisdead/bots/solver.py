@@ -79,7 +79,7 @@ class Solver:
         try:
             alpha, best = -2, None
             for move, child in self._children(s):
-                value = -self._negamax(child, -1, -alpha)
+                value = -self._negamax(child, -1, min(1, -alpha))  # values lie in [-1, 1]
                 if value > alpha:
                     alpha, best = value, move
                     if alpha == 1:
