@@ -127,7 +127,7 @@ class SearchBot:
     name = "mcts"
     engine: str | None = None
     """``"core"``, ``"reference"``, or None for the engine in use (:mod:`kingisdead.core`)."""
-    solver_limits = {"core": (6, 2_000_000), "reference": (2, 20_000)}
+    solver_limits = {"core": (6, 500_000), "reference": (2, 20_000)}
     """Per engine: the solver is tried when at most this many cards are left in both
     hands together, and gives up past this many nodes."""
 
