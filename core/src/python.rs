@@ -261,10 +261,7 @@ fn new_game<'py>(
 /// court call `region * 4 + faction` or -1 for none. Grouping keeps the
 /// objects built here few (`kingisdead.core.legal_moves` expands the groups).
 #[pyfunction]
-fn legal_moves<'py>(
-    py: Python<'py>,
-    state: &Bound<'py, PyTuple>,
-) -> PyResult<Vec<MoveGroup<'py>>> {
+fn legal_moves<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyResult<Vec<MoveGroup<'py>>> {
     let s = state_from_py(state)?;
     let mut moves = Vec::new();
     rules::legal_moves(&s, &mut moves);
@@ -474,23 +471,14 @@ fn search(
         .into_iter()
         .map(move_from_py)
         .collect::<PyResult<Vec<_>>>()?;
-    let (
-        exploration,
-        widening,
-        root_widening,
-        per_card,
-        root_per_card,
-        rollout_moves,
-        prior_weight,
-    ) = config;
     let config = mcts::SearchConfig {
-        exploration,
-        widening,
-        root_widening,
-        per_card,
-        root_per_card,
-        rollout_moves,
-        prior_weight,
+        exploration: config.0,
+        widening: config.1,
+        root_widening: config.2,
+        per_card: config.3,
+        root_per_card: config.4,
+        rollout_moves: config.5,
+        prior_weight: config.6,
     };
     let budget = mcts::Budget {
         seconds,

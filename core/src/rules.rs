@@ -337,6 +337,17 @@ pub fn court_options(board: &Board, open: u8) -> impl Iterator<Item = (usize, us
 
 // -- legal moves -------------------------------------------------------------------
 
+/// The court calls open once `card`'s action has moved followers (`before`:
+/// those open now, which a Crown leaves as they are).
+fn calls_after(s: &State, card: u8, action: &[i8], before: u32) -> u32 {
+    if card == CROWN {
+        return before;
+    }
+    let mut board = s.board;
+    apply_to_board(&mut board, card, action);
+    court_mask(&board, s.open)
+}
+
 /// Calls `emit` with every move of `card` for the player to move (each action,
 /// then each court call on the board it leaves), in Python's order. It ignores
 /// the 3-player last-card rule.
@@ -344,13 +355,7 @@ pub fn for_each_card_move(s: &State, card: u8, mut emit: impl FnMut(Move)) {
     let calls_before = court_mask(&s.board, s.open);
     for_each_action(s, card, |action| {
         let play = Move::card_play(card, action, None);
-        let calls = if card == CROWN {
-            calls_before
-        } else {
-            let mut board = s.board;
-            apply_to_board(&mut board, card, action);
-            court_mask(&board, s.open)
-        };
+        let calls = calls_after(s, card, action, calls_before);
         if calls == 0 {
             emit(play);
         }
@@ -402,13 +407,7 @@ pub fn count_legal_moves(s: &State) -> usize {
             continue;
         }
         for_each_action(s, card, |action| {
-            let calls = if card == CROWN {
-                calls_before
-            } else {
-                let mut board = s.board;
-                apply_to_board(&mut board, card, action);
-                court_mask(&board, s.open)
-            };
+            let calls = calls_after(s, card, action, calls_before);
             n += (calls.count_ones() as usize).max(1);
         });
     }
