@@ -80,8 +80,8 @@ def solve_times(positions: list[GameState], engine: str, node_limit: int) -> tup
 
 
 def recorded_game() -> GameRecord:
-    """A 2-player game between two search bots (iteration budgets: the same game on every run)."""
-    record = GameRecord(players=["mcts:200", "mcts:200"], seed=5)
+    """A 4-player game between search bots (iteration budgets: the same game on every run)."""
+    record = GameRecord(players=["mcts:200"] * 4, seed=5)
     game = record.start()
     bots = [make_bot(name, seed=5 + seat) for seat, name in enumerate(record.players)]
     while not game.is_over():

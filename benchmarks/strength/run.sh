@@ -30,3 +30,6 @@ run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --
 # run 4p-strong1s-greedy        --players 4 --bots strong,greedy --games 8 --jobs 2 --seed 14
 # A second timed run against greedy, one job (added by the lead):
 # run 2p-strong1s-greedy-b      --players 2 --bots strong,greedy --games 40 --jobs 1 --seed 15
+# With the compiled core (the levels as they are now; `mcts-reference` is the pure-Python search):
+# run 2p-strong-vs-reference    --players 2 --bots strong,mcts-reference:1s --games 60 --jobs 2 --seed 21
+# run 2p-levels                 --players 2 --bots beginner,intermediate,strong,max --games 48 --jobs 1 --seed 22
