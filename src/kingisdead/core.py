@@ -49,20 +49,17 @@ def available() -> bool:
     return _core is not None
 
 
-def engine() -> str:
-    """The engine in use: ``"core"`` when it is selected and built, else ``"reference"``."""
-    return "core" if _engine == "core" and _core is not None else "reference"
-
-
 def active() -> bool:
     """Whether calls go to the compiled core."""
     return _engine == "core" and _core is not None
 
 
-def chosen(name: str | None) -> str:
-    """The engine a call runs on: ``name`` if given (checked), else the one in use."""
-    if name is None:
-        return engine()
+def engine() -> str:
+    """The engine in use: ``"core"`` when it is selected and built, else ``"reference"``."""
+    return "core" if active() else "reference"
+
+
+def _checked(name: str) -> str:
     if name not in ENGINES:
         raise ValueError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
     if name == "core":
@@ -70,14 +67,16 @@ def chosen(name: str | None) -> str:
     return name
 
 
+def chosen(name: str | None) -> str:
+    """The engine a call runs on: ``name`` if given (ValueError for an unknown one), else the one in use."""
+    return engine() if name is None else _checked(name)
+
+
 def set_engine(name: str) -> None:
-    """Select ``"core"`` or ``"reference"`` for this process (ValueError for anything else)."""
+    """Select ``"core"`` or ``"reference"`` for the whole process (ValueError for anything else,
+    RuntimeError for the core when it is not built)."""
     global _engine
-    if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
-    if name == "core" and _core is None:
-        raise ValueError("the compiled core is not built: run `pip install -e .` (needs cargo)")
-    _engine = name
+    _engine = _checked(name)
 
 
 @contextmanager
