@@ -153,7 +153,7 @@ def legal_moves(s: GameState) -> list[Move]:
     """Every legal move, pass first, in the reference engine's order."""
     if s._result is not None:
         return []
-    moves = []
+    moves: list[Move] = []
     extend = moves.extend
     for card, action, courts in require().legal_moves(to_core(s)):
         if card < 0:
