@@ -26,7 +26,14 @@
 //!   holds a card the struggles left resolve in turn; the holder of the last
 //!   card of the game has its card moves judged by the last-card rule's judge
 //!   (each ends the game alike for all moves with the same struggle winners);
-//! - a court out of reach ([`decided`]) settles a position at once.
+//! - a court out of reach ([`decided`]) settles a position at once, and so
+//!   does a win by passing to the end while the other player holds no card
+//!   ([`wins_by_passing`]);
+//! - before its children are searched, each child's key is looked up in the
+//!   table, and one already known to lose for its mover cuts at once (the
+//!   enhanced transposition cut-off: Plaat, Schaeffer, Pijls and de Bruin,
+//!   "Nearly optimal minimax tree search?", 1994); the last-card judge's
+//!   values are kept in the table too.
 //!
 //! The tree grows with the cards still in hand, so the solver gives up,
 //! returning None, past a node limit or a time limit.
@@ -118,6 +125,21 @@ pub fn decided(s: &State) -> Option<i8> {
     } else {
         None
     }
+}
+
+/// Whether the mover wins by passing to the end while the other player holds
+/// no card (a cheap exact cut-off): the other can only pass, so the mover's
+/// passes resolve every struggle left in turn.
+pub fn wins_by_passing(s: &State) -> bool {
+    let me = s.player as usize;
+    if s.is_over() || s.hands[1 - me].iter().any(|&n| n > 0) {
+        return false;
+    }
+    let mut end = *s;
+    while !end.is_over() {
+        rules::resolve(&mut end);
+    }
+    terminal_value_for(&end, me) == 1
 }
 
 /// Whether a move in canonical spelling (as this solver lists them) is legal
@@ -346,7 +368,7 @@ impl Solver {
     fn solve(&mut self, s: &State) -> Option<Solution> {
         self.buffers(0);
         let mut children = std::mem::take(&mut self.children[0]);
-        self.list_children(s, 0, None, &mut children);
+        self.list_children(s, 0, None, 2, &mut children);
         let mut alpha = -2;
         let mut best = None;
         for &(_, mv) in &children {
@@ -392,18 +414,35 @@ impl Solver {
         s: &State,
         depth: usize,
         skip: Option<Key>,
+        beta: i8,
         out: &mut Vec<(f64, Move)>,
-    ) {
+    ) -> Option<(i8, Move)> {
         out.clear();
         let me = s.player as usize;
         let seen = &mut self.seen[depth];
         seen.clear();
+        let table = &self.table;
+        // Enhanced transposition cut-off: a child the table already bounds at
+        // or below -beta (for its own mover) makes this node cut at once.
+        let mut cut: Option<(i8, Move)> = None;
+        let mut probe = |key: &Key, mv: &dyn Fn() -> Move| {
+            if cut.is_some() {
+                return;
+            }
+            if let Some(e) = table.get(key) {
+                if e.bound != Bound::Lower && -e.value >= beta {
+                    cut = Some((-e.value, mv()));
+                }
+            }
+        };
         if let Some(key) = skip {
             seen.insert(key);
         }
         let mut pass = *s;
         rules::play(&mut pass, &Move::PASS);
-        if seen.insert(Key::of(&pass)) {
+        let pass_key = Key::of(&pass);
+        if seen.insert(pass_key) {
+            probe(&pass_key, &|| Move::PASS);
             let value = if pass.is_over() {
                 2.0 * f64::from(terminal_value_for(&pass, me))
             } else {
@@ -421,7 +460,9 @@ impl Solver {
                 let key = Key::of(&base);
                 let calls = rules::court_mask(&base.board, base.open);
                 if calls == 0 {
-                    if seen.insert(key.with_turn_passed()) {
+                    let child = key.with_turn_passed();
+                    if seen.insert(child) {
+                        probe(&child, &|| Move::card_play(card, action, None));
                         out.push((evaluate_for(&base, me), Move::card_play(card, action, None)));
                     }
                     return;
@@ -429,7 +470,9 @@ impl Solver {
                 let tally = Tally::of(&base);
                 for cell in Bits(calls) {
                     let (r, f) = (cell / NUM_KINDS, cell % NUM_KINDS);
-                    if seen.insert(key.after_call(me, r, f)) {
+                    let child = key.after_call(me, r, f);
+                    if seen.insert(child) {
+                        probe(&child, &|| Move::card_play(card, action, Some((r, f))));
                         let value = call_value(&base, &tally, me, r, f);
                         out.push((value, Move::card_play(card, action, Some((r, f)))));
                     }
@@ -437,6 +480,7 @@ impl Solver {
             });
         }
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        cut
     }
 
     /// The value of a position where the mover holds the last card of the game.
@@ -506,8 +550,8 @@ impl Solver {
             return Ok(-self.negamax(&after, -beta, -alpha, depth + 1)?);
         }
         let theirs = s.hands[1 - me].iter().any(|&n| n > 0);
-        if !theirs && s.cards_left(me) == 1 {
-            return self.last_card(s, alpha, beta, depth);
+        if wins_by_passing(s) {
+            return Ok(1);
         }
         let key = Key::of(s);
         let mut first = None;
@@ -521,6 +565,26 @@ impl Solver {
                 return Ok(entry.value);
             }
             first = entry.best;
+        }
+        if !theirs && s.cards_left(me) == 1 {
+            // The last card of the game: judged, then remembered like any other node.
+            let value = self.last_card(s, alpha, beta, depth)?;
+            let bound = if value <= alpha {
+                Bound::Upper
+            } else if value >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.insert(
+                key,
+                Entry {
+                    value,
+                    bound,
+                    best: None,
+                },
+            );
+            return Ok(value);
         }
         self.buffers(depth);
         let original_alpha = alpha;
@@ -542,7 +606,13 @@ impl Solver {
         }
         if alpha < beta {
             let mut children = std::mem::take(&mut self.children[depth]);
-            self.list_children(s, depth, searched, &mut children);
+            let cut = self.list_children(s, depth, searched, beta, &mut children);
+            if let Some((value, mv)) = cut {
+                best = value;
+                best_move = Some(mv);
+                alpha = value;
+                children.clear();
+            }
             let mut result = Ok(());
             for &(_, mv) in &children {
                 let mut after = *s;
@@ -615,6 +685,9 @@ mod tests {
         // The solver's shortcut agrees wherever it speaks.
         if let Some(value) = decided(s) {
             assert_eq!(value, best, "decided() is wrong on {s:?}");
+        }
+        if wins_by_passing(s) {
+            assert_eq!(best, 1, "wins_by_passing() is wrong on {s:?}");
         }
         Some(best)
     }
