@@ -12,7 +12,7 @@ from kingisdead import GameState, position, rules
 from kingisdead.analysis import analyse_position, analyse_record, load
 from kingisdead.bots.budget import Budget
 from kingisdead.cli import app
-from kingisdead.moves import parse_move
+from kingisdead.moves import PASS, parse_move
 from kingisdead.record import GameRecord
 
 QUICK = Budget(iterations=20)
@@ -128,3 +128,25 @@ def test_cli_analyse_reports_bad_input_clearly(tmp_path):
     spot.write_text(position.dumps(GameState.new(2, seed=4)))
     outcome = runner.invoke(app, ["analyse", str(spot), "--budget", "soon"])
     assert outcome.exit_code != 0
+
+
+def test_no_move_looks_better_than_a_proven_result():
+    """In a proven position the proof caps every estimate (a proven loss shows every move at 0)."""
+    seen = set()
+    for seed in range(200):
+        s = GameState.new(2, seed=seed)
+        rng = Random(seed)
+        while not s.is_over() and sum(s.hands) > 3:
+            rules.play(s, PASS) if rng.random() < 0.5 else rules.play_random(s, rng)
+        if s.is_over() or not any(s.hands[s.player * 7:s.player * 7 + 7]):
+            continue
+        analysis = analyse_position(s, QUICK, seed=seed)
+        if analysis.exact is None:
+            continue
+        best = (analysis.exact + 1) / 2
+        assert analysis.moves[0].move == analysis.exact_move and analysis.moves[0].win_chance == best
+        assert all(e.win_chance <= best for e in analysis.moves)
+        seen.add(analysis.exact)
+        if {-1, 1} <= seen:
+            break
+    assert {-1, 1} <= seen

@@ -442,3 +442,13 @@ def test_settlements_skips_a_faction_without_stock(monkeypatch):
     # the first 'back' undoes the Welsh region, the second the card (with the skipped Scots step)
     assert text.count("Settlements › none › choose the region for the Welsh follower") == 2
     assert text.count("Choose the card to play") == 2
+
+
+def test_an_unknown_engine_in_the_environment_is_a_clear_error(monkeypatch):
+    from kingisdead import core
+
+    monkeypatch.setattr(core, "_engine", "bogus")
+    result = invoke("simulate", "--games", "1")
+    assert result.exit_code == 2
+    assert "KINGISDEAD_ENGINE must be one of core, reference, not 'bogus'" in result.output
+    assert "Traceback" not in result.output

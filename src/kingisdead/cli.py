@@ -51,6 +51,15 @@ class Variant(StrEnum):
 
 # -- shared helpers ---------------------------------------------------------------------
 
+@app.callback()
+def main() -> None:
+    """The King Is Dead: play in the terminal, run bots, replay records, inspect positions."""
+    try:
+        core.check_environment()
+    except ValueError as exc:
+        fail(str(exc), 2)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Report a problem on stderr, without a traceback, and stop with a non-zero status."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(Text("Error: ", style="bold red") + Text(message))
@@ -603,7 +612,7 @@ def arena(
 @app.command()
 def analyse(
     file: Annotated[str, typer.Argument(help="A game record or a position (JSON file; '-' for standard input).")],
-    budget: Annotated[str, typer.Option(help="Search per position: '1s', '250ms' or iterations ('300').")] = "300",
+    budget: Annotated[str, typer.Option(help="Search per position: '1s', '250ms' or iterations ('2000').")] = "2000",
     top: Annotated[int, typer.Option(min=1, help="Moves to list for a position.")] = 10,
     seed: Annotated[int, typer.Option(help="Search seed (with an iteration budget the analysis repeats exactly).")]
     = 0,

@@ -40,8 +40,12 @@ except ImportError:  # pragma: no cover - only a source tree without a built cor
 ENGINES = ("core", "reference")
 
 _engine = os.environ.get("KINGISDEAD_ENGINE", "core")
-if _engine not in ENGINES:
-    raise ValueError(f"KINGISDEAD_ENGINE must be one of {', '.join(ENGINES)}, not {_engine!r}")
+
+
+def check_environment() -> None:
+    """Raise ValueError if ``KINGISDEAD_ENGINE`` names no engine (every engine call checks it)."""
+    if _engine not in ENGINES:
+        raise ValueError(f"KINGISDEAD_ENGINE must be one of {', '.join(ENGINES)}, not {_engine!r}")
 
 
 def available() -> bool:
@@ -50,8 +54,11 @@ def available() -> bool:
 
 
 def active() -> bool:
-    """Whether calls go to the compiled core."""
-    return _engine == "core" and _core is not None
+    """Whether calls go to the compiled core (ValueError for a bad ``KINGISDEAD_ENGINE``)."""
+    if _engine == "reference":
+        return False
+    check_environment()
+    return _core is not None
 
 
 def engine() -> str:

@@ -33,8 +33,9 @@ from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .views import describe_move, preview, step_guide, table_view
 
 HINTS_SHOWN = 3
-HINT_BUDGET = Budget(iterations=400)
-ANALYSIS_BUDGET = Budget(iterations=120)
+HINT_BUDGET = Budget(iterations=20_000)
+"""About 0.15 s in the compiled core: enough visits to tell the top moves apart."""
+ANALYSIS_BUDGET = Budget(iterations=2000)
 
 
 class GameError(Exception):
