@@ -67,10 +67,16 @@ def check_position(s: GameState, rng: Random) -> None:
     else:
         moves = rng.sample(reference, SAMPLED_SUCCESSORS)
         sample = [(m, core.play(s, m)) for m in moves]
+    t = core.to_core(s)
     for move, after in sample:
         expected = s.copy()
         rules.play(expected, move)
         assert full_key(after) == full_key(expected), f"after {move}"
+        assert core.require().is_legal(t, move)
+    # Moves legal one ply later are mostly illegal now: both engines must judge them alike.
+    later = [m for _, after in sample[:3] if not after.is_over() for m in rules.legal_moves(after)]
+    for move in rng.sample(later, min(30, len(later))):
+        assert core.require().is_legal(t, move) == s.is_legal(move), f"is {move} legal?"
 
 
 def check_result(s: GameState) -> None:
