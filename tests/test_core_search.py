@@ -14,7 +14,7 @@ from random import Random
 
 import pytest
 
-from kingisdead import GameState, core, rules
+from kingisdead import GameState, IllegalMoveError, core, parse_move, rules
 from kingisdead.bots import levels, make_bot
 from kingisdead.bots.budget import Budget
 from kingisdead.bots.mcts import search
@@ -140,3 +140,14 @@ def test_core_solver_agrees_with_the_reference_solver(cards):
         if checked == (6 if cards == 1 else 3):
             break
     assert checked >= 3
+
+
+def test_an_illegal_included_move_is_refused_with_the_rule():
+    s = GameState.new(2, seed=1)
+    with pytest.raises(IllegalMoveError, match="Garrison"):
+        search(s, Budget(iterations=10), Random(1), include=(parse_move("Garrison Dev:SW>Lon:R +Lon:S"),))
+    with pytest.raises(ValueError, match="not legal"):
+        core.require().search(core.to_core(s), None, 10, 1, (0.3, 1.0, 2.0, 3, 24, 0, 1.0),
+                              [(1, (9, 9, 9, 9, 9), (0, 0))])
+    with pytest.raises(ValueError, match="not legal"):
+        core.play(s, parse_move("Garrison Dev:SW>Lon:R +Lon:S"))

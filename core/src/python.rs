@@ -300,7 +300,8 @@ fn is_legal(state: &Bound<'_, PyTuple>, mv: PyMove) -> PyResult<bool> {
     Ok(move_from_py(mv).is_ok_and(|m| rules::is_legal(&s, &m)))
 }
 
-/// The state after a move known to be legal (no checks).
+/// The state after a legal move (ValueError for an illegal one: the
+/// reference's `check_move` says which rule it breaks).
 #[pyfunction]
 fn play<'py>(
     py: Python<'py>,
@@ -308,7 +309,11 @@ fn play<'py>(
     mv: PyMove,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let mut s = state_from_py(state)?;
-    rules::play(&mut s, &move_from_py(mv)?);
+    let m = move_from_py(mv)?;
+    if s.is_over() || !rules::is_legal(&s, &m) {
+        return Err(PyValueError::new_err("play: the move is not legal here"));
+    }
+    rules::play(&mut s, &m);
     state_to_py(py, &s)
 }
 
@@ -471,6 +476,11 @@ fn search(
         .into_iter()
         .map(move_from_py)
         .collect::<PyResult<Vec<_>>>()?;
+    if include.iter().any(|m| !rules::is_legal(&s, m)) {
+        return Err(PyValueError::new_err(
+            "search: an included move is not legal here",
+        ));
+    }
     let config = mcts::SearchConfig {
         exploration: config.0,
         widening: config.1,

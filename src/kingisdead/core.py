@@ -183,7 +183,7 @@ def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
 
 
 def play(s: GameState, move: Move) -> GameState:
-    """A new state: ``move`` (known to be legal) played on ``s``."""
+    """A new state: ``move`` played on ``s`` (ValueError if it is not legal there)."""
     return from_core(require().play(to_core(s), move))
 
 

@@ -226,6 +226,9 @@ def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig |
            threads: int = 1, engine: str | None = None) -> SearchResult:
     """Search ``state`` within ``budget``; ``include`` forces moves into the root's candidates.
 
+    Raises ValueError for a finished game and IllegalMoveError for an illegal
+    move in ``include``.
+
     The compiled core runs the search when it is the engine in use (see
     :mod:`kingisdead.core`), on ``threads`` threads with the GIL released
     (root parallel: independent trees, visits pooled); the reference search
@@ -236,6 +239,8 @@ def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig |
     """
     if state.is_over():
         raise ValueError("the game is over: there is no move to search")
+    for move in include:
+        state.check(move)  # IllegalMoveError naming the rule: only legal moves can be judged
     config = config or SearchConfig()
     if core.chosen(engine) == "core" and clock is time.perf_counter:
         return core_search(state, budget, rng, config, include, threads)
