@@ -183,3 +183,27 @@ def test_bad_state_tuples_are_refused_with_a_clear_error():
         core.require().legal_moves(tuple(t))
     with pytest.raises(ValueError, match="18-item"):
         core.require().legal_moves((2, False))
+
+
+def test_the_core_refuses_what_it_cannot_use():
+    """Out-of-range states, unknown cards and finished games get a ValueError, never a crash."""
+    s = GameState.new(2, seed=1)
+    t = list(core.to_core(s))
+    t[6] = [0, 0, 1, 2, 3, 4, 5, 6]  # a region card twice
+    with pytest.raises(ValueError, match="region cards"):
+        core.require().legal_moves(tuple(t))
+    t = list(core.to_core(s))
+    t[8] = [9] * 8
+    with pytest.raises(ValueError, match="out of range"):
+        core.require().legal_moves(tuple(t))
+    with pytest.raises(ValueError, match="unknown card"):
+        core.require().card_actions(core.to_core(s), 9)
+    finished = GameState.new(3, seed=1)
+    rng = Random(1)
+    while not finished.is_over():
+        rules.play_random(finished, rng)
+    for call in (core.sample_move, lambda state, r: core.ranked_candidates(state, r, 3)):
+        with pytest.raises(ValueError, match="over"):
+            call(finished, rng)
+    with pytest.raises(ValueError, match="over"):
+        core.greedy_moves(finished)

@@ -37,6 +37,17 @@ fn ending_from(name: &str) -> PyResult<Ending> {
     }
 }
 
+/// The state of a game still running, or ValueError (nothing to choose in a finished game).
+fn running(state: &Bound<'_, PyTuple>) -> PyResult<State> {
+    let s = state_from_py(state)?;
+    if s.is_over() {
+        return Err(PyValueError::new_err(
+            "the game is over: there is no move to make",
+        ));
+    }
+    Ok(s)
+}
+
 fn bad(what: &str) -> PyErr {
     PyValueError::new_err(format!("core state: {what}"))
 }
@@ -157,8 +168,22 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
         &t.get_item(8)?.extract::<Vec<i8>>()?,
         "control",
     )?;
-    if s.player >= players || s.order.iter().any(|&r| r as usize >= NUM_REGIONS) {
-        return Err(bad("seat or region out of range"));
+    let mut seen = 0u8;
+    s.order
+        .iter()
+        .for_each(|&r| seen |= 1u8.checked_shl(r as u32).unwrap_or(0));
+    if s.player >= players || seen != 0xff {
+        return Err(bad("the seat to move or the region cards are out of range"));
+    }
+    let seat = |p: i8| (-1..players as i8).contains(&p);
+    if !s.crowns.iter().all(|&p| seat(p))
+        || !s.control.iter().all(|&c| (-1..=4).contains(&c))
+        || !s.tops.iter().all(|&c| (-1..NUM_CARDS as i8).contains(&c))
+        || s.resolved as usize > NUM_REGIONS
+    {
+        return Err(bad(
+            "a crown, control, top card or resolved count is out of range",
+        ));
     }
     s.open = (0..NUM_REGIONS)
         .filter(|&r| s.control[r] < 0)
@@ -289,6 +314,9 @@ fn count_legal_moves(state: &Bound<'_, PyTuple>) -> PyResult<usize> {
 #[pyfunction]
 fn card_actions(state: &Bound<'_, PyTuple>, card: u8) -> PyResult<Vec<Vec<i8>>> {
     let s = state_from_py(state)?;
+    if card as usize >= NUM_CARDS {
+        return Err(PyValueError::new_err(format!("unknown card {card}")));
+    }
     let mut out = Vec::new();
     rules::card_actions(&s, card, &mut out);
     Ok(out.iter().map(|m| m.action().to_vec()).collect())
@@ -367,7 +395,7 @@ fn play_random<'py>(
     state: &Bound<'py, PyTuple>,
     seed: u64,
 ) -> PyResult<(PyMove, Bound<'py, PyTuple>)> {
-    let mut s = state_from_py(state)?;
+    let mut s = running(state)?;
     let m = playout::play_random(&mut s, &mut SplitMix64::new(seed));
     Ok((move_to_py(&m), state_to_py(py, &s)?))
 }
@@ -413,7 +441,7 @@ fn evaluate(state: &Bound<'_, PyTuple>) -> PyResult<Vec<f64>> {
 /// reference `GreedyBot` scans them (so both engines offer the same list).
 #[pyfunction]
 fn greedy_moves(state: &Bound<'_, PyTuple>) -> PyResult<Vec<PyMove>> {
-    let s = state_from_py(state)?;
+    let s = running(state)?;
     let me = s.player as usize;
     let mut moves = Vec::new();
     rules::legal_moves(&s, &mut moves);
@@ -441,7 +469,7 @@ fn ranked_candidates(
     seed: u64,
     per_card: usize,
 ) -> PyResult<Vec<(f64, PyMove)>> {
-    let s = state_from_py(state)?;
+    let s = running(state)?;
     let mut rng = SplitMix64::new(seed);
     Ok(candidates::ranked_candidates(&s, &mut rng, per_card)
         .iter()
