@@ -326,6 +326,19 @@ enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a value searched within the window (alpha, beta) proves.
+    fn of(value: i8, alpha: i8, beta: i8) -> Bound {
+        if value <= alpha {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// A transposition table entry: the value, how it bounds the truth, and the
 /// move that decided it (tried first when the position comes back).
 #[derive(Clone, Copy, Debug)]
@@ -569,13 +582,7 @@ impl Solver {
         if !theirs && s.cards_left(me) == 1 {
             // The last card of the game: judged, then remembered like any other node.
             let value = self.last_card(s, alpha, beta, depth)?;
-            let bound = if value <= alpha {
-                Bound::Upper
-            } else if value >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(value, alpha, beta);
             self.table.insert(
                 key,
                 Entry {
@@ -641,13 +648,7 @@ impl Solver {
         if alpha >= beta {
             self.killers[depth] = best_move;
         }
-        let bound = if best <= original_alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.table.insert(
             key,
             Entry {
