@@ -511,16 +511,25 @@ def serve(
     database: Annotated[str | None, typer.Option(
         help="SQLAlchemy URL of the game store (default: $DATABASE_URL, else ./kingisdead.sqlite3).")] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving, so people can follow.")] = 0.6,
+    public_url: Annotated[str | None, typer.Option(
+        help="Address people reach the server at, for invite links (default: $KINGISDEAD_PUBLIC_URL, "
+             "else http://HOST:PORT).")] = None,
 ) -> None:
     """Play in the browser: start the web server (lobby, tables, API at /docs)."""
+    import os
+
     try:
         import uvicorn
 
         from .web import create_app
+        from .web.security import WS_TRANSPORT_MAX
     except ImportError:
         fail("the web server needs the web extra: pip install 'kingisdead[web]'")
     typer.echo(f"The King Is Dead: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
-    uvicorn.run(create_app(database, bot_delay=bot_delay), host=host, port=port, log_level="warning")
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    public = public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or f"http://{shown}:{port}"
+    uvicorn.run(create_app(database, bot_delay=bot_delay, public_url=public), host=host, port=port,
+                log_level="warning", ws_max_size=WS_TRANSPORT_MAX)
 
 
 # -- arena (tournaments between bots) ------------------------------------------------------------

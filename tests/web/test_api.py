@@ -16,17 +16,19 @@ from kingisdead.web.games import GameError, GameService
 
 
 def state_of(client, game_id: str) -> GameState:
-    """The engine's state of a server game, rebuilt from its downloadable record."""
-    return GameRecord.loads(client.get(f"/api/games/{game_id}/record").text).replay()
+    """The engine's state of a server game (its public record has no seed while it runs)."""
+    return client.app.state.service.get(game_id).snapshot.state
 
 
-def test_create_gives_one_token_per_human_seat(client):
-    game = create(client, [human("Ada"), bot("random"), human()], seed=5)
+def test_create_gives_the_creator_a_token_and_the_others_invites(client):
+    game = create(client, [human("Ada"), bot("random"), human()], seed=5, claim=False)
     seats = game["seats"]
     assert [s["kind"] for s in seats] == ["human", "bot", "human"]
-    assert seats[1]["token"] is None and seats[1]["invite"] is None
-    assert seats[0]["token"] and seats[2]["token"] and seats[0]["token"] != seats[2]["token"]
-    assert seats[2]["invite"].endswith(f"/game/{game['id']}#token={seats[2]['token']}")
+    assert seats[1]["token"] is None and seats[1]["invite"] is None and seats[1]["invite_token"] is None
+    assert seats[0]["token"] and seats[0]["invite"] is None and seats[0]["claimed"]
+    assert seats[2]["token"] is None and seats[2]["invite_token"].startswith("invite-") and not seats[2]["claimed"]
+    # built from the configured public URL, not from the request's Host header
+    assert seats[2]["invite"] == f"http://localhost:8000/game/{game['id']}#token={seats[2]['invite_token']}"
     assert seats[0]["name"] == "Ada" and seats[2]["name"] == "Player 3"
     assert game["game"]["table"]["hand"] is None
     setup = GameState.new(3, "standard", 5)
@@ -116,7 +118,7 @@ def test_errors_are_clear_and_change_nothing(client):
 
 
 def test_join_takes_free_seats_until_none_is_left(client):
-    game = create(client, [human(), human(), bot()], seed=2)
+    game = create(client, [human(), {**human(), "public": True}, bot()], seed=2, claim=False)
     open_games = client.get("/api/games", params={"status": "open"}).json()["games"]
     assert [(g["id"], g["open_seats"]) for g in open_games] == [(game["id"], [1])]
     joined = client.post(f"/api/games/{game['id']}/join")
@@ -124,16 +126,17 @@ def test_join_takes_free_seats_until_none_is_left(client):
     view = client.get(f"/api/games/{game['id']}", headers=auth(joined.json()["token"])).json()
     assert view["you"] == 1
     # the invite token of a seat taken from the lobby no longer works
-    assert client.get(f"/api/games/{game['id']}", headers=auth(game["seats"][1]["token"])).status_code == 403
+    used = client.post(f"/api/games/{game['id']}/claim", headers=auth(game["seats"][1]["invite_token"]))
+    assert used.status_code == 403 and used.json()["error"] == "invite_used"
     refused = client.post(f"/api/games/{game['id']}/join")
     assert refused.status_code == 409 and refused.json()["error"] == "no_free_seat"
     assert client.get("/api/games", params={"status": "open"}).json()["games"] == []
 
 
-def test_an_invite_link_claims_its_seat_on_first_use(client):
-    game = create(client, [human(), human()], seed=2)
+def test_an_open_seat_leaves_the_lobby_once_its_invite_is_claimed(client):
+    game = create(client, [human(), {**human(), "public": True}], seed=2, claim=False)
     assert client.get("/api/games", params={"status": "open"}).json()["games"][0]["open_seats"] == [1]
-    client.get(f"/api/games/{game['id']}", headers=auth(game["seats"][1]["token"]))
+    client.post(f"/api/games/{game['id']}/claim", headers=auth(game["seats"][1]["invite_token"]))
     assert client.get("/api/games", params={"status": "open"}).json()["games"] == []
 
 
@@ -266,4 +269,5 @@ def test_the_record_download_is_a_json_attachment(client):
     response = client.get(f"/api/games/{game['id']}/record")
     assert response.headers["content-disposition"].startswith("attachment")
     data = json.loads(response.text)
-    assert data["format"] == "kingisdead-record" and data["seed"] == 6 and data["moves"] == []
+    assert data["format"] == "kingisdead-record" and data["moves"] == []
+    assert data["seed"] is None  # the seed decides every hand: shown once the game is over

@@ -25,10 +25,19 @@ def bot(level: str = "random") -> dict[str, Any]:
     return {"kind": "bot", "bot": level}
 
 
-def create(client: Any, seats: list[dict[str, Any]], seed: int = 1, **settings: Any) -> dict[str, Any]:
+def create(client: Any, seats: list[dict[str, Any]], seed: int = 1, claim: bool = True,
+           **settings: Any) -> dict[str, Any]:
+    """Create a game; with ``claim``, every invite is exchanged so each human seat has its ``token``."""
     response = client.post("/api/games", json={"players": len(seats), "seats": seats, "seed": seed, **settings})
     assert response.status_code == 201, response.text
-    return response.json()
+    game = response.json()
+    if claim:
+        for seat in game["seats"]:
+            if seat["invite_token"]:
+                claimed = client.post(f"/api/games/{game['id']}/claim", headers=auth(seat["invite_token"]))
+                assert claimed.status_code == 200, claimed.text
+                seat["token"] = claimed.json()["token"]
+    return game
 
 
 def auth(token: str) -> dict[str, str]:

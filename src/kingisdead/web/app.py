@@ -8,7 +8,6 @@ generated OpenAPI schema is served at /openapi.json and browsable at /docs.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,13 +19,23 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from swagger_ui_bundle import swagger_ui_path
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import VARIANTS, __version__
 from ..building import Choice
 from .db import DEFAULT_URL
-from .games import GameError, GameService, LiveGame, bot_names
+from .games import GameError, GameService, LiveGame, Seat, bot_names
 from .live import BotRunner, Hub, error_body
+from .security import (
+    BodyLimit,
+    RateLimited,
+    RateLimiter,
+    RateLimits,
+    SecurityHeaders,
+    parse_ws_json,
+)
 from .views import board_facts
 
 STATIC = files("kingisdead.web") / "static"
@@ -35,14 +44,16 @@ MAX_SEED = 2**63 - 1
 
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"] = Field(description="a person (gets a token) or a bot")
-    bot: str | None = Field(None, description="bot level, one of GET /api/meta's bots (for kind 'bot')")
+    bot: str | None = Field(None, max_length=32, description="bot level, one of GET /api/meta's bots (for kind 'bot')")
     name: str | None = Field(None, max_length=40, description="shown at the table")
+    public: bool = Field(False, description="a person's seat other than the creator's: offered in the lobby to "
+                                            "anyone (true), or only through its private invite link (false)")
 
 
 class CreateGame(BaseModel):
     players: int = Field(ge=2, le=4)
     variant: Literal["standard", "mordred"] = "standard"
-    seats: list[SeatSpec] = Field(description="one per player, in seat order")
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="decides the setup; random if left out")
     first_player: int = Field(0, ge=0, le=3)
     hints: bool = Field(False, description="allow hints on request")
@@ -51,7 +62,24 @@ class CreateGame(BaseModel):
 
 class Step(BaseModel):
     kind: Literal["pass", "card", "region", "faction", "none"]
-    value: int = -1
+    value: int = Field(-1, ge=-1, le=7, description="card 0-6, region 0-7, faction 0-3; -1 for pass and none")
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: a stable code and a message in words."""
+
+    error: str = Field(description="a stable word, e.g. 'bad_token' (see docs/web.md)")
+    detail: str = Field(description="what went wrong, in words")
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error answers of a route (every route may also answer 413 and 422)."""
+    said = {401: "no token given", 403: "a token of no seat of this game, or an invite already used",
+            404: "no such game", 409: "the game's state does not allow it (over, stale, not your turn, taken)",
+            413: "the request body is too large", 422: "malformed or invalid input",
+            429: "too many requests from your address (Retry-After says when to try again)",
+            503: "the server is too busy to take this now"}
+    return {status: {"model": ErrorBody, "description": said[status]} for status in sorted({*statuses, 413, 422})}
 
 
 class OptionsRequest(BaseModel):
@@ -63,13 +91,23 @@ class MoveRequest(BaseModel):
     move_number: int | None = Field(None, ge=0, description="moves played when you chose (stale check)")
 
 
+_STEPS: TypeAdapter[list[Step]] = TypeAdapter(Annotated[list[Step], Field(max_length=12)])
 bearer = HTTPBearer(auto_error=False, description="the seat's secret token from game creation or join")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastAPI:
-    """The app, storing games at ``database_url`` (default: $DATABASE_URL, else a SQLite file)."""
+def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
+               rate_limits: RateLimits | None = None) -> FastAPI:
+    """The app, storing games at ``database_url`` (default: $DATABASE_URL, else a SQLite file).
+
+    ``public_url``: the address people reach the server at, for invite links
+    (default: $KINGISDEAD_PUBLIC_URL, else http://localhost:8000); never taken
+    from a request's Host header. ``rate_limits``: per-address limits (default:
+    :meth:`RateLimits.from_env`).
+    """
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    public = (public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or "http://localhost:8000").rstrip("/")
+    limiter = RateLimiter(rate_limits or RateLimits.from_env())
     service = GameService(url)
     hub = Hub(service)
     runner = BotRunner(service, hub, bot_delay)
@@ -88,12 +126,22 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         description="Play The King Is Dead in the browser: games, seats, moves and live updates. "
                     "See docs/web.md for the WebSocket protocol.",
         lifespan=lifespan,
+        docs_url=None, redoc_url=None,  # /docs is served below from the package, with no inline script
     )
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
     app.state.service, app.state.hub, app.state.runner = service, hub, runner
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:
-        return JSONResponse(error_body(exc), status_code=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+        return JSONResponse(error_body(exc), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": code, "detail": str(exc.detail)}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -105,11 +153,22 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         game = service.cached(game_id)
         return game if game is not None else await asyncio.to_thread(service.get, game_id)
 
-    async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | None) -> int:
-        seat = service.find_seat(game, credentials.credentials if credentials else None)
-        if not game.seats[seat].claimed:
-            await asyncio.to_thread(service.claim, game, seat)
-        return seat
+    def client_of(connection: Request | WebSocket) -> str:
+        return connection.client.host if connection.client else "unknown"
+
+    def checked_seat(game: LiveGame, token: str | None, client: str) -> int:
+        """The seat of a token; wrong tokens count towards the address's limit (429 once over it)."""
+        if token:
+            limiter.check("bad_token", client)
+        try:
+            return service.find_seat(game, token)
+        except GameError as exc:
+            if exc.status == 403:
+                limiter.hit("bad_token", client)
+            raise
+
+    async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | None, request: Request) -> int:
+        return checked_seat(game, credentials.credentials if credentials else None, client_of(request))
 
     # -- pages ---------------------------------------------------------------------------
 
@@ -126,106 +185,165 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         return FileResponse(str(STATIC / "rules.html"))
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> FileResponse:
+        """Swagger UI from the swagger-ui-bundle package: works offline, no inline script."""
+        return FileResponse(str(STATIC / "docs.html"))
 
     # -- API ------------------------------------------------------------------------------
 
-    @app.get("/api/meta", tags=["games"], summary="Bot levels, variants and the board's fixed data")
+    @app.get("/api/meta", tags=["games"], summary="Bot levels, variants and the board's fixed data",
+             responses=_errors())
     async def meta() -> dict[str, Any]:
         return {"version": __version__, "bots": bot_names(), "variants": list(VARIANTS), **board_facts()}
 
-    @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game")
+    @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game", responses=_errors(429))
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-        """Returns the game and, once only, the secret token and invite link of every human seat."""
+        """Returns the game and, once only, the creator's seat token(s) and every other human seat's invite.
+
+        Each seat: ``token`` (a seat token the creator holds: the first human
+        seat, or every human seat in hot-seat mode) or ``invite_token`` and
+        ``invite`` (a link built from the server's public URL) for a seat meant
+        for someone else; see POST /api/games/{id}/claim.
+        """
+        limiter.hit("create", client_of(request))
         game, tokens = await asyncio.to_thread(
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat)
         runner.kick(game.id)
-        base = str(request.base_url).rstrip("/")
-        return {
-            "id": game.id,
-            "url": f"{base}/game/{game.id}",
-            "seats": [
-                {**seat.to_dict(), "token": tokens.get(seat.seat),
-                 "invite": f"{base}/game/{game.id}#token={tokens[seat.seat]}" if seat.seat in tokens else None}
-                for seat in game.seats
-            ],
-            "game": service.view(game, None),
-        }
 
-    @app.get("/api/games", tags=["games"], summary="List games for the lobby")
+        def seat_entry(seat: Seat) -> dict[str, Any]:
+            token = tokens.get(seat.seat)
+            invite = token if token is not None and not seat.claimed else None
+            return {**seat.to_dict(), "token": None if invite else token, "invite_token": invite,
+                    "invite": f"{public}/game/{game.id}#token={invite}" if invite else None}
+
+        return {"id": game.id, "url": f"{public}/game/{game.id}", "seats": [seat_entry(s) for s in game.seats],
+                "game": service.view(game, None)}
+
+    @app.get("/api/games", tags=["games"], summary="List games for the lobby", responses=_errors())
     async def list_games(status: Literal["open", "running", "finished"] | None = None) -> dict[str, Any]:
         return {"games": await asyncio.to_thread(service.list_games, status)}
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The game as your seat sees it",
-             response_class=JSONResponse)
-    async def get_game(game_id: str, credentials: Credentials) -> JSONResponse:
+             response_class=JSONResponse, responses=_errors(401, 403, 404, 429))
+    async def get_game(game_id: str, credentials: Credentials, request: Request) -> JSONResponse:
         """Without a token: the spectator's view (no hand). With one: your own hand as well."""
         game = await game_of(game_id)
-        seat = await seat_of(game, credentials) if credentials else None
+        seat = await seat_of(game, credentials, request) if credentials else None
         return JSONResponse(service.view(service.get(game_id), seat))
 
-    @app.post("/api/games/{game_id}/join", tags=["games"], summary="Take a free seat")
-    async def join_game(game_id: str) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/join", tags=["seats"], summary="Take a free seat offered in the lobby",
+              responses=_errors(404, 409, 429))
+    async def join_game(game_id: str, request: Request) -> dict[str, Any]:
+        """Takes the first seat its creator opened to anyone: ``{"seat", "token"}``; 409 if none is left."""
+        limiter.hit("join", client_of(request))
         seat, token = await asyncio.to_thread(service.join, game_id)
         return {"seat": seat, "token": token}
 
-    @app.post("/api/games/{game_id}/options", tags=["moves"], summary="Next choices for a move built step by step")
-    async def options(game_id: str, body: OptionsRequest, credentials: Credentials) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/claim", tags=["seats"], summary="Exchange an invite for the seat's token",
+              responses=_errors(401, 403, 404, 409, 429))
+    async def claim(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
+        """Send the invite token (Authorization: Bearer); once only, you get ``{"seat", "token"}``.
+
+        The new token is the seat's from then on; the invite is spent (403 ``invite_used``).
+        """
+        limiter.hit("join", client_of(request))
+        await game_of(game_id)
+        invite = credentials.credentials if credentials else None
+        seat, token = await asyncio.to_thread(service.claim_invite, game_id, invite)
+        await hub.broadcast(game_id)
+        return {"seat": seat, "token": token}
+
+    @app.post("/api/games/{game_id}/seats/{seat}/open", tags=["seats"], summary="Offer a private seat in the lobby",
+              responses=_errors(401, 403, 404, 409, 429))
+    async def open_seat(game_id: str, seat: int, credentials: Credentials, request: Request) -> dict[str, Any]:
+        """The creator (with the creator's seat token) lets anyone in the lobby take a seat meant for a friend."""
+        game = await game_of(game_id)
+        by = await seat_of(game, credentials, request)
+        game = await asyncio.to_thread(service.open_seat, game_id, seat, by)
+        await hub.broadcast(game_id)
+        return service.view(game, by)
+
+    @app.post("/api/games/{game_id}/options", tags=["moves"], summary="Next choices for a move built step by step",
+              responses=_errors(401, 403, 404, 409, 429))
+    async def options(game_id: str, body: OptionsRequest, credentials: Credentials, request: Request) -> dict[str, Any]:
         """Send the steps chosen so far; get the choices that can still complete a legal move."""
         game = await game_of(game_id)
-        seat = await seat_of(game, credentials)
+        seat = await seat_of(game, credentials, request)
         steps = [Choice(s.kind, s.value) for s in body.steps]
         return await asyncio.to_thread(service.options, game, seat, steps)
 
-    @app.post("/api/games/{game_id}/moves", tags=["moves"], summary="Play a move", response_class=JSONResponse)
-    async def play(game_id: str, body: MoveRequest, credentials: Credentials) -> JSONResponse:
+    @app.post("/api/games/{game_id}/moves", tags=["moves"], summary="Play a move", response_class=JSONResponse,
+              responses=_errors(401, 403, 404, 409, 429))
+    async def play(game_id: str, body: MoveRequest, credentials: Credentials, request: Request) -> JSONResponse:
         """The engine validates the move; it is stored before anyone is told."""
         game = await game_of(game_id)
-        seat = await seat_of(game, credentials)
+        seat = await seat_of(game, credentials, request)
         await asyncio.to_thread(service.play, game_id, seat, body.move, body.move_number)
         runner.kick(game_id)
         await hub.broadcast(game_id)
         return JSONResponse(service.view(service.get(game_id), seat))
 
-    @app.post("/api/games/{game_id}/hint", tags=["moves"], summary="Suggested moves (if the game allows hints)")
-    async def hint(game_id: str, credentials: Credentials) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/hint", tags=["moves"], summary="Suggested moves (if the game allows hints)",
+              responses=_errors(401, 403, 404, 409, 429, 503))
+    async def hint(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
         game = await game_of(game_id)
-        seat = await seat_of(game, credentials)
+        seat = await seat_of(game, credentials, request)
         return await asyncio.to_thread(service.hint, game, seat)
 
-    @app.get("/api/games/{game_id}/analysis", tags=["games"], summary="Move-by-move analysis of a finished game")
+    @app.get("/api/games/{game_id}/analysis", tags=["games"], summary="Move-by-move analysis of a finished game",
+             responses=_errors(404, 409, 429, 503))
     async def analysis(game_id: str) -> dict[str, Any]:
         """Each move with the best alternative the search found and the win chance it gave away."""
         game = await game_of(game_id)
         return await asyncio.to_thread(service.analysis, game)
 
-    @app.get("/api/games/{game_id}/record", tags=["games"], summary="Download the game record (JSON)")
+    @app.get("/api/games/{game_id}/record", tags=["games"], summary="Download the game record (JSON)",
+             responses={200: {"content": {"application/json": {}}}, **_errors(404)})
     async def record(game_id: str) -> Response:
+        """The record in the `kingisdead replay` format; its ``seed`` is null until the game is over."""
         game = await game_of(game_id)
-        return Response(game.record().dumps() + "\n", media_type="application/json",
+        return Response(service.public_record(game) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="kingisdead-{game_id}.json"'})
 
-    @app.get("/api/games/{game_id}/replay/{number}", tags=["games"], summary="The table after a number of moves")
+    @app.get("/api/games/{game_id}/replay/{number}", tags=["games"], summary="The table after a number of moves",
+             responses=_errors(404))
     async def replay(game_id: str, number: int) -> dict[str, Any]:
         game = await game_of(game_id)
         return await asyncio.to_thread(service.replay_frame, game, number)
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def live(socket: WebSocket, game_id: str, token: str | None = None) -> None:
-        """Live updates; see docs/web.md for the messages."""
+    async def live(socket: WebSocket, game_id: str) -> None:
+        """Live updates; a player authenticates with a first message ``{"type": "auth", "token": ...}``.
+
+        See docs/web.md for the messages. Every message is checked for size,
+        frame type, nesting and numbers before it is parsed; anything wrong is
+        answered with an error message and the socket stays open.
+        """
         await socket.accept()
         try:
-            game = await game_of(game_id)
-            seat = await asyncio.to_thread(service.seat_for, game, token) if token else None
+            await game_of(game_id)
         except GameError as exc:
             await socket.send_json({"type": "error", **error_body(exc)})
             await socket.close(code=4000 + exc.status)
             return
-        hub.add(game_id, socket, seat)
+        seat: list[int | None] = [None]  # set by an auth message
+        hub.add(game_id, socket, None)
         try:
-            await hub.send_state(game_id, socket, seat)
+            await hub.send_state(game_id, socket, None)
             while True:
-                reply = await _handle(await socket.receive_text(), game_id, seat)
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    reply: dict[str, Any] | None = {"type": "error", "error": "invalid_request",
+                                                    "detail": "binary frames are not part of this protocol"}
+                else:
+                    reply = await _handle(text, game_id, seat, socket)
                 if reply is not None:
                     await socket.send_json(reply)
         except WebSocketDisconnect:
@@ -233,35 +351,50 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0) -> FastA
         finally:
             hub.remove(game_id, socket)
 
-    async def _handle(text: str, game_id: str, seat: int | None) -> dict[str, Any] | None:
+    async def _handle(text: str, game_id: str, seat: list[int | None], socket: WebSocket) -> dict[str, Any] | None:
         """One client message: a reply for the sender, or None (moves are answered by the broadcast)."""
         try:
-            message = json.loads(text)
-        except ValueError as exc:
-            return {"type": "error", "error": "invalid_request", "detail": f"malformed JSON: {exc}"}
-        if not isinstance(message, dict):
-            return {"type": "error", "error": "invalid_request", "detail": "a message is a JSON object"}
-        kind = message.get("type")
-        try:
+            message = parse_ws_json(text)
+            if not isinstance(message, dict):
+                raise GameError(422, "invalid_request", "a message is a JSON object")
+            kind = message.get("type")
             if kind == "ping":
                 return {"type": "pong"}
+            if kind == "auth":
+                token = message.get("token")
+                if not isinstance(token, str) or not token or len(token) > 200:
+                    raise GameError(422, "invalid_request", "an auth message needs 'token' (your seat's token)")
+                if seat[0] is not None:
+                    raise GameError(409, "authenticated", "this socket is already authenticated")
+                game = await game_of(game_id)
+                seat[0] = checked_seat(game, token, client_of(socket))
+                hub.add(game_id, socket, seat[0])
+                await hub.send_state(game_id, socket, seat[0])
+                return None
             if kind not in ("move", "options"):
-                raise GameError(422, "invalid_request", "message type must be 'move', 'options' or 'ping'")
-            if seat is None:
-                raise GameError(401, "no_token", "spectators cannot play: connect with your seat's token")
+                raise GameError(422, "invalid_request", "message type must be 'auth', 'move', 'options' or 'ping'")
+            if seat[0] is None:
+                raise GameError(401, "no_token", "spectators cannot play: send {\"type\": \"auth\", \"token\": …} first")
             if kind == "options":
-                steps = [Choice(str(s["kind"]), int(s.get("value", -1))) for s in message.get("steps", [])]
+                try:
+                    parsed = _STEPS.validate_python(message.get("steps", []))
+                except ValidationError as exc:
+                    raise GameError(422, "invalid_request",
+                                    "malformed steps: " + "; ".join(_problem(dict(e)) for e in exc.errors())) from None
                 game = service.get(game_id)
-                return {"type": "options", **await asyncio.to_thread(service.options, game, seat, steps)}
+                steps = [Choice(s.kind, s.value) for s in parsed]
+                return {"type": "options", **await asyncio.to_thread(service.options, game, seat[0], steps)}
             move, number = message.get("move"), message.get("move_number")
-            if not isinstance(move, str) or not (number is None or isinstance(number, int)):
-                return {"type": "error", "error": "invalid_request",
-                        "detail": "a move message needs 'move' (text) and 'move_number' (a whole number)"}
-            await asyncio.to_thread(service.play, game_id, seat, move, number)
+            if not isinstance(move, str) or len(move) > 100 or not (
+                    number is None or (type(number) is int and 0 <= number <= 10_000)):
+                raise GameError(422, "invalid_request", "a move message needs 'move' (text, at most 100 characters) "
+                                                        "and 'move_number' (a whole number from 0)")
+            await asyncio.to_thread(service.play, game_id, seat[0], move, number)
         except GameError as exc:
-            return {"type": "error", **error_body(exc)}
-        except (KeyError, TypeError, ValueError) as exc:
-            return {"type": "error", "error": "invalid_request", "detail": f"malformed steps: {exc}"}
+            reply = {"type": "error", **error_body(exc)}
+            if isinstance(exc, RateLimited):
+                reply["retry_after"] = exc.retry_after
+            return reply
         runner.kick(game_id)
         await hub.broadcast(game_id)
         return None

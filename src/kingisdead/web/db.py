@@ -73,6 +73,7 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    public: Mapped[bool] = mapped_column(Boolean, default=False)  # offered in the lobby to anyone
 
 
 class MoveRow(Base):

@@ -11,6 +11,7 @@ the client sends: a client that is behind gets a "stale" error.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import threading
 from collections.abc import Callable
@@ -32,6 +33,8 @@ from ..state import GameState
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .views import describe_move, preview, step_guide, table_view
 
+INVITE_PREFIX = "invite-"
+"""Invite tokens start with this: one used again is told "already used", not "no such token"."""
 HINTS_SHOWN = 3
 HINT_BUDGET = Budget(iterations=20_000)
 """About 0.15 s in the compiled core: enough visits to tell the top moves apart."""
@@ -55,9 +58,11 @@ class Seat:
     bot: str | None
     name: str
     claimed: bool
+    public: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name, "claimed": self.claimed}
+        return {"seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name, "claimed": self.claimed,
+                "public": self.public}
 
 
 @dataclass(frozen=True)
@@ -140,7 +145,14 @@ class GameService:
 
     def create(self, players: int, variant: str, seats: list[dict[str, Any]], seed: int | None = None,
                first_player: int = 0, hints: bool = False, hotseat: bool = False) -> tuple[LiveGame, dict[int, str]]:
-        """A new game; returns it with the secret token of every human seat (shown once)."""
+        """A new game; returns it with the secret token of every human seat (shown once).
+
+        The creator holds the first human seat (every human seat in hot-seat
+        mode): those tokens are seat tokens. Every other human seat gets an
+        invite token (starting with :data:`INVITE_PREFIX`) that :meth:`claim_invite`
+        exchanges once for a seat token; a seat with ``"public": true`` is also
+        offered in the lobby to anyone (:meth:`join`).
+        """
         if players not in (2, 3, 4):
             raise GameError(422, "invalid_request", "a game has 2, 3 or 4 players")
         if variant not in VARIANTS:
@@ -162,10 +174,11 @@ class GameService:
                 name = spec.get("name") or f"{bot.capitalize()} bot"
                 rows.append(SeatRow(seat=i, kind="bot", bot=bot, name=name, token_hash=None, claimed=True))
             else:
-                tokens[i] = secrets.token_urlsafe(24)
                 claimed = hotseat or i == first_human
+                tokens[i] = secrets.token_urlsafe(24) if claimed else INVITE_PREFIX + secrets.token_urlsafe(24)
                 rows.append(SeatRow(seat=i, kind="human", bot=None, name=spec.get("name") or f"Player {i + 1}",
-                                    token_hash=hash_token(tokens[i]), claimed=claimed))
+                                    token_hash=hash_token(tokens[i]), claimed=claimed,
+                                    public=bool(spec.get("public")) and not claimed))
         row = GameRow(id=game_id, players=players, variant=variant, seed=seed, first_player=first_player,
                       hints=hints, hotseat=hotseat, status="running", move_count=0, result=None)
         row.seats = rows
@@ -180,7 +193,7 @@ class GameService:
         game = LiveGame(
             id=row.id, players=row.players, variant=row.variant, seed=row.seed, first_player=row.first_player,
             hints=row.hints, hotseat=row.hotseat, bot_seed=_bot_seed(row),
-            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed) for s in seats],
+            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)) for s in seats],
             token_hashes=[s.token_hash for s in seats],
             snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player)),
         )
@@ -242,11 +255,11 @@ class GameService:
 
     @staticmethod
     def _summary(row: GameRow) -> dict[str, Any]:
-        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.claimed).to_dict() for s in row.seats]
+        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)).to_dict() for s in row.seats]
         return {
             "id": row.id, "players": row.players, "variant": row.variant, "status": row.status,
             "move_number": row.move_count, "hotseat": row.hotseat, "seats": seats,
-            "open_seats": [s["seat"] for s in seats if s["kind"] == "human" and not s["claimed"]]
+            "open_seats": [s["seat"] for s in seats if s["kind"] == "human" and s["public"] and not s["claimed"]]
             if row.status == "running" else [],
             "winners": (row.result or {}).get("winners"),
             "updated_at": row.updated_at.isoformat(),
@@ -258,48 +271,102 @@ class GameService:
 
     # -- seats and tokens --------------------------------------------------------------------
 
-    def seat_for(self, game: LiveGame, token: str | None) -> int:
-        """The seat a token belongs to; claims the seat on its first use."""
-        seat = self.find_seat(game, token)
-        if not game.seats[seat].claimed:
-            self.claim(game, seat)
-        return seat
-
     @staticmethod
     def find_seat(game: LiveGame, token: str | None) -> int:
-        """The seat a token belongs to (no database access); 401 without a token, 403 for a wrong one."""
+        """The seat a seat token belongs to (no database access).
+
+        401 ``no_token`` without a token; 403 ``invite_unclaimed`` for an invite
+        not yet exchanged, ``invite_used`` for one already used, ``bad_token``
+        for any other token.
+        """
         if not token:
             raise GameError(401, "no_token", "this needs your seat's token (Authorization: Bearer <token>)")
         digest = hash_token(token)
         for seat, known in enumerate(game.token_hashes):
             if known is not None and secrets.compare_digest(known, digest):
+                if not game.seats[seat].claimed:
+                    raise GameError(403, "invite_unclaimed", "this is an invite: claim the seat first "
+                                                             f"(POST /api/games/{game.id}/claim)")
                 return seat
+        if token.startswith(INVITE_PREFIX):
+            raise GameError(403, "invite_used", "this invite was already used: its seat is taken")
         raise GameError(403, "bad_token", "this token belongs to no seat of this game")
 
-    def claim(self, game: LiveGame, seat: int) -> None:
-        """Mark a seat as taken (its invite link has been used)."""
-        digest = game.token_hashes[seat]
-        assert digest is not None
-        self._claim(game, seat, digest)
-
-    def _claim(self, game: LiveGame, seat: int, digest: str) -> None:
-        with game.lock, self.sessions.begin() as session:
-            row = session.scalars(select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)).one()
-            row.claimed, row.token_hash = True, digest
-            game.seats[seat] = Seat(seat, row.kind, row.bot, row.name, True)
+    def _take(self, game: LiveGame, seat: int, condition: Any) -> str | None:
+        """Claim an unclaimed seat in one conditional UPDATE; the new seat token, or None if it was taken first."""
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        with self.engine.begin() as connection:
+            taken = connection.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game.id, SeatRow.seat == seat, SeatRow.claimed.is_(False), condition)
+                .values(claimed=True, token_hash=digest)).rowcount
+        if taken != 1:
+            return None
+        with game.lock:
+            old = game.seats[seat]
+            game.seats[seat] = Seat(seat, old.kind, old.bot, old.name, True, old.public)
             game.token_hashes[seat] = digest
+        return token
+
+    def claim_invite(self, game_id: str, invite: str | None) -> tuple[int, str]:
+        """Exchange an invite token for a new seat token, once: (seat, token); the invite is spent."""
+        game = self.get(game_id)
+        if not invite:
+            raise GameError(401, "no_token", "this needs the invite's token (Authorization: Bearer <token>)")
+        digest = hash_token(invite)
+        for seat, known in enumerate(game.token_hashes):
+            if known is not None and secrets.compare_digest(known, digest):
+                if game.seats[seat].claimed:
+                    raise GameError(409, "claimed", "this is a seat token, not an invite: the seat is yours already")
+                token = self._take(game, seat, SeatRow.token_hash == digest)
+                if token is not None:
+                    return seat, token
+                self.forget(game_id)  # another process or request took it: reload the seats next time
+                break
+        raise GameError(403, "invite_used" if invite.startswith(INVITE_PREFIX) else "bad_token",
+                        "this invite was already used: its seat is taken"
+                        if invite.startswith(INVITE_PREFIX) else "this token belongs to no seat of this game")
 
     def join(self, game_id: str) -> tuple[int, str]:
-        """Take the first free human seat: a fresh token replaces the seat's invite token."""
+        """Take the first free public seat atomically: (seat, token); 409 if none is left.
+
+        Each attempt is a conditional UPDATE, so of simultaneous joins for one
+        seat exactly one is told it holds it; the seat's invite token stops working.
+        """
         game = self.get(game_id)
         if game.snapshot.state.is_over():
             raise GameError(409, "over", "the game is over")
-        for seat in game.seats:
-            if seat.kind == "human" and not seat.claimed:
-                token = secrets.token_urlsafe(24)
-                self._claim(game, seat.seat, hash_token(token))
-                return seat.seat, token
-        raise GameError(409, "no_free_seat", "every seat of this game is taken")
+        for seat in list(game.seats):
+            if seat.kind == "human" and seat.public and not seat.claimed:
+                token = self._take(game, seat.seat, SeatRow.public.is_(True))
+                if token is not None:
+                    return seat.seat, token
+        self.forget(game_id)  # what we knew may be behind another process: reload next time
+        raise GameError(409, "no_free_seat", "no seat of this game is open to join")
+
+    @staticmethod
+    def creator_seat(game: LiveGame) -> int | None:
+        """The seat of the game's creator: its first human seat."""
+        return next((s.seat for s in game.seats if s.kind == "human"), None)
+
+    def open_seat(self, game_id: str, seat: int, by: int) -> LiveGame:
+        """Offer a private seat in the lobby; only the creator (seat ``by``) may. 409 if already taken."""
+        game = self.get(game_id)
+        if by != self.creator_seat(game):
+            raise GameError(403, "not_creator", "only the game's creator can open a seat")
+        if not 0 <= seat < game.players or game.seats[seat].kind != "human":
+            raise GameError(404, "no_such_seat", f"seat {seat} is not a human seat of this game")
+        if game.snapshot.state.is_over():
+            raise GameError(409, "over", "the game is over")
+        if game.seats[seat].claimed:
+            raise GameError(409, "claimed", f"seat {seat} is taken already")
+        with game.lock, self.engine.begin() as connection:
+            connection.execute(update(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)
+                               .values(public=True))
+            old = game.seats[seat]
+            game.seats[seat] = Seat(seat, old.kind, old.bot, old.name, old.claimed, True)
+        return game
 
     # -- views ---------------------------------------------------------------------------------
 
@@ -320,6 +387,15 @@ class GameService:
             "log": list(snap.log),
             "table": table_view(snap.state, seat, reveal=over),
         }
+
+    @staticmethod
+    def public_record(game: LiveGame) -> str:
+        """The game's record (JSON text) as anyone may see it: the seed, which decides every hand and
+        the order of the region cards, is null until the game is over."""
+        text = game.record().dumps()
+        if game.snapshot.state.is_over():
+            return text
+        return json.dumps({**json.loads(text), "seed": None}, indent=2)
 
     def replay_frame(self, game: LiveGame, number: int) -> dict[str, Any]:
         """The public table after ``number`` moves (hands shown only once the game is over)."""
@@ -345,7 +421,7 @@ class GameService:
         for number, step in enumerate(steps, start=1):
             try:
                 builder.choose(step)
-            except IllegalMoveError as exc:
+            except (IllegalMoveError, LookupError) as exc:  # LookupError: a card, region or faction that is none
                 raise GameError(422, "illegal_step", f"step {number}: {exc}") from None
         complete = builder.complete
         move = builder.move() if complete else None

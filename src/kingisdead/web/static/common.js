@@ -27,6 +27,23 @@ export function tokensFor(gameId) {
   return all;
 }
 
+// Exchange every invite among this browser's tokens for the seat's own token (once: the invite is then
+// spent, and opens the seat for no other browser). Returns the tokens left: seat tokens only.
+export async function claimInvites(gameId, tokens) {
+  const kept = [];
+  for (const token of tokens) {
+    if (!token.startsWith("invite-")) { kept.push(token); continue; }
+    try {
+      const claimed = await api("POST", `/api/games/${gameId}/claim`, null, token);
+      kept.push(claimed.token);
+    } catch (err) {
+      toast(err.status === 403 ? "This invite was already used: its seat belongs to the browser that opened it first." : err.message);
+    }
+  }
+  localStorage.setItem(`kid:tokens:${gameId}`, JSON.stringify(kept));
+  return kept;
+}
+
 export function saveTokens(gameId, tokens) {
   localStorage.setItem(`kid:tokens:${gameId}`, JSON.stringify(tokens));
   const mine = new Set(JSON.parse(localStorage.getItem("kid:games") || "[]"));

@@ -2,7 +2,7 @@
 // Moves are built step by step with the server's options (the engine's MoveBuilder), so only
 // choices that can still complete a legal move are ever offered.
 import { drawMap, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/map.js";
-import { api, tokensFor, saveTokens, el, toast, cardText, seatLabel, resultTitle } from "/static/common.js";
+import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle } from "/static/common.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -27,7 +27,7 @@ function mySeatToMove(v) {
 // ---------- start ----------
 async function start() {
   facts = await api("GET", "/api/meta");
-  for (const token of tokensFor(gameId)) {
+  for (const token of await claimInvites(gameId, tokensFor(gameId))) {
     try {
       const v = await api("GET", `/api/games/${gameId}`, null, token);
       seatTokens.set(v.you, token);
@@ -48,9 +48,11 @@ async function start() {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const token = !hotseat() && seatTokens.size === 1 ? [...seatTokens.values()][0] : null;
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  socket = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${query}`);
-  socket.onopen = () => { backoff = 500; $("conn").className = "conn on"; };
+  socket = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws`);
+  socket.onopen = () => {  // the token goes in the first message, never in the URL (logs and proxies keep URLs)
+    backoff = 500; $("conn").className = "conn on";
+    if (token) socket.send(JSON.stringify({ type: "auth", token }));
+  };
   socket.onclose = () => {
     $("conn").className = "conn off";
     setTimeout(connect, backoff);

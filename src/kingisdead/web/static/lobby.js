@@ -5,6 +5,7 @@ const $ = (id) => document.getElementById(id);
 let meta = null;
 let players = 2, variant = "standard", tab = "mine";
 let seatChoices = ["human", "bot:random", "bot:random", "bot:random"];
+let seatAccess = ["private", "private", "private", "private"];  // per human seat but yours: invite only, or open
 
 async function start() {
   meta = await api("GET", "/api/meta");
@@ -37,11 +38,29 @@ function renderSeats() {
     select.addEventListener("change", () => { seatChoices[i] = select.value; });
     const name = el("input", { type: "text", maxlength: 40, placeholder: `Player ${i + 1}`, "data-testid": `name-${i}`, "aria-label": `name of seat ${i + 1}` });
     const team = players === 4 ? (i % 2 ? " (team B)" : " (team A)") : "";
-    rows.push(el("div", { class: "seat-row" }, el("b", { title: `seat ${i + 1}${team}` }, `${i + 1}`), select, name));
+    const access = el("select", { "data-testid": `access-${i}`, "aria-label": `who may take seat ${i + 1}` },
+      el("option", { value: "private" }, "invite a friend (private link)"),
+      el("option", { value: "public" }, "open to anyone"));
+    access.value = seatAccess[i];
+    access.addEventListener("change", () => { seatAccess[i] = access.value; });
+    select.addEventListener("change", updateAccess);
+    rows.push(el("div", { class: "seat-row" }, el("b", { title: `seat ${i + 1}${team}` }, `${i + 1}`), select, name, access));
   }
   $("seats").replaceChildren(el("div", { class: "muted", style: "font-size:0.85rem" },
     players === 4 ? "Seats 1+3 and 2+4 play as teams. Seat 1 starts." : "Seat 1 starts."), ...rows);
+  updateAccess();
 }
+
+// Who may take a seat is asked only for people's seats other than the creator's.
+function updateAccess() {
+  for (let i = 0; i < players; i++) {
+    const access = document.querySelector(`[data-testid=access-${i}]`);
+    if (access) access.hidden = i === firstHuman() || seatChoices[i] !== "human";
+  }
+}
+
+// The creator plays the first human seat; the others are for invited friends or anyone in the lobby.
+function firstHuman() { return seatChoices.slice(0, players).indexOf("human"); }
 
 async function create() {
   $("create-error").classList.add("hidden");
@@ -49,7 +68,8 @@ async function create() {
   for (let i = 0; i < players; i++) {
     const choice = document.querySelector(`[data-testid=seat-${i}]`).value;
     const name = document.querySelector(`[data-testid=name-${i}]`).value.trim() || null;
-    seats.push(choice === "human" ? { kind: "human", name } : { kind: "bot", bot: choice.slice(4), name });
+    seats.push(choice === "human" ? { kind: "human", name, public: seatAccess[i] === "public" }
+                                  : { kind: "bot", bot: choice.slice(4), name });
   }
   const seedText = $("seed").value.trim();
   const body = { players, variant, seats, hints: $("hints").checked, hotseat: $("hotseat").checked,
@@ -62,26 +82,24 @@ async function create() {
     $("create-error").classList.remove("hidden");
     return;
   }
-  const humans = game.seats.filter((s) => s.token);
-  if (!humans.length) { location.href = `/game/${game.id}`; return; }
-  if (body.hotseat || humans.length === 1) {
-    saveTokens(game.id, humans.map((s) => s.token));
-    if (humans.length === 1 || body.hotseat) { location.href = `/game/${game.id}`; return; }
-  }
-  // several people on several screens: this browser takes the first seat, the others get links
-  saveTokens(game.id, [humans[0].token]);
+  const mine = game.seats.filter((s) => s.token);  // the creator's seat (every human seat in hot-seat mode)
+  const invited = game.seats.filter((s) => s.invite);
+  if (mine.length) saveTokens(game.id, mine.map((s) => s.token));
+  if (!invited.length) { location.href = `/game/${game.id}`; return; }
+  // several people on several screens: this browser holds the first seat, the others get links
   const box = $("created");
   box.classList.remove("hidden");
   box.replaceChildren(
     el("h3", { style: "margin-top:14px" }, "Invite the other players"),
     el("p", { class: "muted" }, "Each link is a seat's secret: send it only to that player."),
-    el("div", { class: "invites" }, ...humans.slice(1).map((s) => {
+    el("div", { class: "invites" }, ...invited.map((s) => {
       const input = el("input", { readonly: true, value: s.invite, "data-testid": `invite-${s.seat}` });
       const copy = el("button", { class: "btn secondary small" }, "Copy");
       copy.addEventListener("click", async () => { input.select(); try { await navigator.clipboard.writeText(s.invite); toast("Link copied"); } catch { document.execCommand("copy"); } });
-      return el("div", { class: "inv" }, el("b", {}, seatLabel(s)), input, copy, "");
+      return el("div", { class: "inv" }, el("b", {}, seatLabel(s)), input, copy,
+        s.public ? el("span", { class: "muted" }, "also open to anyone in the lobby") : "");
     })),
-    el("div", { class: "buttons" }, el("a", { class: "btn", href: `/game/${game.id}`, "data-testid": "open-game" }, `Go to the table as ${seatLabel(humans[0])}`)));
+    el("div", { class: "buttons" }, el("a", { class: "btn", href: `/game/${game.id}`, "data-testid": "open-game" }, `Go to the table as ${seatLabel(mine[0])}`)));
 }
 
 async function loadGames() {

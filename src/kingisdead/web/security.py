@@ -1,0 +1,223 @@
+"""What keeps the server fit for the open internet: size limits, rate limits and security headers.
+
+- :class:`BodyLimit` answers ``413`` to a request body over the limit before the
+  app reads it (by its Content-Length, or by counting a streamed body).
+- :class:`SecurityHeaders` adds a Content-Security-Policy (scripts only from
+  this server, no framing), ``nosniff`` and a Referrer-Policy to every response.
+- :class:`RateLimits` counts game creations, seat joins and claims, and wrong
+  tokens per client address with the ``limits`` library (moving windows, in
+  memory: each server process counts its own clients).
+- :func:`check_ws_text` refuses a WebSocket message before ``json.loads`` sees it:
+  too long, or nested deeper than any message of the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .games import GameError
+
+MAX_BODY = 64 * 1024
+"""Bytes: the largest request body (a game creation is well under 2 KiB)."""
+MAX_WS_MESSAGE = 16 * 1024
+"""Characters: the largest WebSocket message the app reads (an `options` message is under 1 KiB)."""
+WS_TRANSPORT_MAX = 4 * MAX_WS_MESSAGE
+"""Bytes: uvicorn's frame limit (``ws_max_size``). Messages between the two limits get an error
+message; larger ones are cut off by the server before they are buffered (close code 1009)."""
+MAX_WS_DEPTH = 4
+"""Nesting of objects and lists in a WebSocket message: ``{"steps": [{...}]}`` is 3 deep."""
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+def _json_response(status: int, body: dict[str, Any], extra: Sequence[tuple[bytes, bytes]] = ()) -> tuple[Message, Message]:
+    data = json.dumps(body).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()), *extra]
+    return ({"type": "http.response.start", "status": status, "headers": headers},
+            {"type": "http.response.body", "body": data})
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes gets ``413 too_large`` and never reaches the app."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, tracked)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        for message in _json_response(413, {"error": "too_large",
+                                            "detail": f"the request body is over {self.limit} bytes"}, HEADERS):
+            await send(message)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every HTTP response (pages, API, static files, errors)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [h for h in HEADERS if h[0] not in names]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Requests per client address, in the ``limits`` notation ("30/minute", "5 per 10 seconds").
+
+    ``create``: new games; ``join``: seat joins and invite claims; ``bad_token``:
+    requests or sockets with a token of no seat. Read from the environment by
+    :meth:`from_env` (``KINGISDEAD_LIMIT_CREATE``, ``_JOIN``, ``_BAD_TOKEN``).
+    """
+
+    create: str = "30/minute"
+    join: str = "30/minute"
+    bad_token: str = "20/minute"
+
+    @classmethod
+    def from_env(cls) -> RateLimits:
+        defaults = cls()
+        return cls(create=os.environ.get("KINGISDEAD_LIMIT_CREATE", defaults.create),
+                   join=os.environ.get("KINGISDEAD_LIMIT_JOIN", defaults.join),
+                   bad_token=os.environ.get("KINGISDEAD_LIMIT_BAD_TOKEN", defaults.bad_token))
+
+
+class RateLimiter:
+    """Counts per (kind, client address); raises ``GameError(429)`` with the seconds to wait."""
+
+    def __init__(self, limits: RateLimits) -> None:
+        self._items: dict[str, RateLimitItem] = {
+            "create": parse(limits.create), "join": parse(limits.join), "bad_token": parse(limits.bad_token)}
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, kind: str, client: str) -> None:
+        """Count one request; 429 if the client is over its limit (the request is then refused)."""
+        item = self._items[kind]
+        if not self._limiter.hit(item, kind, client):
+            raise self._refusal(kind, client)
+
+    def check(self, kind: str, client: str) -> None:
+        """429 if the client is already over its limit (counts nothing)."""
+        item = self._items[kind]
+        if not self._limiter.test(item, kind, client):
+            raise self._refusal(kind, client)
+
+    def _refusal(self, kind: str, client: str) -> RateLimited:
+        item = self._items[kind]
+        reset = self._limiter.get_window_stats(item, kind, client).reset_time
+        wait = max(1, math.ceil(reset - time.time()))
+        what = {"create": "new games", "join": "joins", "bad_token": "wrong tokens"}[kind]
+        return RateLimited(wait, f"too many {what} from your address (limit {item}); try again in {wait} s")
+
+
+class RateLimited(GameError):
+    """429 with the seconds to wait (sent as ``Retry-After``)."""
+
+    def __init__(self, retry_after: int, message: str) -> None:
+        super().__init__(429, "rate_limited", message)
+        self.retry_after = retry_after
+
+
+def check_ws_text(text: str) -> None:
+    """Refuse a WebSocket message before parsing: over :data:`MAX_WS_MESSAGE` or nested too deep."""
+    if len(text) > MAX_WS_MESSAGE:
+        raise GameError(413, "too_large", f"a message is at most {MAX_WS_MESSAGE} characters")
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_WS_DEPTH:
+                raise GameError(422, "invalid_request", f"a message nests at most {MAX_WS_DEPTH} levels deep")
+        elif char in "]}":
+            depth -= 1
+
+
+def parse_ws_json(text: str) -> Any:
+    """JSON as the protocol allows it: no ``NaN`` or ``Infinity`` (422 otherwise)."""
+    check_ws_text(text)
+
+    def refuse(name: str) -> Any:
+        raise GameError(422, "invalid_request", f"{name} is not a number this protocol accepts")
+
+    def number(literal: str) -> float:
+        value = float(literal)
+        if not math.isfinite(value):
+            refuse(literal)
+        return value
+
+    try:
+        return json.loads(text, parse_constant=refuse, parse_float=number)
+    except ValueError as exc:
+        raise GameError(422, "invalid_request", f"malformed JSON: {exc}") from None
