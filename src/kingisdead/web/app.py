@@ -139,6 +139,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # a body that is not even text (FastAPI's own 400): malformed, like bad JSON
+            return JSONResponse({"error": "invalid_request", "detail": f"malformed body: {exc.detail}"},
+                                status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse({"error": code, "detail": str(exc.detail)}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))

@@ -49,6 +49,7 @@ class GameRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     variant: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(BigInteger)
+    bot_seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # secret: seeds bots, hints, analyses
     first_player: Mapped[int] = mapped_column(Integer, default=0)
     hints: Mapped[bool] = mapped_column(Boolean, default=False)
     hotseat: Mapped[bool] = mapped_column(Boolean, default=False)

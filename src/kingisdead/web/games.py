@@ -179,7 +179,8 @@ class GameService:
                 rows.append(SeatRow(seat=i, kind="human", bot=None, name=spec.get("name") or f"Player {i + 1}",
                                     token_hash=hash_token(tokens[i]), claimed=claimed,
                                     public=bool(spec.get("public")) and not claimed))
-        row = GameRow(id=game_id, players=players, variant=variant, seed=seed, first_player=first_player,
+        row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(48),
+                      first_player=first_player,
                       hints=hints, hotseat=hotseat, status="running", move_count=0, result=None)
         row.seats = rows
         with self.sessions.begin() as session:
@@ -534,7 +535,11 @@ class GameService:
 
 
 def _bot_seed(row: GameRow) -> int:
-    """The bots' seed, from the game's seed: same seed and same human moves, same game (restarts too)."""
+    """The seed of the game's bots, hints and analyses: a server-side secret drawn at creation, so that
+    knowing the game's seed predicts no bot reply. Stored, so a restart resumes the same bots. (Games
+    stored before the secret existed fall back to a value derived from their seed.)"""
+    if row.bot_seed is not None:
+        return row.bot_seed
     return int(hashlib.sha256(f"bots:{row.seed}".encode()).hexdigest()[:8], 16)
 
 

@@ -56,7 +56,11 @@ def _json_response(status: int, body: dict[str, Any], extra: Sequence[tuple[byte
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes gets ``413 too_large`` and never reaches the app."""
+    """ASGI middleware: a request body over ``limit`` bytes gets ``413 too_large`` and never reaches the app.
+
+    A declared Content-Length over the limit is refused at once; a streamed body
+    is counted as it arrives and refused as soon as it passes the limit.
+    """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -70,37 +74,36 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await self._refuse(send)
             return
+        # read the whole body first (it is small): the app then never sees a body over the limit
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
-
-        async def tracked(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, tracked)
-        except _TooLarge:
-            if not started:
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > self.limit:
                 await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
         for message in _json_response(413, {"error": "too_large",
                                             "detail": f"the request body is over {self.limit} bytes"}, HEADERS):
             await send(message)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 class SecurityHeaders:

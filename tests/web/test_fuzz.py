@@ -1,0 +1,111 @@
+"""Fuzzing: every generated HTTP request and WebSocket message gets a 4xx or an answer, never a server error.
+
+schemathesis generates requests from the app's own OpenAPI schema (through ASGI,
+in process) and checks each response against that schema; a Hypothesis test
+sends the WebSocket any text, bytes and JSON, huge and deeply nested.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from kingisdead.web import create_app
+from kingisdead.web.security import MAX_WS_MESSAGE, RateLimits
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+_folder = tempfile.mkdtemp(prefix="kingisdead-fuzz-")
+APP = create_app(f"sqlite:///{Path(_folder) / 'fuzz.sqlite3'}",
+                 rate_limits=RateLimits(create="100000/minute", join="100000/minute", bad_token="100000/minute"))
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+
+
+@pytest.fixture(scope="module")
+def game() -> dict[str, Any]:
+    """A running game with hints, whose id and creator's token the fuzzed requests use half of the time."""
+    with TestClient(APP) as client:
+        response = client.post("/api/games", json={"players": 3, "hints": True, "seed": 9, "seats": [
+            {"kind": "human"}, {"kind": "human", "public": True}, {"kind": "bot", "bot": "random"}]})
+        assert response.status_code == 201
+        return response.json()
+
+
+@schema.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_request_gets_an_answer_the_schema_documents(case, game) -> None:
+    if case.path_parameters and "game_id" in case.path_parameters and hash(repr(case.body)) % 2:
+        case.path_parameters["game_id"] = game["id"]
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {game['seats'][0]['token']}"}
+    case.call_and_validate(checks=[not_a_server_error, status_code_conformance, content_type_conformance,
+                                   response_schema_conformance])
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30)
+protocol_like = st.fixed_dictionaries(
+    {"type": st.sampled_from(["move", "options", "ping", "auth", "dance"])},
+    optional={"steps": st.lists(st.fixed_dictionaries({"kind": st.sampled_from(["pass", "card", "region",
+                                                                               "faction", "none", "x"])},
+                                                      optional={"value": st.integers() | json_values}), max_size=14)
+              | json_values,
+              "move": st.text(max_size=120) | json_values, "move_number": st.integers() | json_values,
+              "token": st.text(max_size=30) | json_values})
+messages = st.one_of(
+    st.text(max_size=200).map(lambda t: ("text", t)),
+    st.binary(max_size=200).map(lambda b: ("bytes", b)),
+    json_values.map(lambda v: ("text", json.dumps(v))),
+    protocol_like.map(lambda v: ("text", json.dumps(v))),
+    st.integers(1, 50_000).map(lambda depth: ("text", "[" * depth + "]" * depth)),
+    st.integers(MAX_WS_MESSAGE - 10, 2 * MAX_WS_MESSAGE).map(lambda n: ("text", '"' + "x" * n + '"')),
+    st.sampled_from(["NaN", "Infinity", "-Infinity", '{"type": "move", "move": "pass", "move_number": 1e400}',
+                     '{"type": "options", "steps": [{"kind": "card", "value": 99999999999999999999}]}'])
+    .map(lambda t: ("text", t)),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(batch=st.lists(messages, min_size=1, max_size=6))
+def test_the_websocket_survives_any_message(batch: list[tuple[str, Any]], game: dict[str, Any],
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.ERROR)
+    with TestClient(APP) as client, client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        assert socket.receive_json()["type"] == "state"
+        socket.send_json({"type": "auth", "token": game["seats"][0]["token"]})
+        assert socket.receive_json()["type"] == "state"
+        for kind, payload in batch:
+            if kind == "bytes":
+                socket.send_bytes(payload)
+            else:
+                socket.send_text(payload)
+            socket.send_json({"type": "ping"})
+            # whatever the message did (an error, options, a new state), the socket still answers a ping
+            for _ in range(5):
+                reply = socket.receive_json()
+                assert reply["type"] in ("error", "options", "state", "pong"), reply
+                if reply["type"] == "error":
+                    assert reply["error"] and reply["detail"] and reply["error"] != "internal"
+                if reply["type"] == "pong":
+                    break
+            else:
+                raise AssertionError("no pong")
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"

@@ -1,0 +1,152 @@
+"""Limits: request and message sizes, every bad input a 4xx, rate limits, security headers, offline docs."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from webtools import auth, create, human
+
+from kingisdead.web.security import MAX_BODY, MAX_WS_MESSAGE, RateLimits
+
+
+def app_client(db_url: str, **settings):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from kingisdead.web import create_app
+
+    return TestClient(create_app(db_url, **settings))
+
+
+def error_of(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"] == code and body["detail"], body
+    return body
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
+    big = b'{"players": 2, "seats": [' + b'{"kind": "human"},' * (MAX_BODY // 18) + b'{"kind": "human"}]}'
+    error_of(client.post("/api/games", content=big, headers={"Content-Type": "application/json"}), 413, "too_large")
+
+    def streamed():  # no Content-Length: the body is counted as it arrives
+        for _ in range(MAX_BODY // 1024 + 2):
+            yield b" " * 1024
+
+    error_of(client.post("/api/games", content=streamed(), headers={"Content-Type": "application/json"}),
+             413, "too_large")
+    assert client.get("/api/games").json()["games"] == []
+
+
+@pytest.mark.parametrize("body", [
+    {"players": 2, "seats": [{"kind": "human"}] * 500},
+    {"players": 2, "seats": [{"kind": "human", "name": "x" * 41}, {"kind": "human"}]},
+    {"players": 2, "seats": [{"kind": "bot", "bot": "b" * 5000}, {"kind": "human"}]},
+    {"players": 2, "seed": 2**64, "seats": [{"kind": "human"}, {"kind": "human"}]},
+])
+def test_oversized_fields_are_refused(client, body):
+    error_of(client.post("/api/games", json=body), 422, "invalid_request")
+
+
+@pytest.mark.parametrize("steps, code", [
+    ([{"kind": "card", "value": 100}], "invalid_request"),
+    ([{"kind": "region", "value": -2}], "invalid_request"),
+    ([{"kind": "region", "value": 2**70}], "invalid_request"),
+    ([{"kind": "card", "value": 7}], "illegal_step"),  # in range for some step, no card
+    ([{"kind": "card", "value": 1}, {"kind": "region", "value": 7}, {"kind": "faction", "value": 7}],
+     "illegal_step"),
+    ([{"kind": "pass"}] * 13, "invalid_request"),
+])
+def test_out_of_range_steps_are_a_4xx_not_a_server_error(client, steps, code):
+    game = create(client, [human(), human()], seed=3)
+    response = client.post(f"/api/games/{game['id']}/options", json={"steps": steps},
+                           headers=auth(game["seats"][0]["token"]))
+    error_of(response, 422, code)
+
+
+def test_the_websocket_answers_bad_messages_with_errors_and_stays_open(client):
+    game = create(client, [human(), human()], seed=4)
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        assert socket.receive_json()["type"] == "state"
+        socket.send_json({"type": "auth", "token": game["seats"][0]["token"]})
+        assert socket.receive_json()["game"]["you"] == 0
+        cases = [
+            ("x" * (MAX_WS_MESSAGE + 1), "too_large"),
+            ('{"type": "ping", "n": ' + "[" * 5000 + "]" * 5000 + "}", "invalid_request"),
+            ('{"type": "move", "move": "pass", "move_number": NaN}', "invalid_request"),
+            ('{"type": "move", "move": "pass", "move_number": Infinity}', "invalid_request"),
+            ('{"type": "move", "move": "pass", "move_number": 1e999}', "invalid_request"),
+            ('{"type": "move", "move": "pass", "move_number": ' + "9" * 5000 + "}", "invalid_request"),
+            ('{"type": "move", "move": "pass", "move_number": true}', "invalid_request"),
+            ('{"type": "move", "move": "' + "p" * 101 + '"}', "invalid_request"),
+            ('{"type": "options", "steps": [{"kind": "card", "value": 100}]}', "invalid_request"),
+            ('{"type": "options", "steps": [{"kind": "card", "value": 7}]}', "illegal_step"),
+            ('{"type": "options", "steps": {"kind": "pass"}}', "invalid_request"),
+            ('{"type": "auth", "token": 5}', "invalid_request"),
+            ("[]", "invalid_request"),
+            ("\ud800", "invalid_request"),
+        ]
+        for text, code in cases:
+            socket.send_text(text)
+            reply = socket.receive_json()
+            assert reply["type"] == "error" and reply["error"] == code and reply["detail"], (text[:60], reply)
+        socket.send_bytes(b'{"type": "ping"}')
+        assert socket.receive_json()["error"] == "invalid_request"
+        socket.send_json({"type": "ping"})
+        assert socket.receive_json() == {"type": "pong"}
+    assert client.get(f"/api/games/{game['id']}").json()["move_number"] == 0
+
+
+def test_rate_limits_answer_429_with_retry_after(db_url):
+    with app_client(db_url, rate_limits=RateLimits(create="2/minute", join="2/minute", bad_token="3/minute")) as c:
+        games = [create(c, [human(), {**human(), "public": True}], seed=1, claim=False) for _ in range(2)]
+        refused = error_of(c.post("/api/games", json={"players": 2, "seats": [human(), human()]}),
+                           429, "rate_limited")
+        assert "limit" in refused["detail"]
+        response = c.post("/api/games", json={"players": 2, "seats": [human(), human()]})
+        assert int(response.headers["retry-after"]) >= 1
+        assert len(c.get("/api/games").json()["games"]) == 2
+
+        game_id = games[0]["id"]
+        for _ in range(3):
+            error_of(c.get(f"/api/games/{game_id}", headers=auth("guess")), 403, "bad_token")
+        error_of(c.get(f"/api/games/{game_id}", headers=auth("guess")), 429, "rate_limited")
+        # once over the limit even the right token waits: guessing gains nothing
+        error_of(c.get(f"/api/games/{game_id}", headers=auth(games[0]["seats"][0]["token"])), 429, "rate_limited")
+
+        assert c.post(f"/api/games/{games[0]['id']}/join").status_code == 200
+        error_of(c.post(f"/api/games/{games[0]['id']}/join"), 409, "no_free_seat")  # counts as a join too
+        error_of(c.post(f"/api/games/{games[1]['id']}/join"), 429, "rate_limited")
+        assert c.get("/api/games", params={"status": "open"}).json()["games"][0]["id"] == games[1]["id"]
+
+
+def test_every_response_carries_the_security_headers(client):
+    for response in (client.get("/"), client.get("/game/x"), client.get("/api/meta"), client.get("/static/common.js"),
+                     client.get("/api/games/missing"), client.get("/nowhere"), client.get("/docs"),
+                     client.post("/api/games", content=b"x" * (MAX_BODY + 1))):
+        headers = response.headers
+        csp = headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-eval" not in csp
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+    error_of(client.get("/nowhere"), 404, "not_found")
+
+
+def test_the_api_docs_are_served_from_the_package(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "<script>" not in page.text  # no inline script: the CSP would block it
+    for asset in ("/docs-assets/swagger-ui-bundle.js", "/docs-assets/swagger-ui.css", "/static/docs.js"):
+        assert asset in page.text
+        assert client.get(asset).status_code == 200
+    assert "http" not in page.text  # nothing from another site
+
+
+def test_invite_links_use_the_configured_public_url(db_url):
+    with app_client(db_url, public_url="https://kings.example.org/") as c:
+        game = create(c, [human(), human()], claim=False)
+        response = c.post("/api/games", json={"players": 2, "seats": [human(), human()]},
+                          headers={"Host": "evil.example.com"})
+    assert game["seats"][1]["invite"].startswith("https://kings.example.org/game/")
+    assert response.json()["seats"][1]["invite"].startswith("https://kings.example.org/game/")
