@@ -205,3 +205,49 @@ def test_hot_seat_veils_each_hand_until_its_owner_is_ready(server, new_page):
         wait_for_turn(page)
         assert page.locator(f"[data-testid=player][data-seat='{seat}'] .tag").first.inner_text() == "you"
         play_turn(page, with_card=False)
+
+
+def console_of(page) -> list[str]:
+    messages: list[str] = []
+    page.on("console", lambda message: messages.append(message.text))
+    return messages
+
+
+def test_an_invite_link_opens_only_for_the_browser_that_claimed_it(server, new_page):
+    alice = new_page()
+    alice.goto(server.url + "/")
+    alice.select_option("[data-testid=seat-1]", "human")
+    assert alice.locator("[data-testid=access-0]").is_hidden()  # the creator's own seat
+    assert alice.input_value("[data-testid=access-1]") == "private"
+    alice.click("[data-testid=create]")
+    invite = alice.locator("[data-testid=invite-1]")
+    invite.wait_for()
+    link = invite.input_value()
+    assert link.startswith(server.url + "/game/") and "#token=invite-" in link
+    bob = new_page(PHONE)
+    bob_console = console_of(bob)
+    bob.goto(link)
+    bob.locator("[data-testid=hand-card]").first.wait_for()
+    assert bob.locator("[data-testid=player][data-seat='1'] .tag").first.inner_text() == "you"
+    eve = new_page()
+    eve_console = console_of(eve)
+    eve.goto(link)  # the same link, forwarded or read over a shoulder: the seat is Bob's now
+    eve.locator("#toast").wait_for(state="visible")
+    assert "already used" in eve.inner_text("#toast")
+    eve.wait_for_function("() => document.body.dataset.turn === 'wait'")
+    assert eve.locator("[data-testid=hand-card]").count() == 0
+    bob.reload()  # Bob's browser keeps the seat through its own new token
+    bob.locator("[data-testid=hand-card]").first.wait_for()
+    for messages in (bob_console, eve_console):
+        assert not [m for m in messages if "Content Security Policy" in m], messages
+
+
+def test_the_api_docs_work_offline_under_the_security_policy(server, new_page):
+    page = new_page()
+    messages = console_of(page)
+    page.goto(server.url + "/docs")
+    page.locator(".swagger-ui .info .title").wait_for()
+    assert "The King Is Dead" in page.inner_text(".swagger-ui .info .title")
+    page.get_by_text("/api/games/{game_id}/claim").first.wait_for()
+    assert not [m for m in messages if "Content Security Policy" in m], messages
+    shoot(page, "api-docs-laptop")
