@@ -38,7 +38,7 @@ function renderSeats() {
     select.addEventListener("change", () => { seatChoices[i] = select.value; });
     const name = el("input", { type: "text", maxlength: 40, placeholder: `Player ${i + 1}`, "data-testid": `name-${i}`, "aria-label": `name of seat ${i + 1}` });
     const team = players === 4 ? (i % 2 ? " (team B)" : " (team A)") : "";
-    const access = el("select", { "data-testid": `access-${i}`, "aria-label": `who may take seat ${i + 1}` },
+    const access = el("select", { class: "access", "data-testid": `access-${i}`, "aria-label": `who may take seat ${i + 1}` },
       el("option", { value: "private" }, "invite a friend (private link)"),
       el("option", { value: "public" }, "open to anyone"));
     access.value = seatAccess[i];
