@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 
+import httpx
 import pytest
 from webtools import auth, create, human
 
@@ -150,3 +152,25 @@ def test_invite_links_use_the_configured_public_url(db_url):
                           headers={"Host": "evil.example.com"})
     assert game["seats"][1]["invite"].startswith("https://kings.example.org/game/")
     assert response.json()["seats"][1]["invite"].startswith("https://kings.example.org/game/")
+
+
+def test_a_served_websocket_answers_big_messages_and_cuts_off_giant_frames(server_factory):
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from kingisdead.web.security import WS_TRANSPORT_MAX
+
+    server = server_factory()
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        game = create(http, [human(), human()], seed=5)
+    address = f"ws://127.0.0.1:{server.port}/api/games/{game['id']}/ws"
+    with connect(address, max_size=None) as socket:
+        assert json.loads(socket.recv(timeout=30))["type"] == "state"
+        socket.send("x" * (MAX_WS_MESSAGE * 2))  # over the app's limit, under the transport's
+        assert json.loads(socket.recv(timeout=30))["error"] == "too_large"
+        socket.send(json.dumps({"type": "ping"}))
+        assert json.loads(socket.recv(timeout=30)) == {"type": "pong"}
+        socket.send("x" * (WS_TRANSPORT_MAX + 1))  # over uvicorn's ws_max_size: the server closes (1009)
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
