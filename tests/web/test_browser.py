@@ -251,3 +251,16 @@ def test_the_api_docs_work_offline_under_the_security_policy(server, new_page):
     page.get_by_text("/api/games/{game_id}/claim").first.wait_for()
     assert not [m for m in messages if "Content Security Policy" in m], messages
     shoot(page, "api-docs-laptop")
+
+
+def test_the_creator_opens_a_private_seat_from_the_table(server, new_page):
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human(), human()], seed=6, claim=False)
+    page = new_page()
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    page.click("[data-testid=open-seat-1]")
+    page.locator("[data-testid=player][data-seat='1'] .tag:has-text('open in the lobby')").wait_for()
+    with httpx.Client(base_url=server.url) as http:
+        listed = http.get("/api/games", params={"status": "open"}).json()["games"]
+        assert game["id"] in [g["id"] for g in listed]
+        assert http.post(f"/api/games/{game['id']}/join").json()["seat"] == 1

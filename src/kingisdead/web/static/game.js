@@ -66,6 +66,21 @@ function connect() {
   };
 }
 
+// A free seat: "open in the lobby", or for the creator (the first human seat) a button to open a private one.
+function seatAccess(seat) {
+  if (seat.public) return el("span", { class: "tag" }, "open in the lobby");
+  const creator = view.seats.find((s) => s.kind === "human");
+  if (view.status === "finished" || view.you === null || !creator || view.you !== creator.seat) return null;
+  const button = el("button", { class: "btn secondary small", "data-testid": `open-seat-${seat.seat}`,
+                                title: "let anyone in the lobby take this seat (its invite link still works until then)" },
+                    "Open to anyone");
+  button.addEventListener("click", async () => {
+    try { show(await api("POST", `/api/games/${gameId}/seats/${seat.seat}/open`, null, seatTokens.get(view.you))); }
+    catch (err) { toast(err.message); }
+  });
+  return button;
+}
+
 // A spectator's view arrived: in hot-seat mode, fetch the private view of the seat to move once revealed.
 async function onPublic(v, first) {
   publicView = v;
@@ -325,7 +340,7 @@ function renderPlayers(table) {
     if (p === view.you || (hotseat() && seatTokens.has(p))) tags.push(el("span", { class: "tag" }, "you"));
     if (seat.kind === "bot") tags.push(el("span", { class: "tag" }, `bot: ${seat.bot}`));
     if (view.players === 4) tags.push(el("span", { class: "tag" }, p % 2 === 0 ? "team 1+3" : "team 2+4"));
-    if (seat.kind === "human" && !seat.claimed) tags.push(el("span", { class: "tag" }, "seat free"));
+    if (seat.kind === "human" && !seat.claimed) tags.push(el("span", { class: "tag" }, "seat free"), seatAccess(seat));
     if (result && result.winners.includes(p)) tags.push(el("span", { class: "tag", style: "background:#f0c75a" }, result.ruler === p ? "♛ ruler" : "wins"));
     const top = table.tops[p];
     const court = el("span", { class: "court", title: "followers at court" },
