@@ -12,15 +12,17 @@ A budget given with the level (``strong:3s``) replaces the level's own.
 
 from __future__ import annotations
 
+import atexit
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
 from .. import core
 from ..moves import Move
+from ..workers import process_pool, stop_pool
 from .budget import Budget
 from .mcts import SearchConfig, only_move, search
 
@@ -34,7 +36,7 @@ class ParallelSearchBot:
 
     With the compiled core the searches are threads of one call that releases
     the GIL (no processes); with the reference engine they run one here and
-    the rest in helper processes. Each search gets its own seed from this
+    the rest in spawned helper processes that die with this one. Each search gets its own seed from this
     bot's generator, so with an iteration budget the pooled choice is the
     same on every run.
     """
@@ -75,13 +77,18 @@ class ParallelSearchBot:
         return max(pooled, key=lambda m: (pooled[m][0], pooled[m][1]))
 
 
-_POOLS: dict[int, Executor] = {}
+_POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
-def _helpers(workers: int) -> Executor:
-    """Helper processes shared by every parallel bot of this process (a web server makes a bot per move)."""
+def _helpers(workers: int) -> ProcessPoolExecutor:
+    """Helper processes shared by every parallel bot of this process (a web server makes a bot per move).
+
+    Spawned, not forked (a server's listening socket stays with the server), each exits when this
+    process dies, and the pool is shut down when this process exits normally.
+    """
     if workers not in _POOLS:
-        _POOLS[workers] = ProcessPoolExecutor(max_workers=workers)
+        _POOLS[workers] = pool = process_pool(workers)
+        atexit.register(stop_pool, pool)
     return _POOLS[workers]
 
 

@@ -27,6 +27,7 @@ from .. import VARIANTS, __version__
 from ..building import Choice
 from .db import DEFAULT_URL
 from .games import GameError, GameService, LiveGame, Seat, bot_names
+from .compute import ComputePool, Refused
 from .live import BotRunner, Hub, error_body
 from .security import (
     BodyLimit,
@@ -97,28 +98,33 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
-               rate_limits: RateLimits | None = None) -> FastAPI:
+               rate_limits: RateLimits | None = None, compute: ComputePool | None = None) -> FastAPI:
     """The app, storing games at ``database_url`` (default: $DATABASE_URL, else a SQLite file).
 
     ``public_url``: the address people reach the server at, for invite links
     (default: $KINGISDEAD_PUBLIC_URL, else http://localhost:8000); never taken
     from a request's Host header. ``rate_limits``: per-address limits (default:
-    :meth:`RateLimits.from_env`).
+    :meth:`RateLimits.from_env`). ``compute``: where bot moves, hints and analyses run
+    (default: :meth:`ComputePool.from_env`, worker processes); the app shuts it down.
     """
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_URL
     public = (public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or "http://localhost:8000").rstrip("/")
     limiter = RateLimiter(rate_limits or RateLimits.from_env())
     service = GameService(url)
     hub = Hub(service)
-    runner = BotRunner(service, hub, bot_delay)
+    pool = compute or ComputePool.from_env()
+    runner = BotRunner(service, hub, pool, bot_delay)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         for game_id in await asyncio.to_thread(service.running_games):
             runner.kick(game_id)  # bots whose turn it was when the server stopped move now
-        yield
-        await runner.stop()
-        service.close()
+        try:
+            yield
+        finally:
+            await runner.stop()
+            pool.close()
+            service.close()
 
     app = FastAPI(
         title="The King Is Dead",
@@ -130,12 +136,17 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     )
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
-    app.state.service, app.state.hub, app.state.runner = service, hub, runner
+    app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
         return JSONResponse(error_body(exc), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(Refused)
+    async def _refused(_request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "detail": exc.message}, status_code=exc.status,
+                            headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -295,14 +306,18 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     async def hint(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
         game = await game_of(game_id)
         seat = await seat_of(game, credentials, request)
-        return await asyncio.to_thread(service.hint, game, seat)
+        job = service.hint(game, seat)
+        return {"move_number": job.move_number, **await pool.run(job, client_of(request))}
 
     @app.get("/api/games/{game_id}/analysis", tags=["games"], summary="Move-by-move analysis of a finished game",
              responses=_errors(404, 409, 429, 503))
-    async def analysis(game_id: str) -> dict[str, Any]:
+    async def analysis(game_id: str, request: Request) -> dict[str, Any]:
         """Each move with the best alternative the search found and the win chance it gave away."""
         game = await game_of(game_id)
-        return await asyncio.to_thread(service.analysis, game)
+        known = service.analysis(game)
+        if isinstance(known, dict):
+            return known
+        return service.remember(game_id, await pool.run(known, client_of(request)))
 
     @app.get("/api/games/{game_id}/record", tags=["games"], summary="Download the game record (JSON)",
              responses={200: {"content": {"application/json": {}}}, **_errors(404)})

@@ -14,8 +14,8 @@ import hashlib
 import json
 import secrets
 import threading
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,13 +23,14 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import VARIANTS, rules
-from ..analysis import analyse_position, analyse_record
-from ..bots import BOTS, make_bot
+from ..bots import BOTS
 from ..bots.budget import Budget
 from ..building import Choice
 from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_move
 from ..record import GameRecord
 from ..state import GameState
+from . import compute
+from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .views import describe_move, preview, step_guide, table_view
 
@@ -39,6 +40,8 @@ HINTS_SHOWN = 3
 HINT_BUDGET = Budget(iterations=20_000)
 """About 0.15 s in the compiled core: enough visits to tell the top moves apart."""
 ANALYSIS_BUDGET = Budget(iterations=2000)
+ANALYSES_KEPT = 200
+"""Finished games whose analysis stays in memory (the least recently asked for goes first)."""
 
 
 class GameError(Exception):
@@ -135,7 +138,7 @@ class GameService:
         self.engine = make_engine(database_url)
         self.sessions = make_sessions(self.engine)
         self._games: dict[str, LiveGame] = {}
-        self._analyses: dict[str, dict[str, Any]] = {}
+        self._analyses: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._loading = threading.Lock()
 
     def close(self) -> None:
@@ -484,8 +487,8 @@ class GameService:
         state = game.snapshot.state
         return not state.is_over() and game.seats[state.player].kind == "bot"
 
-    def bot_turn(self, game_id: str) -> tuple[Callable[[], Move], int, int] | None:
-        """If a bot is to move: (a call that chooses its move, seat, move number), else None."""
+    def bot_turn(self, game_id: str) -> tuple[Job, int] | None:
+        """If a bot is to move: (the job that chooses its move, in notation; the seat), else None."""
         game = self.get(game_id)
         snap = game.snapshot
         state = snap.state
@@ -494,12 +497,11 @@ class GameService:
         name = game.seats[state.player].bot
         assert name is not None
         number = len(snap.moves)
-        bot = make_bot(name, game.bot_seed * 1009 + number)
-        position = state.copy()
-        return (lambda: bot.choose(position)), state.player, number
+        job = Job("bot", game_id, number, compute.bot_move, (name, game.bot_seed * 1009 + number, state.copy()))
+        return job, state.player
 
-    def hint(self, game: LiveGame, seat: int) -> dict[str, Any]:
-        """The best moves for this seat by the analysis search (only if the game allows hints).
+    def hint(self, game: LiveGame, seat: int) -> Job:
+        """The job that finds this seat's best moves (only if the game allows hints); run it in the pool.
 
         The search sees every hand, but hands hold no secret from a player who
         follows the public move log (every card played is in it).
@@ -508,30 +510,29 @@ class GameService:
             raise GameError(403, "hints_off", "hints are off in this game's settings")
         snap = game.snapshot
         self._check_turn(snap.state, seat)
-        analysis = analyse_position(snap.state, HINT_BUDGET, seed=game.bot_seed + len(snap.moves), top=HINTS_SHOWN)
-        return {
-            "move_number": len(snap.moves),
-            "method": f"search of {analysis.iterations} playouts; win chance as the search estimates it",
-            "exact": analysis.exact,
-            "moves": [{"move": e.move, "description": describe_move(parse_move(e.move)),
-                       "win_chance": e.win_chance, "visits": e.visits} for e in analysis.moves],
-        }
+        number = len(snap.moves)
+        return Job("hint", game.id, number, compute.hint,
+                   (snap.state.copy(), game.bot_seed + number, HINT_BUDGET, HINTS_SHOWN))
 
-    def analysis(self, game: LiveGame) -> dict[str, Any]:
-        """Every move of a finished game with the best alternative found and the win chance it gave away."""
+    def analysis(self, game: LiveGame) -> dict[str, Any] | Job:
+        """The analysis of a finished game if it is known, else the job that makes it (then :meth:`remember`)."""
         if not game.snapshot.state.is_over():
             raise GameError(409, "not_over", "the analysis is shown once the game is over")
         cached = self._analyses.get(game.id)
-        if cached is None:
-            notes = analyse_record(game.record(), ANALYSIS_BUDGET, seed=game.bot_seed)
-            cached = {
-                "id": game.id,
-                "method": f"search of {ANALYSIS_BUDGET.iterations} playouts per move",
-                "moves": [{**asdict(note), "best_description": describe_move(parse_move(note.best))}
-                          for note in notes],
-            }
-            self._analyses[game.id] = cached
-        return cached
+        if cached is not None:
+            self._analyses.move_to_end(game.id)
+            return cached
+        return Job("analysis", game.id, len(game.snapshot.moves), compute.analysis,
+                   (game.record().dumps(), game.bot_seed, ANALYSIS_BUDGET))
+
+    def remember(self, game_id: str, notes: list[dict[str, Any]]) -> dict[str, Any]:
+        """Keep a finished game's analysis (its job's result; the most recent ANALYSES_KEPT stay)."""
+        found = {"id": game_id, "method": f"search of {ANALYSIS_BUDGET.iterations} playouts per move", "moves": notes}
+        self._analyses[game_id] = found
+        self._analyses.move_to_end(game_id)
+        while len(self._analyses) > ANALYSES_KEPT:
+            self._analyses.popitem(last=False)
+        return found
 
 
 def _bot_seed(row: GameRow) -> int:

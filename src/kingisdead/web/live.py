@@ -1,18 +1,20 @@
 """Live updates: WebSocket subscribers per game, and the task that plays bot turns.
 
-Both run on the server's event loop; engine and database work is pushed to
-worker threads so that a slow bot never blocks other games.
+Both run on the server's event loop; the bots' searches are jobs in the
+compute pool (see compute.py), their database work runs on the runner's own
+threads, so a slow bot never blocks other games or requests.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from ..moves import format_move
+from .compute import ComputePool, Refused
 from .games import GameError, GameService
 
 log = logging.getLogger("kingisdead.web")
@@ -51,14 +53,24 @@ class Hub:
 
 
 class BotRunner:
-    """Plays the bots' turns of each game in a background task, one task per game."""
+    """Plays the bots' turns of each game in a background task, one task per game.
 
-    def __init__(self, service: GameService, hub: Hub, delay: float = 0.0) -> None:
+    A bot's search is a job in the compute pool; loading games and storing
+    moves use the runner's own few threads, so neither competes with requests
+    for the default thread pool. At most ``active`` games take a turn at once
+    (after a restart with thousands of bot turns pending, the rest wait).
+    """
+
+    def __init__(self, service: GameService, hub: Hub, compute: ComputePool, delay: float = 0.0,
+                 active: int = 32) -> None:
         self.service = service
         self.hub = hub
+        self.compute = compute
         self.delay = delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: set[str] = set()
+        self._slots = asyncio.Semaphore(active)
+        self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bots")
 
     def kick(self, game_id: str) -> None:
         """Make sure a bot to move in this game will move (call after every change)."""
@@ -72,41 +84,56 @@ class BotRunner:
         self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 
     async def _run(self, game_id: str) -> None:
+        try:
+            while await self._turn(game_id):
+                await self.hub.broadcast(game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+
+    async def _turn(self, game_id: str) -> bool:
+        """One bot move in the game; False once no bot is to move (or the bot failed, which is logged)."""
+        loop = asyncio.get_running_loop()
         while True:
             self._wake.discard(game_id)
-            try:
-                turn = await asyncio.to_thread(self.service.bot_turn, game_id)
-            except GameError:
-                return
-            if turn is None:
-                if game_id in self._wake:  # a move arrived while we looked: look again
+            async with self._slots:
+                try:
+                    turn = await loop.run_in_executor(self._threads, self.service.bot_turn, game_id)
+                except GameError as exc:
+                    log.error("bot turn in game %s: %s", game_id, exc.message)
+                    return False
+                if turn is None:
+                    if game_id in self._wake:  # a move arrived while we looked: look again
+                        continue
+                    return False
+                job, seat = turn
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                try:
+                    notation = await self.compute.run(job)
+                    await loop.run_in_executor(self._threads, self.service.play, game_id, seat, notation,
+                                               job.move_number)
+                except Refused as exc:  # the pool is full: this bot waits its turn
+                    await asyncio.sleep(exc.retry_after)
                     continue
-                self._tasks.pop(game_id, None)
-                return
-            choose, seat, number = turn
-            if self.delay:
-                await asyncio.sleep(self.delay)
-            try:
-                move = await asyncio.to_thread(choose)
-                await asyncio.to_thread(self.service.play, game_id, seat, format_move(move), number)
-            except GameError as exc:
-                if exc.code == "stale":
-                    continue
-                log.error("bot move in game %s failed: %s", game_id, exc.message)
-                self._tasks.pop(game_id, None)
-                return
-            except Exception:
-                log.exception("bot in game %s failed", game_id)
-                self._tasks.pop(game_id, None)
-                return
-            await self.hub.broadcast(game_id)
+                except GameError as exc:
+                    if exc.code == "stale":
+                        continue
+                    log.error("bot move in game %s failed: %s", game_id, exc.message)
+                    return False
+                except Exception:
+                    log.exception("bot in game %s failed", game_id)
+                    return False
+            return True
 
     async def stop(self) -> None:
+        """Cancel every bot task and end the runner's threads (a move being stored finishes first)."""
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        self._threads.shutdown(wait=True, cancel_futures=True)
 
     def busy(self) -> list[str]:
         return [g for g, t in self._tasks.items() if not t.done()]
