@@ -5,11 +5,20 @@ players, variant, seed and first player, then the moves in notation. Replaying
 them rebuilds the exact position, so nothing else about the state is stored and
 a server restart loses nothing. The unique (game, number) key on moves is the
 last line of defence against two writers appending the same move number.
+
+The schema is made and kept up to date by the Alembic migrations in
+``kingisdead/web/migrations``: :func:`make_engine` applies any that are missing,
+under a lock, so several processes starting at once upgrade the database once.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -23,11 +32,17 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
+    text,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import NullPool
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DEFAULT_URL = "sqlite:///kingisdead.sqlite3"
+MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = int.from_bytes(hashlib.sha256(b"kingisdead migrations").digest()[:8], "big", signed=True)
+"""The PostgreSQL advisory lock taken while migrating (any fixed 64-bit number)."""
 
 
 def _now() -> datetime:
@@ -49,12 +64,14 @@ class GameRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     variant: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(BigInteger)
-    bot_seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # secret: seeds bots, hints, analyses
+    bot_seed: Mapped[int] = mapped_column(BigInteger)  # secret: seeds bots, hints, analyses
     first_player: Mapped[int] = mapped_column(Integer, default=0)
     hints: Mapped[bool] = mapped_column(Boolean, default=False)
     hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), default="running", index=True)
     move_count: Mapped[int] = mapped_column(Integer, default=0)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the seat to move; None once over
+    memory: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # no card history shown
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", cascade="all, delete-orphan")
@@ -74,7 +91,7 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
-    public: Mapped[bool] = mapped_column(Boolean, default=False)  # offered in the lobby to anyone
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # offered to anyone
 
 
 class MoveRow(Base):
@@ -100,7 +117,11 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL mode and a busy timeout for concurrent access."""
+    """An engine for ``url``, its database upgraded to the latest schema (:func:`upgrade`).
+
+    SQLite gets WAL mode and a busy timeout for concurrent access. Raises
+    SQLAlchemy's ``OperationalError`` when the database cannot be reached.
+    """
     url = normalise_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
@@ -114,8 +135,52 @@ def make_engine(url: str) -> Engine:
             cursor.close()
     else:
         engine = create_engine(url, pool_pre_ping=True)
-    Base.metadata.create_all(engine)
+    upgrade(engine)
     return engine
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply the migrations up to ``revision`` that the database lacks; safe when processes race.
+
+    PostgreSQL: the migration runs in one transaction holding an advisory lock.
+    SQLite file: an exclusive lock on ``<file>.migrate-lock`` beside it, and a
+    connection of its own without foreign key checks (Alembic rebuilds SQLite
+    tables to alter them).
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+
+    def run(connection: Connection) -> None:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    database = engine.url.database
+    if engine.dialect.name == "sqlite" and database and database != ":memory:" and not database.startswith("file:"):
+        with _file_lock(Path(database + ".migrate-lock")):
+            own = create_engine(engine.url, poolclass=NullPool)
+            try:
+                with own.begin() as connection:
+                    run(connection)
+            finally:
+                own.dispose()
+        return
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        run(connection)
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def make_sessions(engine: Engine) -> sessionmaker[Session]:

@@ -102,7 +102,7 @@ class LiveGame:
     first_player: int
     hints: bool
     hotseat: bool
-    bot_seed: int
+    bot_seed: int  # secret, drawn at creation: knowing the public seed predicts no bot reply
     seats: list[Seat]
     token_hashes: list[str | None]
     snapshot: Snapshot
@@ -182,8 +182,8 @@ class GameService:
                 rows.append(SeatRow(seat=i, kind="human", bot=None, name=spec.get("name") or f"Player {i + 1}",
                                     token_hash=hash_token(tokens[i]), claimed=claimed,
                                     public=bool(spec.get("public")) and not claimed))
-        row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(48),
-                      first_player=first_player,
+        row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(63),
+                      first_player=first_player, to_move=first_player,
                       hints=hints, hotseat=hotseat, status="running", move_count=0, result=None)
         row.seats = rows
         with self.sessions.begin() as session:
@@ -196,7 +196,7 @@ class GameService:
     def _from_rows(self, row: GameRow, seats: list[SeatRow], moves: list[str]) -> LiveGame:
         game = LiveGame(
             id=row.id, players=row.players, variant=row.variant, seed=row.seed, first_player=row.first_player,
-            hints=row.hints, hotseat=row.hotseat, bot_seed=_bot_seed(row),
+            hints=row.hints, hotseat=row.hotseat, bot_seed=row.bot_seed,
             seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)) for s in seats],
             token_hashes=[s.token_hash for s in seats],
             snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player)),
@@ -470,7 +470,8 @@ class GameService:
         """Append the move and update the game row in one transaction (two plain statements)."""
         number = len(snap.moves)
         result = snap.state.result
-        changes: dict[str, Any] = {"move_count": number, "updated_at": datetime.now(UTC)}
+        changes: dict[str, Any] = {"move_count": number, "updated_at": datetime.now(UTC),
+                                   "to_move": None if result is not None else snap.state.player}
         if result is not None:
             changes.update(status="finished", result=result.to_dict())
         try:
@@ -533,15 +534,6 @@ class GameService:
         while len(self._analyses) > ANALYSES_KEPT:
             self._analyses.popitem(last=False)
         return found
-
-
-def _bot_seed(row: GameRow) -> int:
-    """The seed of the game's bots, hints and analyses: a server-side secret drawn at creation, so that
-    knowing the game's seed predicts no bot reply. Stored, so a restart resumes the same bots. (Games
-    stored before the secret existed fall back to a value derived from their seed.)"""
-    if row.bot_seed is not None:
-        return row.bot_seed
-    return int(hashlib.sha256(f"bots:{row.seed}".encode()).hexdigest()[:8], 16)
 
 
 def _choice_dict(choice: Choice) -> dict[str, Any]:

@@ -1,0 +1,167 @@
+"""Migrations: a database made before them (or by an older release) upgrades without losing a game."""
+
+from __future__ import annotations
+
+import multiprocessing
+from datetime import UTC, datetime
+from pathlib import Path
+from random import Random
+
+import pytest
+import sqlalchemy as sa
+
+from kingisdead import rules
+from kingisdead.moves import format_move
+from kingisdead.state import GameState
+from kingisdead.web.db import make_engine
+from kingisdead.web.games import GameService
+
+# The tables exactly as the first web release made them with create_all (before migrations existed).
+OLD = sa.MetaData()
+sa.Table("games", OLD,
+         sa.Column("id", sa.String(32), primary_key=True),
+         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+         sa.Column("players", sa.Integer, nullable=False),
+         sa.Column("variant", sa.String(16), nullable=False),
+         sa.Column("seed", sa.BigInteger, nullable=False),
+         sa.Column("first_player", sa.Integer, nullable=False),
+         sa.Column("hints", sa.Boolean, nullable=False),
+         sa.Column("hotseat", sa.Boolean, nullable=False),
+         sa.Column("status", sa.String(16), nullable=False, index=True),
+         sa.Column("move_count", sa.Integer, nullable=False),
+         sa.Column("result", sa.JSON, nullable=True))
+sa.Table("seats", OLD,
+         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False, index=True),
+         sa.Column("seat", sa.Integer, nullable=False),
+         sa.Column("kind", sa.String(8), nullable=False),
+         sa.Column("bot", sa.String(32), nullable=True),
+         sa.Column("name", sa.String(40), nullable=False),
+         sa.Column("token_hash", sa.String(64), nullable=True, index=True),
+         sa.Column("claimed", sa.Boolean, nullable=False),
+         sa.UniqueConstraint("game_id", "seat"))
+sa.Table("moves", OLD,
+         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False, index=True),
+         sa.Column("number", sa.Integer, nullable=False),
+         sa.Column("seat", sa.Integer, nullable=False),
+         sa.Column("notation", sa.String(80), nullable=False),
+         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+         sa.UniqueConstraint("game_id", "number"))
+
+
+def old_database(url: str, games: int = 12) -> dict[str, tuple[GameState, int]]:
+    """Fill an old-schema database with games (some finished); (final state, moves) by game id."""
+    engine = sa.create_engine(url)
+    OLD.create_all(engine)
+    rng = Random(7)
+    states: dict[str, tuple[GameState, int]] = {}
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        for number in range(games):
+            players = 2 + number % 3
+            game_id = f"old{number}"
+            state = GameState.new(players, "standard", 100 + number, number % players)
+            moves = []
+            for _ in range((1000, 0, 3, 10)[number % 4]):  # 1000: played to the end
+                if state.is_over():
+                    break
+                seat = state.player
+                moves.append((seat, format_move(rules.play_random(state, rng))))
+            result = state.result
+            connection.execute(OLD.tables["games"].insert().values(
+                id=game_id, created_at=now, updated_at=now, players=players, variant="standard",
+                seed=100 + number, first_player=number % players, hints=False, hotseat=False,
+                status="finished" if result else "running", move_count=len(moves),
+                result=result.to_dict() if result else None))
+            for seat in range(players):
+                connection.execute(OLD.tables["seats"].insert().values(
+                    game_id=game_id, seat=seat, kind="human" if seat == 0 else "bot",
+                    bot=None if seat == 0 else "random", name=f"P{seat}", token_hash=f"{number:02d}{seat}" * 8,
+                    claimed=True))
+            for index, (seat, text) in enumerate(moves, start=1):
+                connection.execute(OLD.tables["moves"].insert().values(
+                    game_id=game_id, number=index, seat=seat, notation=text, created_at=now))
+            states[game_id] = state, len(moves)
+    engine.dispose()
+    assert any(s.is_over() for s, _ in states.values()) and any(not s.is_over() for s, _ in states.values())
+    return states
+
+
+def check_upgraded(url: str, states: dict[str, tuple[GameState, int]]) -> None:
+    service = GameService(url)
+    try:
+        for game_id, (state, moves) in states.items():
+            game = service.get(game_id)
+            assert game.snapshot.state.key() == state.key()
+            assert len(game.snapshot.moves) == moves
+        with service.engine.connect() as connection:
+            rows = connection.execute(sa.text("SELECT id, to_move, bot_seed, memory FROM games")).all()
+            seats = connection.execute(sa.text("SELECT public FROM seats")).scalars().all()
+            version = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
+        assert {row.id for row in rows} == set(states)
+        for row in rows:
+            state = states[row.id][0]
+            assert row.to_move == (None if state.is_over() else state.player)
+            assert row.bot_seed is not None and 0 <= row.bot_seed < 2**63
+            assert not row.memory
+        assert len({row.bot_seed for row in rows}) == len(rows)  # a secret of its own per game
+        assert seats and not any(seats)
+        assert version == "0002"
+    finally:
+        service.close()
+
+
+def test_old_sqlite_database_upgrades_without_losing_a_game(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    states = old_database(url)
+    check_upgraded(url, states)
+    check_upgraded(url, states)  # a second start finds it up to date and changes nothing
+
+
+def test_new_games_keep_to_move_up_to_date(tmp_path: Path) -> None:
+    service = GameService(f"sqlite:///{tmp_path / 'new.sqlite3'}")
+    try:
+        game, tokens = service.create(2, "standard", [{"kind": "human"}, {"kind": "human"}], seed=3,
+                                      first_player=1, hotseat=True)
+
+        def stored() -> tuple[int | None, int]:
+            with service.engine.connect() as connection:
+                row = connection.execute(sa.text("SELECT to_move, bot_seed FROM games WHERE id = :id"),
+                                         {"id": game.id}).one()
+            return row.to_move, row.bot_seed
+
+        assert stored()[0] == 1
+        rng = Random(1)
+        while not game.snapshot.state.is_over():
+            state = game.snapshot.state.copy()
+            seat = state.player
+            service.play(game.id, seat, format_move(rules.play_random(state, rng)))
+            assert stored()[0] == (None if game.snapshot.state.is_over() else game.snapshot.state.player)
+        assert stored()[1] == game.bot_seed
+    finally:
+        service.close()
+
+
+def _start(url: str) -> None:
+    make_engine(url).dispose()
+
+
+def test_processes_starting_at_once_upgrade_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    states = old_database(url, games=4)
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_start, args=(url,)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+    assert [w.exitcode for w in workers] == [0, 0, 0]
+    check_upgraded(url, states)
+
+
+@pytest.mark.parametrize("url", ["sqlite://"])
+def test_in_memory_database_gets_the_schema(url: str) -> None:
+    engine = make_engine(url)
+    assert {"games", "seats", "moves", "alembic_version"} <= set(sa.inspect(engine).get_table_names())
