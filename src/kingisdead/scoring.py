@@ -125,7 +125,7 @@ def _coronation(s: GameState, ending: str) -> Result:
         best = max(counts.values())
         leaders = [p for p in candidates if counts[p] == best]
         if rank == 0:
-            steps.append(f"The {name} rule with {regions[f]} region(s).")
+            steps.append(f"The {name} rule with {regions[f]} region{'' if regions[f] == 1 else 's'}.")
         others = sorted({counts[p] for p in candidates if counts[p] != best}, reverse=True)
         if len(leaders) == 1:
             against = f" against {others[0]}" if others else ""
@@ -168,7 +168,7 @@ def _sets(courts: list[int], players: tuple[int, ...]) -> int:
 def _invasion(s: GameState) -> Result:
     if s.players == 4:
         sides: list[tuple[int, ...]] = [(0, 2), (1, 3)]
-        label = {sides[0]: "team of players 1 and 3", sides[1]: "team of players 2 and 4"}
+        label = {sides[0]: "the team of players 1 and 3", sides[1]: "the team of players 2 and 4"}
     else:
         sides = [(p,) for p in range(s.players)]
         label = {side: f"player {side[0] + 1}" for side in sides}
@@ -181,11 +181,11 @@ def _invasion(s: GameState) -> Result:
     ruler: int | None = None
     if len(leaders) == 1:
         against = f" against {others[0]}" if others else ""
-        steps.append(f"The {label[leaders[0]]} has the most complete sets: {best}{against}.")
+        steps.append(f"{label[leaders[0]][0].upper() + label[leaders[0]][1:]} has the most complete sets: {best}{against}.")
         winners = leaders[0]
         ruler = winners[0] if len(winners) == 1 else None
     else:
-        steps.append(f"Tie at {best} complete set(s) between the {' and the '.join(label[x] for x in leaders)}.")
+        steps.append(f"Tie at {best} complete set{'' if best == 1 else 's'} between {' and '.join(label[x] for x in leaders)}.")
         tied_players = [p for side in (leaders if s.players != 4 else sides) for p in side]
         last = _last_player(s, tied_players)
         if last is None:
@@ -194,6 +194,6 @@ def _invasion(s: GameState) -> Result:
         else:
             winners = next(side for side in leaders if last in side)
             ruler = last if s.players != 4 else None
-            steps.append(f"Player {last + 1} played a card last, so the {label[winners]} wins.")
+            steps.append(f"Player {last + 1} played a card last, so {label[winners]} wins.")
     return Result("invasion", tuple(sorted(winners)), ruler, "Invasion: " + " ".join(steps), (), tuple(steps))
 

@@ -145,3 +145,40 @@ def test_the_ray_backend_plays_a_bot_move(db_url):
         moved = wait_for(lambda: (v := client.get(f"/api/games/{game['id']}").json())["move_number"] == 1 and v,
                          what="the bot's move on Ray", timeout=120)
         assert moved["log"][0]["seat"] == 1
+
+
+def test_an_evicted_game_reloads_identical_and_watched_or_busy_games_stay(db_url):
+    with app_client(db_url, ComputePool(HeldBackend())) as client:
+        service = client.app.state.service
+        game = create(client, [human(), human()], seed=6)
+        idle = create(client, [human(), human()], seed=7)
+        kept = create(client, [human(), human()], seed=8)
+        token = game["seats"][0]["token"]
+        for number, move in enumerate(["pass", "pass"]):
+            seat = game["seats"][number]["token"]
+            assert client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
+                               headers=auth(seat)).status_code == 200
+        before = client.get(f"/api/games/{game['id']}", headers=auth(token)).json()
+        dropped = service.evict(lambda g: g == kept["id"], idle=0)
+        assert sorted(dropped) == sorted([game["id"], idle["id"]])
+        assert service.cached(game["id"]) is None and service.cached(kept["id"]) is not None
+        assert client.get(f"/api/games/{game['id']}", headers=auth(token)).json() == before
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": 2},
+                           headers=auth(token)).status_code == 200
+        # over the cap, the least recently used goes first, idle or not
+        assert service.evict(lambda g: False, idle=3600, most=1) == [kept["id"]]
+        assert service.cached(game["id"]) is not None
+
+
+def test_a_restart_loads_only_the_games_where_a_bot_is_to_move(db_url):
+    from kingisdead.web.games import GameService
+
+    service = GameService(db_url)
+    people = [service.create(2, "standard", [human(), human()], seed=s)[0].id for s in range(6)]
+    waiting = service.create(2, "standard", [bot("greedy"), human()], seed=9)[0].id
+    service.close()
+    with app_client(db_url, ComputePool(ProcessBackend(1))) as client:
+        loaded = client.app.state.service
+        wait_for(lambda: loaded.cached(waiting) is not None and loaded.cached(waiting).snapshot.moves,
+                 what="the waiting bot to move")
+        assert all(loaded.cached(g) is None for g in people)

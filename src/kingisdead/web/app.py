@@ -28,7 +28,7 @@ from ..building import Choice
 from .db import DEFAULT_URL
 from .games import GameError, GameService, LiveGame, Seat, bot_names
 from .compute import ComputePool, Refused
-from .live import BotRunner, Hub, error_body
+from .live import BotRunner, Hub, error_body, evict_idle
 from .security import (
     BodyLimit,
     RateLimited,
@@ -117,11 +117,14 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        for game_id in await asyncio.to_thread(service.running_games):
-            runner.kick(game_id)  # bots whose turn it was when the server stopped move now
+        # Bots whose turn it was when the server stopped move now, in the background; idle games leave memory.
+        background = [asyncio.create_task(runner.resume()), asyncio.create_task(evict_idle(service, hub, runner))]
         try:
             yield
         finally:
+            for task in background:
+                task.cancel()
+            await asyncio.gather(*background, return_exceptions=True)
             await runner.stop()
             pool.close()
             service.close()

@@ -14,7 +14,9 @@ import hashlib
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -42,6 +44,10 @@ HINT_BUDGET = Budget(iterations=20_000)
 ANALYSIS_BUDGET = Budget(iterations=2000)
 ANALYSES_KEPT = 200
 """Finished games whose analysis stays in memory (the least recently asked for goes first)."""
+GAMES_KEPT = 2000
+"""Games in memory at most, beyond those watched or with a bot thinking (the least recently used go first)."""
+GAME_IDLE = 900.0
+"""Seconds unused after which a game leaves memory (it reloads from the database on its next use)."""
 
 
 class GameError(Exception):
@@ -138,6 +144,7 @@ class GameService:
         self.engine = make_engine(database_url)
         self.sessions = make_sessions(self.engine)
         self._games: dict[str, LiveGame] = {}
+        self._used: dict[str, float] = {}  # game id -> time.monotonic() of its last use
         self._analyses: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._loading = threading.Lock()
 
@@ -191,6 +198,7 @@ class GameService:
         game = self._from_rows(row, rows, [])
         with self._loading:
             self._games[game_id] = game
+            self._used[game_id] = time.monotonic()
         return game, tokens
 
     def _from_rows(self, row: GameRow, seats: list[SeatRow], moves: list[str]) -> LiveGame:
@@ -215,19 +223,42 @@ class GameService:
 
     def cached(self, game_id: str) -> LiveGame | None:
         """The game if it is in memory already (no database access)."""
-        return self._games.get(game_id)
-
-    def get(self, game_id: str) -> LiveGame:
-        """The game, loaded from the database (and replayed) on first use."""
         game = self._games.get(game_id)
         if game is not None:
-            return game
-        with self._loading:
-            game = self._games.get(game_id)
-            if game is None:
-                game = self._load(game_id)
-                self._games[game_id] = game
+            self._used[game_id] = time.monotonic()
         return game
+
+    def get(self, game_id: str) -> LiveGame:
+        """The game, loaded from the database (and replayed) on first use or after :meth:`evict`."""
+        game = self._games.get(game_id)
+        if game is None:
+            with self._loading:
+                game = self._games.get(game_id)
+                if game is None:
+                    game = self._load(game_id)
+                    self._games[game_id] = game
+        self._used[game_id] = time.monotonic()
+        return game
+
+    def evict(self, keep: Callable[[str], bool], idle: float = GAME_IDLE, most: int = GAMES_KEPT) -> list[str]:
+        """Drop from memory the games unused for ``idle`` seconds, then the least recently used beyond
+        ``most``; never a game for which ``keep(id)`` is true (watched, a bot thinking) or one being
+        changed. They reload from the database on their next use. Returns the ids dropped."""
+        now = time.monotonic()
+        dropped = []
+        with self._loading:
+            oldest_first = sorted(self._games, key=lambda g: self._used.get(g, 0.0))
+            over = len(oldest_first) - most
+            for game_id in oldest_first:
+                if over <= 0 and now - self._used.get(game_id, 0.0) < idle:
+                    break  # the rest were used more recently still
+                if keep(game_id) or self._games[game_id].lock.locked():
+                    continue
+                del self._games[game_id]
+                self._used.pop(game_id, None)
+                dropped.append(game_id)
+                over -= 1
+        return dropped
 
     def _load(self, game_id: str) -> LiveGame:
         with self.sessions() as session:
@@ -242,6 +273,7 @@ class GameService:
         """Drop the cached game so the next use reloads it from the database."""
         with self._loading:
             self._games.pop(game_id, None)
+            self._used.pop(game_id, None)
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries for the lobby, newest activity first; ``status``: open, running or finished."""
@@ -269,9 +301,12 @@ class GameService:
             "updated_at": row.updated_at.isoformat(),
         }
 
-    def running_games(self) -> list[str]:
+    def bot_games(self) -> list[str]:
+        """The games where a bot is to move (from the database: nothing is loaded)."""
         with self.sessions() as session:
-            return list(session.scalars(select(GameRow.id).where(GameRow.status == "running")).all())
+            return list(session.scalars(
+                select(GameRow.id).join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.to_move))
+                .where(GameRow.status == "running", SeatRow.kind == "bot")).all())
 
     # -- seats and tokens --------------------------------------------------------------------
 

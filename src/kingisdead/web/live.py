@@ -72,6 +72,13 @@ class BotRunner:
         self._slots = asyncio.Semaphore(active)
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bots")
 
+    async def resume(self) -> None:
+        """Kick every game where a bot is to move (after a restart), found in the database: other games
+        stay unloaded until someone uses them."""
+        loop = asyncio.get_running_loop()
+        for game_id in await loop.run_in_executor(self._threads, self.service.bot_games):
+            self.kick(game_id)
+
     def kick(self, game_id: str) -> None:
         """Make sure a bot to move in this game will move (call after every change)."""
         self._wake.add(game_id)
@@ -137,6 +144,17 @@ class BotRunner:
 
     def busy(self) -> list[str]:
         return [g for g, t in self._tasks.items() if not t.done()]
+
+
+async def evict_idle(service: GameService, hub: Hub, runner: BotRunner, every: float = 60.0) -> None:
+    """Every ``every`` seconds, drop idle games from memory (see :meth:`GameService.evict`), keeping those
+    watched or with a bot thinking. Runs until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        busy = set(runner.busy())
+        dropped = await asyncio.to_thread(service.evict, lambda g: g in busy or hub.watching(g) > 0)
+        if dropped:
+            log.info("%d idle games left memory", len(dropped))
 
 
 def error_body(exc: GameError) -> dict[str, Any]:

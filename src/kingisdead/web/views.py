@@ -26,6 +26,7 @@ from ..board import (
 from ..building import Choice
 from ..moves import NONE, Move, make_move
 from ..state import GameState
+from .explain import explain_result
 
 CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
 
@@ -71,6 +72,7 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
         "cards_left": [state.cards_left(p) for p in range(n)],
         "last_card_rule": rules.last_card_applies(state),
         "result": None if state.result is None else state.result.to_dict(),
+        "explanation": explain_result(state),
         "hand": hand_of(state, seat) if seat is not None else None,
     }
     if reveal:

@@ -1,0 +1,185 @@
+"""Why a finished game ended the way it did, for the end screen.
+
+``explain_result`` retraces the engine's scoring (``kingisdead.scoring``)
+step by step and returns each comparison with the values compared, so the
+page can show it in words and as a table without knowing the rules itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..board import FACTION_NAMES, NUM_REGIONS
+from ..scoring import _last_player, _sets, faction_ranking
+from ..state import GameState
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 region"``, ``"3 regions"``; ``many`` for irregular plurals."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _who(players: list[int]) -> str:
+    names = [f"Player {p + 1}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _step(kind: str, label: str, values: dict[int, int], kept: list[int], text: str) -> dict[str, Any]:
+    return {"kind": kind, "label": label, "values": {str(p): v for p, v in values.items()},
+            "kept": kept, "text": text}
+
+
+def _faction_rows(s: GameState) -> list[dict[str, Any]]:
+    regions = [0, 0, 0]
+    latest: list[int | None] = [None, None, None]
+    for position in range(s.resolved):
+        faction = s.control[s.order[position]]
+        if faction < 3:
+            regions[faction] += 1
+            latest[faction] = position + 1
+    rows = []
+    for rank, group in enumerate(faction_ranking(s), start=1):
+        for f in group:
+            rows.append({"faction": FACTION_NAMES[f], "rank": rank, "regions": regions[f],
+                         "latest_win": latest[f], "tied": len(group) > 1})
+    return rows
+
+
+def _ranking_text(rows: list[dict[str, Any]]) -> str:
+    parts = []
+    for a, b in zip(rows, rows[1:], strict=False):
+        if a["rank"] == b["rank"]:
+            parts.append(f"the {a['faction']} and the {b['faction']} hold no region and stay tied")
+        elif a["regions"] == b["regions"]:
+            parts.append(f"the {a['faction']} rank above the {b['faction']}: both hold "
+                         f"{plural(a['regions'], 'region')}, and the {a['faction']} won a struggle "
+                         f"more recently (struggle {a['latest_win']} against {b['latest_win']})")
+        else:
+            parts.append(f"the {a['faction']} ({plural(a['regions'], 'region')}) rank above the "
+                         f"{b['faction']} ({plural(b['regions'], 'region')})")
+    return ("Factions by power: " + "; ".join(parts) + ".") if parts else ""
+
+
+def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = []
+    groups = faction_ranking(s)
+    candidates = list(range(s.players))
+    for rank, group in enumerate(groups):
+        f = group[0]
+        if len(group) > 1 or not any(s.control[r] == f for r in range(NUM_REGIONS)):
+            break  # the ranking is no longer strict, or no faction holds a region
+        name = FACTION_NAMES[f]
+        values = {p: s.courts[p * 3 + f] for p in candidates}
+        best = max(values.values())
+        kept = [p for p in candidates if values[p] == best]
+        if len(kept) == 1:
+            others = sorted((v for v in values.values() if v != best), reverse=True)
+            against = f" against {others[0]}" if others else ""
+            text = f"{_who(kept)} has the most {name} followers at court: {best}{against}."
+        else:
+            text = f"{_who(kept)} tie on {name} followers with {best} each" + (
+                ", so the next faction decides." if rank + 1 < len(groups) else ".")
+        steps.append(_step("faction", f"{name} at court", values, kept, text))
+        candidates = kept
+        if len(candidates) == 1:
+            return steps
+    if ending == "mordred":
+        values = {p: sum(s.courts[p * 3:p * 3 + 3]) for p in candidates}
+        best = max(values.values())
+        kept = [p for p in candidates if values[p] == best]
+        steps.append(_step("total", "followers at court", values, kept,
+                           f"Most followers at court in total: {_who(kept)} with {best}."))
+        candidates = kept
+        if len(candidates) > 1:
+            last = _last_player(s, candidates)
+            if last is not None:
+                values = {p: s.last_play[p] for p in candidates}
+                steps.append(_step("last_play", "last card played (play number)", values, [last],
+                                   f"Still tied: {_who([last])} played a card last and wins."))
+        return steps
+    while len(candidates) > 1:
+        last = _last_player(s, candidates)
+        if last is None:
+            break
+        values = {p: s.last_play[p] for p in candidates}
+        kept = [p for p in candidates if p != last]
+        steps.append(_step("last_play", "last card played (play number)", values, kept,
+                           f"Still tied: {_who([last])} played a card last and drops out."))
+        candidates = kept
+    return steps
+
+
+def _invasion_steps(s: GameState) -> list[dict[str, Any]]:
+    sides: list[tuple[int, ...]] = [(0, 2), (1, 3)] if s.players == 4 else [(p,) for p in range(s.players)]
+    values = {side[0]: _sets(s.courts, side) for side in sides}
+    best = max(values.values())
+    leaders = [side for side in sides if values[side[0]] == best]
+    kept = [p for side in leaders for p in side]
+    label = "complete sets (team courts pooled)" if s.players == 4 else "complete sets"
+    who = (f"the team of players {leaders[0][0] + 1} and {leaders[0][1] + 1}"
+           if s.players == 4 and len(leaders) == 1 else _who([side[0] for side in leaders]))
+    if len(leaders) == 1:
+        text = f"Most complete sets: {who} with {best}."
+    else:
+        text = f"Tie at {plural(best, 'complete set')}" + (" between the teams." if s.players == 4 else f": {who}.")
+    steps = [_step("sets", label, values, kept, text)]
+    if len(leaders) > 1:
+        last = _last_player(s, kept)
+        if last is not None:
+            steps.append(_step("last_play", "last card played (play number)",
+                               {p: s.last_play[p] for p in kept}, [last],
+                               f"Still tied: {_who([last])} played a card last"
+                               + (", so that team wins." if s.players == 4 else " and wins.")))
+    return steps
+
+
+def explain_result(state: GameState) -> dict[str, Any] | None:
+    """The end screen's explanation of a finished game (None while it runs).
+
+    Shape: ``ending`` ("coronation" | "invasion" | "mordred"), ``headline``
+    (one sentence), ``factions`` (rows of faction, rank, regions, latest_win:
+    1-based struggle number or None, tied), ``ranking_text``, ``players`` (rows
+    of player (0-based), courts: {faction name: followers}, total, sets,
+    last_play: play number, 0 if none), ``steps`` (each: kind "faction" |
+    "total" | "sets" | "last_play", label, values: {player as str: int}, kept:
+    players still in contention after it, text), ``winners``, ``ruler`` and,
+    in 4-player games, ``team`` ({"winners": [a, b], "text"}).
+    """
+    result = state.result
+    if result is None:
+        return None
+    s = state
+    players = [{"player": p,
+                "courts": {FACTION_NAMES[f]: s.courts[p * 3 + f] for f in range(3)},
+                "total": sum(s.courts[p * 3:p * 3 + 3]),
+                "sets": min(s.courts[p * 3:p * 3 + 3]),
+                "last_play": s.last_play[p]} for p in range(s.players)]
+    factions = _faction_rows(s)
+    if result.ending == "invasion":
+        headline = (f"The Saxons invade: {plural(s.saxons, 'region')} fell to them. Complete sets "
+                    "(one follower of each faction at court) decide who leads the resistance.")
+        steps = _invasion_steps(s)
+    else:
+        ruling = factions[0]
+        if result.ending == "mordred":
+            headline = ("Mordred's rebellion: the Loyalists won a struggle, which ends the game. "
+                        "The courts are compared over the factions that hold regions.")
+        else:
+            headline = f"Coronation: all {NUM_REGIONS} regions are resolved."
+        if ruling["regions"]:
+            headline += f" The {ruling['faction']} rule with {plural(ruling['regions'], 'region')}."
+        steps = _coronation_steps(s, result.ending)
+    if result.ruler is None and len(result.winners) > 1 and s.players != 4:
+        steps.append(_step("shared", "shared win", {}, list(result.winners),
+                           f"{_who(list(result.winners))} stay tied (none played a card) and share the win."))
+    out: dict[str, Any] = {
+        "ending": result.ending, "headline": headline, "factions": factions,
+        "ranking_text": "" if result.ending == "invasion" else _ranking_text(factions),
+        "players": players, "steps": steps,
+        "winners": list(result.winners), "ruler": result.ruler,
+    }
+    if s.players == 4:
+        a, b = sorted(result.winners)[:2] if len(result.winners) >= 2 else (result.winners[0], result.winners[0])
+        out["team"] = {"winners": list(result.winners),
+                       "text": f"The team of players {a + 1} and {b + 1} wins together."}
+    return out
