@@ -17,6 +17,7 @@ from ..board import (
     CARDS,
     FACTION_NAMES,
     HOMES,
+    MORDRED_FLAGS,
     NUM_CARDS,
     NUM_REGIONS,
     REGION_CODES,
@@ -32,7 +33,7 @@ CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
 
 
 def board_facts() -> dict[str, Any]:
-    """The fixed data the browser needs to draw the table (names, borders, homes)."""
+    """The fixed data the browser needs to draw the table (names, borders, homes, Mordred flags)."""
     return {
         "regions": [{"name": REGION_NAMES[r], "code": REGION_CODES[r]} for r in range(NUM_REGIONS)],
         "borders": [[int(a), int(b)] for a, b in BORDERS],
@@ -40,6 +41,7 @@ def board_facts() -> dict[str, Any]:
         "factions": list(FACTION_NAMES),
         "cards": list(CARD_NAMES),
         "controls": list(CONTROL_NAMES),
+        "mordred_flags": [int(r) for r in MORDRED_FLAGS],
     }
 
 
@@ -110,6 +112,76 @@ def describe_move(move: Move) -> str:
         region, faction = move.court
         text += f"; calls a {FACTION_NAMES[faction]} follower from {REGION_NAMES[region]} to court"
     return text
+
+
+# -- what a move changed --------------------------------------------------------------------
+
+def describe_struggle(region: int, counts: list[int], control: int) -> str:
+    """A struggle's outcome with its tally, e.g. 'Deva: Welsh 3, Scots 3 — tie, the Saxons take it'.
+
+    ``counts`` holds the followers per faction (Scots, Welsh, Romano-British,
+    Loyalists) in the region when the struggle was resolved; ``control`` the
+    index into :data:`CONTROL_NAMES` of who took the region.
+    """
+    present = sorted(((n, f) for f, n in enumerate(counts) if n), key=lambda t: (-t[0], t[1]))
+    tally = ", ".join(f"{FACTION_NAMES[f]} {n}" for n, f in present) or "no followers"
+    if control == len(FACTION_NAMES):
+        why = "tie, the Saxons take it" if len(present) > 1 and present[0][0] == present[1][0] \
+            else "the Saxons take it"
+    else:
+        why = f"the {CONTROL_NAMES[control]} take control"
+    return f"{REGION_NAMES[region]}: {tally} — {why}"
+
+
+def move_changes(before: GameState, after: GameState, move: Move) -> dict[str, Any]:
+    """What ``move`` (played in ``before``, giving ``after``) changed on the board.
+
+    Returns ``{"touched": [region...], "arrived": {region: [count per faction]},
+    "left": {region: [count per faction]}, "exchange": [from, to] | None,
+    "swap": [region, region] | None, "court": {"region", "faction"} | None,
+    "struggles": [{"region", "control", "counts", "text", "loyalist"}...]}``
+    (region keys are strings, as in JSON; ``loyalist`` is the region where a
+    Mordred Loyalist arrived after that struggle, or None).
+    """
+    touched: set[int] = set()
+    arrived: dict[str, list[int]] = {}
+    left: dict[str, list[int]] = {}
+    exchange = swap = court = None
+    struggles: list[dict[str, Any]] = []
+    if move.card is not None:
+        for r in range(NUM_REGIONS):
+            diff = [after.board[r * 4 + f] - before.board[r * 4 + f] for f in range(4)]
+            if move.court is not None and move.court[0] == r:
+                diff[move.court[1]] += 1  # the court call is shown on its own
+            if any(d > 0 for d in diff):
+                arrived[str(r)] = [max(d, 0) for d in diff]
+            if any(d < 0 for d in diff):
+                left[str(r)] = [max(-d, 0) for d in diff]
+            if any(diff):
+                touched.add(r)
+        a = move.action
+        if move.card == Card.CROWN and a:
+            swap = [int(a[0]), int(a[1])]
+            touched.update(swap)
+        elif move.card in (Card.GARRISON, Card.AMBASSADOR) and a:
+            exchange = [int(a[0]), int(a[3] if len(a) == 5 else a[2])]
+        if move.court is not None:
+            court = {"region": int(move.court[0]), "faction": int(move.court[1])}
+            touched.add(court["region"])
+    for region in after.order[before.resolved:after.resolved]:
+        counts = before.board[region * 4:region * 4 + 4]
+        loyalist = None
+        if after.mordred:
+            flag = MORDRED_FLAGS[region]
+            if after.board[flag * 4 + 3] > before.board[flag * 4 + 3]:
+                loyalist = int(flag)
+                touched.add(loyalist)
+        control = after.control[region]
+        touched.add(int(region))
+        struggles.append({"region": int(region), "control": control, "counts": counts,
+                          "text": describe_struggle(region, counts, control), "loyalist": loyalist})
+    return {"touched": sorted(touched), "arrived": arrived, "left": left, "exchange": exchange,
+            "swap": swap, "court": court, "struggles": struggles}
 
 
 # -- step-by-step prompts ----------------------------------------------------------------

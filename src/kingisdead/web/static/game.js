@@ -17,6 +17,9 @@ let replay = null;         // {n, frame} while stepping through a finished game
 let hint = null;
 let analysis = null;       // move number -> annotation, once asked for after the game
 let socket = null, backoff = 500;
+let stepping = null;       // {entries, i, timer}: opponents' moves being shown one by one
+let autoSteps = new Map(); // index of a build step taken automatically (one option only) -> why
+const STEP_MS = 1200;
 
 function hotseat() { return seatTokens.size > 1; }
 function mySeatToMove(v) {
@@ -109,8 +112,10 @@ async function refresh() {
 function show(v) {
   if (view && v.move_number < view.move_number && v.id === view.id) return;  // an older message
   const changed = !view || view.move_number !== v.move_number || view.you !== v.you;
+  const seen = view && view.id === v.id ? view.move_number : null;
   view = v;
-  if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; }
+  if (seen !== null && v.move_number > seen) queueMoves(v.log.slice(seen));
+  if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); }
   const myTurn = v.you !== null && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
@@ -131,15 +136,22 @@ function render() {
   renderAction();
   renderPlayers(table);
   renderLog();
+  renderLastMoves();
+  renderBanner();
   renderResult();
   renderReplayBar();
 }
 
 function interaction() {
-  const ui = { selectable: new Set(), chosen: new Map(), onRegion: null };
+  const ui = { selectable: new Set(), chosen: new Map(), onRegion: null, dim: false, marks: null };
+  // The move being shown, else the latest one, stays marked until a choice of a new move is made.
+  const shownEntry = stepping ? stepping.entries[stepping.i]
+    : !replay && !build.steps.length && view.log.length ? view.log[view.log.length - 1] : null;
+  if (shownEntry && shownEntry.changes) ui.marks = shownEntry.changes;
   if (replay || !build.options) return ui;
   const regionOptions = build.options.options.filter((o) => o.kind === "region");
   regionOptions.forEach((o) => ui.selectable.add(o.value));
+  ui.dim = regionOptions.length > 0;
   let n = 0;
   for (const step of build.steps) {  // number each region step; a region chosen twice shows both numbers
     if (step.kind !== "region") continue;
@@ -168,7 +180,9 @@ function renderTrack(table) {
     if (table.contested === region) classes.push("contested");
     if (control >= 0) classes.push("resolved");
     if (ui.selectable.has(region)) classes.push("selectable");
+    else if (ui.dim) classes.push("dimmed");
     if (ui.chosen.has(region)) classes.push("chosen");
+    if (ui.marks && ui.marks.touched.includes(region)) classes.push("touched");
     const card = el("div", { class: classes.join(" "), "data-testid": "region-card", "data-region": region },
       el("div", { class: "pos" }, `${position + 1}`),
       el("div", { class: "name" }, facts.regions[region].name));
@@ -241,6 +255,8 @@ function renderAction() {
     const active = mySeatToMove(view);
     if (view.status === "finished") parts.push(el("div", { class: "prompt" }, "The game is over."));
     else if (hotseat() && active === null) parts.push(el("div", { class: "prompt" }, "The bots are moving…"));
+    else if (hotseat()) parts.push(el("div", { class: "prompt", "data-testid": "handover" }, `It is ${seatLabel(view.seats[active])}'s turn.`),
+                                   el("p", { class: "muted" }, "Hand the screen over to them: their hand shows once they are ready."));
     else parts.push(el("div", { class: "prompt" }, "You are watching this game."),
                     el("p", { class: "muted" }, "Hands are hidden from spectators: only top cards and cards left are shown."));
     box.replaceChildren(...parts);
@@ -250,6 +266,7 @@ function renderAction() {
   if (myTurn && options) {
     if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, st.label))));
     parts.push(el("div", { class: "prompt", "data-testid": "prompt" }, options.prompt));
+    for (const note of autoSteps.values()) parts.push(el("div", { class: "auto-note", "data-testid": "auto-note" }, note));
     if (options.notes.length) parts.push(el("ul", { class: "notes", "data-testid": "notes" }, ...options.notes.map((n) => el("li", {}, n))));
     const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
     if (choices.length) {
@@ -282,7 +299,7 @@ function choiceButton(option) {
   const content = [];
   if (option.kind === "faction") content.push(cubeIcon(option.value, 12));
   content.push(option.kind === "none" ? "none (stock empty)" : option.label);
-  const b = el("button", { class: "choice", "data-testid": "choice", "data-kind": option.kind, "data-value": option.value }, ...content);
+  const b = el("button", { class: `choice k-${option.kind}`, "data-testid": "choice", "data-kind": option.kind, "data-value": option.value }, ...content);
   b.addEventListener("click", () => choose(option));
   return b;
 }
@@ -371,11 +388,7 @@ function renderLog() {
       el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: `player ${entry.seat + 1}` }),
       el("span", {}, el("span", { class: "mono" }, entry.notation), verdict(entry.number),
          el("div", { class: "desc" }, `P${entry.seat + 1} ${entry.text}`), betterMove(entry.number))));
-    for (const r of entry.resolved) {
-      const name = facts.regions[r.region].name;
-      const text = r.control === 4 ? `${name} falls to the Saxons` : `${name}: the ${facts.controls[r.control]} take control`;
-      items.push(el("li", { class: "event" }, `⚑ ${text}`));
-    }
+    for (const text of bannerFor([entry]) || []) items.push(el("li", { class: "event" }, `⚑ ${text}`));
   }
   if (!items.length) items.push(el("li", { class: "event" }, "No moves yet."));
   const log = $("log");
@@ -466,6 +479,15 @@ async function loadOptions(steps) {
     const options = await api("POST", `/api/games/${gameId}/options`, { steps: steps.map(({ kind, value }) => ({ kind, value })) }, token);
     if (view.move_number !== number) return;  // the game moved on meanwhile
     build = { steps: options.steps, options, number };
+    for (const k of [...autoSteps.keys()]) if (k >= options.steps.length) autoSteps.delete(k);
+    const only = options.options.filter((o) => o.kind !== "pass");
+    if (!options.complete && options.steps.length && only.length === 1) {
+      // One option only: take it, and say why (the server's notes explain partial actions).
+      autoSteps.set(options.steps.length,
+        `Only one choice: ${only[0].kind === "none" ? "none" : only[0].label} (taken for you).` +
+        (options.notes.length ? ` ${options.notes[options.notes.length - 1]}` : ""));
+      return loadOptions([...options.steps, only[0]]);
+    }
   } catch (err) {
     toast(err.message);
     if (err.status === 409) await refresh();
@@ -475,7 +497,76 @@ async function loadOptions(steps) {
 }
 
 function choose(option) { if (option) loadOptions([...build.steps, option]); }
-function back() { hint = null; loadOptions(build.steps.slice(0, -1)); }
+function back() {  // steps taken automatically go back together with the choice before them
+  hint = null;
+  let n = build.steps.length - 1;
+  while (n > 0 && autoSteps.has(n)) { autoSteps.delete(n); n--; }
+  autoSteps.delete(n);
+  loadOptions(build.steps.slice(0, n));
+}
+
+// ---------- other players' moves, one by one ----------
+function queueMoves(entries) {
+  const others = entries.filter((e) => !(view.you !== null && e.seat === view.you && entries.length === 1));
+  if (!others.length) return;
+  const pending = stepping ? stepping.entries.slice(stepping.i + 1) : [];
+  if (stepping) clearTimeout(stepping.timer);
+  stepping = { entries: [...pending, ...others], i: 0, timer: null };
+  stepping.timer = setTimeout(nextStep, STEP_MS);
+}
+
+function nextStep() {
+  if (!stepping) return;
+  if (stepping.i + 1 >= stepping.entries.length) { stopStepping(); return; }
+  stepping.i += 1;
+  stepping.timer = setTimeout(nextStep, STEP_MS);
+  render();
+}
+
+function stopStepping() {
+  if (!stepping) return;
+  clearTimeout(stepping.timer);
+  stepping = null;
+  render();
+}
+
+// The struggles a log entry resolved, with their tallies, and where a Loyalist arrived.
+function bannerFor(entries) {
+  const lines = [];
+  for (const e of entries) for (const st of (e.changes ? e.changes.struggles : [])) {
+    lines.push(st.text);
+    if (st.loyalist !== null) lines.push(`A Mordred Loyalist arrives in ${facts.regions[st.loyalist].name}.`);
+  }
+  return lines.length ? lines : null;
+}
+
+function renderBanner() {
+  const box = $("banner");
+  const entry = stepping ? stepping.entries[stepping.i] : null;
+  const latest = view.log.length ? bannerFor([view.log[view.log.length - 1]]) : null;
+  const lines = entry ? bannerFor([entry]) : latest;
+  box.classList.toggle("hidden", !lines || !!replay);
+  if (lines) box.replaceChildren(el("span", { class: "flag" }, "⚑"), ...lines.map((t) => el("div", { "data-testid": "banner-line" }, t)));
+}
+
+function renderLastMoves() {
+  const box = $("last-moves");
+  const current = stepping ? stepping.entries[stepping.i] : null;
+  const recent = view.log.slice(-3);
+  const items = recent.map((e) => el("li", { class: current && current.number === e.number ? "current" : "", "data-number": e.number },
+    el("span", { class: "dot", style: `background:${PLAYER_COLOURS[e.seat]};width:10px;height:10px` }),
+    el("span", {}, `${e.number}. ${seatLabel(view.seats[e.seat])} ${e.text}`)));
+  if (!items.length) items.push(el("li", { class: "muted" }, "No moves yet."));
+  const parts = [el("h3", {}, "Last moves"), el("ol", { "data-testid": "last-moves-list" }, ...items)];
+  if (stepping) parts.push(el("div", { class: "stepping" },
+    el("span", { "data-testid": "stepping" }, `Showing move ${current.number} (${stepping.i + 1} of ${stepping.entries.length})`),
+    button("Skip ▸▸", () => stopStepping(), "btn secondary small", "skip")));
+  box.replaceChildren(...parts);
+}
+
+document.addEventListener("keydown", (event) => {
+  if (stepping && (event.key === "Escape" || event.key === " ")) { event.preventDefault(); stopStepping(); }
+});
 
 async function confirmMove() {
   const options = build.options;

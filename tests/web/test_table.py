@@ -1,0 +1,176 @@
+"""The table during play, in Debian's headless chromium: opponents' moves shown on the board one by
+one (skippable), the struggle banner with its tally, targets marked, single options taken for the
+player, the phone's move bar, and the hot-seat hand-over text.
+
+Screenshots land in build/test-output/web/ (table-*-laptop.png, table-*-phone.png).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_browser import CHROMIUM_ARGS, LAPTOP, PHONE, shoot  # noqa: F401  (skips without chromium)
+from webtools import Server, auth, bot, create, human
+
+from kingisdead import rules
+from kingisdead.moves import format_move, parse_move
+from kingisdead.state import GameState
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("table") / "games.sqlite3", bot_delay=1.0).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def make(url: str, viewport: dict = LAPTOP):
+        context = browser.new_context(viewport=viewport)
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.goto(url)
+        return page
+
+    yield make
+    for context in contexts:
+        for page in context.pages:
+            assert not page.errors, page.errors
+        context.close()
+
+
+def opponent_card_move(game: dict, client: httpx.Client, seat: int) -> str:
+    """A legal card move (not a pass) for ``seat`` in the game's current position, in notation."""
+    view = client.get(f"/api/games/{game['id']}").json()
+    state = GameState.new(view["players"], view["variant"], 11, 0)
+    for entry in view["log"]:
+        rules.play(state, parse_move(entry["notation"]))
+    assert state.player == seat
+    return next(format_move(m) for m in rules.legal_moves(state) if m.card is not None)
+
+
+def play_as(client: httpx.Client, game: dict, seat: int, move: str) -> None:
+    number = len(client.get(f"/api/games/{game['id']}").json()["log"])
+    answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
+                         headers=auth(game["seats"][seat]["token"]))
+    assert answer.status_code == 200, answer.text
+
+
+def build_move(page) -> tuple[bool, bool]:
+    """Play the first playable card and the first choices by clicking, checking targets on the way.
+
+    Returns (a step was taken automatically, Back undid it with the choice before it).
+    """
+    auto = undone = False
+    page.locator("[data-testid=hand-card].playable").first.click()
+    page.wait_for_selector("[data-testid=choice], [data-testid=confirm]")
+    while not page.locator("[data-testid=confirm]").count():
+        if page.locator("[data-testid=choice][data-kind=region]").count():
+            selectable = page.locator("[data-testid=region-card].selectable").count()
+            dimmed = page.locator("[data-testid=region-card].dimmed").count()
+            assert selectable + dimmed == 8 and selectable >= 1
+            shoot(page, f"table-choosing-{page.viewport_size['width']}")
+        steps = page.locator(".crumbs span").count()
+        notes = page.locator("[data-testid=auto-note]").count()
+        page.locator("[data-testid=choice]").first.click()
+        page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n", arg=steps, polling=50)
+        if page.locator(".crumbs span").count() > steps + 1 and not auto:
+            auto = True
+            note = page.inner_text("[data-testid=auto-note]")
+            assert note.startswith("Only one choice:")
+            page.click("[data-testid=back]")
+            page.wait_for_function("n => document.querySelectorAll('.crumbs span').length === n", arg=steps,
+                                   polling=50)
+            undone = page.locator("[data-testid=auto-note]").count() == notes
+    page.click("[data-testid=confirm]")
+    return auto, undone
+
+
+def test_opponent_moves_marked_struggle_banner_and_auto_taken_choices(server, open_page):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), human("Morgan")], seed=11)
+        page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+        autos = []
+        for turn in range(6):
+            page.wait_for_function("n => document.body.dataset.turn === 'you' && +document.body.dataset.move === n",
+                                   arg=2 * turn)
+            page.wait_for_selector("[data-testid=pass]")
+            autos.append(build_move(page))
+            page.wait_for_function("n => +document.body.dataset.move === n", arg=2 * turn + 1)
+            play_as(client, game, 1, opponent_card_move(game, client, 1))
+            page.wait_for_function("n => +document.body.dataset.move === n", arg=2 * turn + 2)
+            # The opponent's move is on the board: its regions are outlined, it leads the last moves.
+            page.wait_for_selector("[data-testid=region-card].touched")
+            assert "Morgan" in page.locator("[data-testid=last-moves-list] li").last.inner_text()
+            if turn == 0:
+                shoot(page, "table-after-opponent-move-laptop")
+        assert any(auto for auto, _ in autos), "no single-option step came up in six moves"
+        assert all(undone for auto, undone in autos if auto)
+        # Both pass: the struggle is resolved, and the banner gives the tally.
+        page.click("[data-testid=pass]")
+        page.click("[data-testid=confirm]")
+        page.wait_for_function("() => +document.body.dataset.move === 13")
+        play_as(client, game, 1, "pass")
+        page.wait_for_selector("[data-testid=banner]:not(.hidden)")
+        line = page.inner_text("[data-testid=banner-line]")
+        assert re.match(r"^[A-Z][\w ]+: (.+ \d+|no followers) — (tie, )?the \S.* take", line), line
+        assert line in page.inner_text("[data-testid=log]")
+        shoot(page, "table-resolution-banner-laptop")
+
+
+def test_moves_of_several_bots_are_stepped_and_skippable(server, open_page):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), bot(), bot(), bot()], seed=11, first_player=1)
+    page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    page.wait_for_selector("[data-testid=stepping]")
+    assert re.match(r"Showing move \d+ \(\d+ of \d+\)", page.inner_text("[data-testid=stepping]"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=stepping]", state="detached")
+    page.wait_for_function("() => document.body.dataset.turn === 'you'", timeout=60_000)
+    page.wait_for_selector("[data-testid=region-card].touched")
+    assert page.locator("[data-testid=last-moves-list] li").count() == 3
+
+
+def test_phone_bar_is_fixed_at_the_bottom_and_the_map_in_view_while_choosing(server, open_page):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), human("Morgan")], seed=11)
+    page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}", PHONE)
+    page.wait_for_selector("[data-testid=pass]")
+    page.locator("[data-testid=hand-card].playable").first.click()
+    page.wait_for_selector("[data-testid=choice]")
+    bar = page.locator("#action").bounding_box()
+    assert page.eval_on_selector("#action", "e => getComputedStyle(e).position") == "fixed"
+    assert abs(bar["y"] + bar["height"] - PHONE["height"]) <= 1
+    svg = page.locator("#map").bounding_box()
+    assert svg["y"] >= 0 and svg["y"] + svg["height"] / 2 <= bar["y"], (svg, bar)
+    shoot(page, "table-choosing-phone")
+
+
+def test_hot_seat_veil_says_whose_turn_it_is(server, open_page):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), human("Morgan")], seed=11, hotseat=True)
+    tokens = ",".join(s["token"] for s in game["seats"])
+    page = open_page(f"{server.url}/game/{game['id']}#tokens={tokens}")
+    page.wait_for_selector("[data-testid=veil]:not(.hidden)")
+    text = page.inner_text("[data-testid=handover]")
+    assert "Arthur" in text and "watching" not in page.inner_text("#action")
