@@ -34,7 +34,7 @@ from ..state import GameState
 from . import compute
 from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
-from .views import describe_move, preview, step_guide, table_view
+from .views import describe_move, move_changes, preview, step_guide, table_view
 
 INVITE_PREFIX = "invite-"
 """Invite tokens start with this: one used again is told "already used", not "no such token"."""
@@ -95,6 +95,7 @@ class Snapshot:
             "number": len(self.moves) + 1, "seat": before.player, "notation": text, "text": describe_move(move),
             "resolved": [{"region": r, "control": state.control[r]}
                          for r in state.order[before.resolved:state.resolved]],
+            "changes": move_changes(before, state, move),
         }
         return Snapshot(state, self.moves + (text,), self.log + (entry,))
 
