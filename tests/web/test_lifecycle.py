@@ -85,3 +85,24 @@ def test_after_a_max_move_a_stopped_server_leaves_no_process_and_restarts_on_its
         if server.poll() is None:
             server.kill()
             server.wait(10)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+def test_the_reference_engines_max_helpers_die_with_their_parent_even_by_sigkill(tmp_path):
+    script = ("from kingisdead import GameState; from kingisdead.bots import make_bot; "
+              "from kingisdead.bots.budget import Budget; import sys, time; "
+              "make_bot('max', 1, Budget(iterations=40)).choose(GameState.new(2, 'standard', 3, 0)); "
+              "print('moved', flush=True); time.sleep(120)")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                              env={**os.environ, "KINGISDEAD_ENGINE": "reference"})
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == b"moved"
+        helpers = descendants(parent.pid)
+        assert helpers  # the helper search ran in a spawned process
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        wait_for(lambda: not any(alive(pid) for pid in helpers), timeout=15, what="the helpers to exit")
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(10)
