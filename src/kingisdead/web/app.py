@@ -195,6 +195,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
 
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:
+        try:
+            service.get(game_id)
+        except GameError as exc:
+            if exc.status != 404:
+                raise
+            return FileResponse(str(STATIC / "notfound.html"), status_code=404)
         return FileResponse(str(STATIC / "game.html"))
 
     @app.get("/rules", include_in_schema=False)

@@ -437,12 +437,47 @@ function renderResult() {
     el("h2", { "data-testid": "result-title" }, resultTitle(result, view)),
     el("div", { class: "muted" }, mine ? "You win!" : view.you !== null ? "You did not win this time." : ""),
     el("p", { class: "reason", "data-testid": "result-reason" }, result.reason),
-    result.ranking.length ? el("p", { class: "muted" }, `Factions by power: ${result.ranking.join(" › ")}`) : "",
+    renderExplanation(view.table.explanation),
     el("div", { class: "buttons" },
       button("Replay the game", () => enterReplay(0), "btn", "replay"),
       analysis ? "" : (() => { const b = button("Analyse the moves", () => analyse(b), "btn secondary", "analyse"); return b; })(),
       el("a", { class: "btn secondary", href: `/api/games/${gameId}/record`, download: "", "data-testid": "download-record" }, "Download record"),
       el("a", { class: "btn secondary", href: "/" }, "New game")));
+}
+
+// The server's explanation of the result (views.explain_result): the faction
+// ranking, every court, and each comparison that decided, in words and as tables.
+function renderExplanation(ex) {
+  if (!ex) return "";
+  const name = (p) => seatLabel(view.seats[p]);
+  const factionTable = ex.ending === "invasion" ? "" : el("table", { class: "explain", "data-testid": "faction-ranking" },
+    el("caption", {}, "Factions by power (regions, then the most recent struggle won)"),
+    el("tr", {}, el("th", {}, "Rank"), el("th", {}, "Faction"), el("th", {}, "Regions"), el("th", {}, "Last struggle won")),
+    ...ex.factions.map((f) => el("tr", {}, el("td", {}, f.tied ? `${f.rank} (tied)` : String(f.rank)), el("td", {}, f.faction),
+      el("td", {}, String(f.regions)), el("td", {}, f.latest_win === null ? "–" : `struggle ${f.latest_win}`))));
+  const factions = ex.players.length ? Object.keys(ex.players[0].courts) : [];
+  const courts = el("table", { class: "explain", "data-testid": "result-courts" },
+    el("caption", {}, "Courts"),
+    el("tr", {}, el("th", {}, "Player"), ...factions.map((f) => el("th", {}, f)), el("th", {}, "Total"),
+      el("th", {}, "Complete sets"), el("th", {}, "Last card play")),
+    ...ex.players.map((row) => el("tr", { class: ex.winners.includes(row.player) ? "winner" : "" },
+      el("td", {}, name(row.player)), ...factions.map((f) => el("td", {}, String(row.courts[f]))),
+      el("td", {}, String(row.total)), el("td", {}, String(row.sets)),
+      el("td", {}, row.last_play ? `play ${row.last_play}` : "none"))));
+  const steps = el("ol", { class: "steps", "data-testid": "result-steps" },
+    ...ex.steps.map((st) => {
+      const players = Object.keys(st.values).map(Number);
+      const table = players.length ? el("table", { class: "explain small" },
+        el("tr", {}, el("th", {}, st.label), ...players.map((p) => el("th", {}, ex.players.length === 4 && st.kind === "sets" ? `Team of ${p + 1} and ${p + 3}` : name(p)))),
+        el("tr", {}, el("td", {}, ""), ...players.map((p) => el("td", { class: st.kept.includes(p) ? "kept" : "" }, String(st.values[p]))))) : "";
+      return el("li", { "data-testid": "result-step", "data-kind": st.kind }, el("div", {}, st.text), table);
+    }));
+  return el("div", { class: "explanation", "data-testid": "result-explanation" },
+    el("p", { "data-testid": "result-headline" }, ex.headline),
+    ex.ranking_text ? el("p", { "data-testid": "ranking-text" }, ex.ranking_text) : "",
+    factionTable, steps,
+    ex.team ? el("p", { class: "team", "data-testid": "team-result" }, ex.team.text) : "",
+    courts);
 }
 
 // ---------- replay ----------
