@@ -182,3 +182,15 @@ def test_a_restart_loads_only_the_games_where_a_bot_is_to_move(db_url):
         wait_for(lambda: loaded.cached(waiting) is not None and loaded.cached(waiting).snapshot.moves,
                  what="the waiting bot to move")
         assert all(loaded.cached(g) is None for g in people)
+
+
+def test_the_environment_chooses_the_backend_and_limits(monkeypatch):
+    monkeypatch.setenv("KINGISDEAD_COMPUTE_WORKERS", "3")
+    monkeypatch.setenv("KINGISDEAD_COMPUTE_QUEUE", "5")
+    monkeypatch.setenv("KINGISDEAD_COMPUTE_PER_CLIENT", "1")
+    pool = ComputePool.from_env()
+    assert isinstance(pool.backend, ProcessBackend) and pool.backend.workers == 3
+    assert (pool.queue_limit, pool.client_limit) == (5, 1)
+    monkeypatch.setenv("KINGISDEAD_COMPUTE", "threads")
+    with pytest.raises(ValueError, match="KINGISDEAD_COMPUTE"):
+        ComputePool.from_env()

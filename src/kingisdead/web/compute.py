@@ -136,13 +136,15 @@ class RayBackend:
             raise RuntimeError("KINGISDEAD_COMPUTE=ray needs the 'dist' extra: pip install 'kingisdead[dist]'") \
                 from None
         self._ray = ray
-        self._started = not ray.is_initialized()
-        if self._started:
-            ray.init(address=address, num_cpus=None if address else num_cpus, include_dashboard=False,
-                     log_to_driver=False)
+        self.address, self.num_cpus = address, num_cpus
+        self._started = False
         self._remote: dict[Callable[..., Any], Any] = {}
 
     def submit(self, call: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        if not self._ray.is_initialized():  # on first use: creating the app starts nothing
+            self._ray.init(address=self.address, num_cpus=None if self.address else self.num_cpus,
+                           include_dashboard=False, log_to_driver=False)
+            self._started = True
         remote = self._remote.get(call)
         if remote is None:
             remote = self._remote[call] = self._ray.remote(num_cpus=1)(call)
