@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from importlib.resources import files
 
 from kingisdead import GameState, parse_move
@@ -77,25 +76,42 @@ def test_the_last_card_rule_is_explained():
     assert guide(GameState.new(3, "standard", 3))["notes"] == []
 
 
-def _outlines() -> list[list[tuple[int, int]]]:
-    script = (files("kingisdead.web") / "static" / "map.js").read_text()
-    block = script[script.index("export const OUTLINES = ["):script.index("];", script.index("OUTLINES"))]
-    regions = re.findall(r"\[\s*(\[\d+, \d+\](?:,\s*\[\d+, \d+\])*)\s*\]", block)
-    return [[tuple(p) for p in json.loads(f"[{r}]")] for r in regions]
+def _britain() -> dict:
+    return json.loads((files("kingisdead.web") / "static" / "britain.json").read_text())
 
 
 def test_the_drawn_map_has_exactly_the_game_borders():
-    outlines = _outlines()
-    assert len(outlines) == 8
+    regions = _britain()["regions"]
+    assert len(regions) == 8 and all(regions)
 
-    def edges(outline):
-        return {frozenset((outline[i], outline[(i + 1) % len(outline)])) for i in range(len(outline))}
+    def edges(rings):
+        return {frozenset((tuple(ring[i]), tuple(ring[(i + 1) % len(ring)]))) for ring in rings
+                for i in range(len(ring))}
 
-    touching = {(a, b) for a in range(8) for b in range(a + 1, 8) if edges(outlines[a]) & edges(outlines[b])}
+    touching = {(a, b) for a in range(8) for b in range(a + 1, 8) if edges(regions[a]) & edges(regions[b])}
     assert touching == {tuple(sorted(pair)) for pair in BORDERS}
     # regions meet only along shared edges, never at a lone corner
-    corners = {(a, b) for a in range(8) for b in range(a + 1, 8) if set(outlines[a]) & set(outlines[b])}
+    points = [{tuple(p) for ring in rings for p in ring} for rings in regions]
+    corners = {(a, b) for a in range(8) for b in range(a + 1, 8) if points[a] & points[b]}
     assert corners == touching
+
+
+def test_the_map_data_stays_light_and_anchors_each_region_inside_it():
+    path = files("kingisdead.web") / "static" / "britain.json"
+    assert len(path.read_bytes()) < 60_000
+    britain = _britain()
+    width, height = britain["size"]
+
+    def inside(x, y, ring):  # even-odd ray casting
+        hit = False
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                hit = not hit
+        return hit
+
+    for r, (x, y) in enumerate(britain["anchors"]):
+        assert 0 < x < width and 0 < y < height
+        assert any(inside(x, y, ring) for ring in britain["regions"][r]), r
 
 
 def test_the_preview_shows_the_board_after_the_action_and_the_court_call():

@@ -1,41 +1,34 @@
-// The board: a stylised map of Britain's eight regions, drawn as SVG.
-// Regions share their border vertices, so two regions touch exactly where the
-// game's border list says they do (checked by the tests against board.BORDERS).
+// The board: Britain's real coastline cut into the game's eight regions, drawn as SVG.
+//
+// The outlines come from britain.json, built by tools/build_map.py from Natural Earth
+// (public domain). Neighbouring regions share their border vertices, so two regions
+// touch exactly where board.BORDERS says they do (checked by tests/web/test_views.py).
+//
+// drawMap(svg, facts, table, ui) redraws everything. `facts` is views.board_facts(),
+// `table` a views.table_view(). The `ui` hooks, all optional:
+//   ui.selectable  Set(region): regions the player may click now (class "selectable").
+//   ui.chosen      Map(region -> label): regions already chosen in the move being built.
+//   ui.onRegion    function(region): called when a selectable region is clicked.
+//   ui.dim         bool: dim every region not in `selectable` (class "dimmed").
+//   ui.marks       what the last move changed, drawn on top (views.move_changes):
+//                  {touched: [region], arrived: {region: [n per faction]},
+//                   left: {region: [n per faction]}, exchange: [from, to] | null,
+//                   swap: [a, b] | null, court: {region, faction} | null}
+//                  touched regions get class "touched"; +n / -n badges, an arrow for
+//                  the exchange, a double arrow for the swap, a cube leaving for the court.
+//   ui.loyalists   bool, default true: in a Mordred game, mark on each unresolved region
+//                  where its resolution adds a Loyalist (facts.mordred_flags).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-// Region outlines, indexed like board.Region (Caledonia 0 ... Aquae Sulis 7).
-export const OUTLINES = [
-  // Caledonia
-  [[95, 235], [70, 200], [58, 152], [84, 112], [72, 72], [118, 40], [168, 28], [230, 24], [276, 44],
-   [252, 80], [300, 108], [312, 150], [286, 184], [290, 215], [190, 240]],
-  // Din Eidyn
-  [[95, 235], [190, 240], [290, 215], [302, 262], [295, 315], [205, 320], [110, 330], [112, 300], [84, 270]],
-  // Eboracum
-  [[205, 320], [295, 315], [322, 358], [346, 404], [335, 440], [265, 440], [210, 420], [216, 380]],
-  // Deva
-  [[110, 330], [205, 320], [216, 380], [210, 420], [190, 460], [140, 455], [100, 450], [80, 420],
-   [116, 392], [94, 362]],
-  // Caerleon
-  [[100, 450], [140, 455], [190, 460], [185, 510], [140, 522], [92, 512], [58, 488], [80, 466]],
-  // Ratae
-  [[210, 420], [265, 440], [270, 500], [240, 524], [185, 510], [190, 460]],
-  // Londinium
-  [[265, 440], [335, 440], [362, 468], [388, 500], [372, 540], [322, 562], [280, 556], [270, 500]],
-  // Aquae Sulis
-  [[140, 522], [185, 510], [240, 524], [270, 500], [280, 556], [250, 578], [200, 592], [150, 612],
-   [100, 640], [56, 650], [78, 620], [120, 592], [128, 552]],
-];
-
-// Where each region's name and followers go.
-export const ANCHORS = [
-  [180, 118], [196, 262], [276, 372], [152, 378], [128, 482], [230, 468], [322, 494], [196, 560],
-];
+// {size: [w, h], regions: [[ring...] per region], anchors: [[x, y] per region]}
+export const BRITAIN = await (await fetch("/static/britain.json")).json();
 
 export const FACTION_COLOURS = ["#2f6fd0", "#c8362f", "#e3b21c", "#2b2b2b"];
-export const FACTION_LIGHT = ["#c9dbf5", "#f2c9c5", "#f6e6ad", "#bbbbbb"];
+export const FACTION_LIGHT = ["#cdddf2", "#f1cfc9", "#f4e6b4", "#c4c0b8"];
 export const SAXON_COLOUR = "#7d776c";
 export const PLAYER_COLOURS = ["#7b4bb7", "#1f8a5b", "#d9731f", "#1a8fb0"];
+const LAND = "#eadcb4";
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
@@ -44,8 +37,8 @@ function el(name, attrs = {}, parent = null) {
   return node;
 }
 
-function points(outline) {
-  return outline.map(([x, y]) => `${x},${y}`).join(" ");
+function pathOf(rings) {
+  return rings.map((ring) => "M" + ring.map(([x, y]) => `${x},${y}`).join("L") + "Z").join("");
 }
 
 export function cube(parent, x, y, kind, size = 10) {
@@ -64,127 +57,219 @@ function crownIcon(parent, x, y, colour, scale = 1) {
   return g;
 }
 
-function controlToken(parent, x, y, control) {
-  const g = el("g", { class: "control-token", transform: `translate(${x},${y})` }, parent);
+function controlToken(parent, x, y, control, name) {
+  const g = el("g", { class: "control-token", "data-control": control, transform: `translate(${x},${y})` }, parent);
   const fill = control === 4 ? SAXON_COLOUR : FACTION_COLOURS[control];
+  el("circle", { cx: 1.5, cy: 2, r: 15, fill: "#00000033" }, g);  // shadow: a token lying on the board
   el("circle", { cx: 0, cy: 0, r: 15, fill, stroke: "#fffbe9", "stroke-width": 2.5 }, g);
-  if (control === 4) {  // a Saxon axe, crossed
+  if (control === 4) {  // Saxon token: crossed axes
     el("path", { d: "M-7,7 L7,-7 M-7,-7 L7,7", stroke: "#fffbe9", "stroke-width": 2.4, "stroke-linecap": "round" }, g);
   } else {
     el("path", { d: "M0,-8 L7,-4 L6,4 L0,9 L-6,4 L-7,-4 Z", fill: "#fffbe9", opacity: 0.9 }, g);
   }
+  el("title", {}, g).textContent = `Controlled by the ${name}`;
   return g;
 }
 
-// Draw the board into `svg` for `table` (a view from the server).
-// `ui` holds the interaction: {selectable: Set(region), chosen: Map(region -> label), onRegion(region)}.
-export function drawMap(svg, facts, table, ui = {}) {
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", "30 14 380 650");
-  const defs = el("defs", {}, svg);
-  const sea = el("linearGradient", { id: "sea", x1: 0, y1: 0, x2: 0, y2: 1 }, defs);
-  el("stop", { offset: "0", "stop-color": "#a9cfdd" }, sea);
-  el("stop", { offset: "1", "stop-color": "#7eaec4" }, sea);
+function defs(svg) {
+  const d = el("defs", {}, svg);
+  const sea = el("radialGradient", { id: "sea", cx: "45%", cy: "45%", r: "75%" }, d);
+  el("stop", { offset: "0", "stop-color": "#b7d6e0" }, sea);
+  el("stop", { offset: "1", "stop-color": "#6f9fb6" }, sea);
+  // parchment grain on the land, so it reads as a printed board
+  const grain = el("filter", { id: "grain", x: 0, y: 0, width: "100%", height: "100%" }, d);
+  el("feTurbulence", { type: "fractalNoise", baseFrequency: 0.9, numOctaves: 2, seed: 7, result: "n" }, grain);
+  el("feColorMatrix", { in: "n", type: "matrix",
+                        values: "0 0 0 0 0.35  0 0 0 0 0.27  0 0 0 0 0.12  0 0 0 0.16 0", result: "t" }, grain);
+  el("feComposite", { in: "t", in2: "SourceAlpha", operator: "in" }, grain);
+  const coast = el("filter", { id: "coast", x: "-5%", y: "-5%", width: "110%", height: "110%" }, d);
+  el("feMorphology", { in: "SourceAlpha", operator: "dilate", radius: 3, result: "d" }, coast);
+  el("feFlood", { "flood-color": "#ffffff", "flood-opacity": 0.45 }, coast);
+  el("feComposite", { in2: "d", operator: "in", result: "halo" }, coast);
+  el("feGaussianBlur", { in: "halo", stdDeviation: 2, result: "halo2" }, coast);
+  const mergeC = el("feMerge", {}, coast);
+  el("feMergeNode", { in: "halo2" }, mergeC);
+  el("feMergeNode", { in: "SourceGraphic" }, mergeC);
   const hatch = el("pattern", { id: "saxon-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse",
-                                patternTransform: "rotate(45)" }, defs);
-  el("rect", { width: 8, height: 8, fill: "#cfc9bd" }, hatch);
-  el("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#a9a294", "stroke-width": 3 }, hatch);
-  const glow = el("filter", { id: "glow", x: "-20%", y: "-20%", width: "140%", height: "140%" }, defs);
+                                patternTransform: "rotate(45)" }, d);
+  el("rect", { width: 8, height: 8, fill: "#d3ccbd" }, hatch);
+  el("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#ada595", "stroke-width": 3 }, hatch);
+  const glow = el("filter", { id: "glow", x: "-20%", y: "-20%", width: "140%", height: "140%" }, d);
   el("feGaussianBlur", { stdDeviation: 3.5, result: "b" }, glow);
   const merge = el("feMerge", {}, glow);
   el("feMergeNode", { in: "b" }, merge);
   el("feMergeNode", { in: "SourceGraphic" }, merge);
-
-  el("rect", { x: 0, y: 0, width: 440, height: 700, fill: "url(#sea)" }, svg);
-  for (let i = 0; i < 9; i++) {  // a few waves
-    const y = 60 + i * 72, x = i % 2 ? 330 : 40;
-    el("path", { d: `M${x},${y} q8,-6 16,0 t16,0`, stroke: "#ffffff66", fill: "none", "stroke-width": 1.5 }, svg);
+  for (const [id, colour] of [["arrow", "#b5312a"], ["arrow-court", "#3b2f1a"]]) {
+    const m = el("marker", { id, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5,
+                             orient: "auto-start-reverse" }, d);
+    el("path", { d: "M0,0 L10,5 L0,10 Z", fill: colour }, m);
   }
-  el("text", { x: 392, y: 640, class: "map-sea-label", "text-anchor": "end" }, svg).textContent = "Mare Britannicum";
+}
 
-  const positionOf = new Map(table.order.map((region, i) => [region, i]));
-  const land = el("g", { class: "land" }, svg);
+// Draw the board into `svg` for `table` (a view from the server); see the top of this file for `ui`.
+export function drawMap(svg, facts, table, ui = {}) {
+  const [w, h] = BRITAIN.size;
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.classList.add("board-map");
+  defs(svg);
+  el("rect", { x: 0, y: 0, width: w, height: h, fill: "url(#sea)", class: "sea" }, svg);
+  for (let i = 0; i < 8; i++) {  // a few engraved waves
+    const y = 70 + i * 80, x = i % 2 ? w - 70 : 22;
+    el("path", { d: `M${x},${y} q8,-6 16,0 t16,0 t16,0`, class: "wave" }, svg);
+  }
+  const seaLabel = (x, y, angle, text, anchor = "middle") => {
+    el("text", { transform: `translate(${x},${y}) rotate(${angle})`, class: "map-sea-label", "text-anchor": anchor },
+       svg).textContent = text;
+  };
+  seaLabel(w - 14, 300, 90, "Oceanus Germanicus");
+  seaLabel(16, 470, -90, "Mare Hibernicum");
+  seaLabel(w - 16, h - 14, 0, "Mare Britannicum", "end");
+
+  const selectable = ui.selectable || new Set();
+  const touched = new Set(ui.marks ? ui.marks.touched : []);
+  const land = el("g", { class: "land", filter: "url(#coast)" }, svg);
   const tokens = el("g", { class: "tokens" }, svg);
   facts.regions.forEach((region, r) => {
     const control = table.control[r];
-    let fill = "#efe2bf";
+    let fill = LAND;
     if (control >= 0 && control < 4) fill = FACTION_LIGHT[control];
     if (control === 4) fill = "url(#saxon-hatch)";
     const classes = ["region"];
     if (table.contested === r) classes.push("contested");
-    if (ui.selectable && ui.selectable.has(r)) classes.push("selectable");
+    if (selectable.has(r)) classes.push("selectable");
+    else if (ui.dim) classes.push("dimmed");
     if (ui.chosen && ui.chosen.has(r)) classes.push("chosen");
+    if (touched.has(r)) classes.push("touched");
     if (control >= 0) classes.push("resolved");
-    const shape = el("polygon", { points: points(OUTLINES[r]), fill, class: classes.join(" "),
-                                  "data-region": r, tabindex: ui.selectable && ui.selectable.has(r) ? 0 : -1 },
-                     land);
-    const title = el("title", {}, shape);
-    title.textContent = region.name;
-    if (ui.selectable && ui.selectable.has(r) && ui.onRegion) {
+    const shape = el("path", { d: pathOf(BRITAIN.regions[r]), fill, class: classes.join(" "), "data-region": r,
+                               "data-name": region.name, tabindex: selectable.has(r) ? 0 : -1 }, land);
+    el("title", {}, shape).textContent = region.name;
+    if (selectable.has(r) && ui.onRegion) {
       shape.addEventListener("click", () => ui.onRegion(r));
       shape.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") ui.onRegion(r); });
     }
   });
-  // the contested region glows on top of its neighbours' borders
+  // grain over the land only: the filter draws the texture alone, clipped to the island
+  el("path", { d: BRITAIN.regions.map(pathOf).join(""), class: "land-grain", fill: "#000",
+               filter: "url(#grain)", "pointer-events": "none" }, svg);
+  const overlay = el("g", { class: "overlay", "pointer-events": "none" }, svg);
   if (table.contested !== null && table.contested !== undefined) {
-    el("polygon", { points: points(OUTLINES[table.contested]), class: "contested-outline", filter: "url(#glow)" },
-       land);
+    el("path", { d: pathOf(BRITAIN.regions[table.contested]), class: "contested-outline", filter: "url(#glow)" }, overlay);
   }
+  for (const r of touched) el("path", { d: pathOf(BRITAIN.regions[r]), class: "touched-outline", "data-region": r }, overlay);
+  svg.appendChild(tokens);
 
+  const positionOf = new Map(table.order.map((region, i) => [region, i]));
   facts.regions.forEach((region, r) => {
-    const [ax, ay] = ANCHORS[r];
-    const g = el("g", { class: "region-info", "pointer-events": "none" }, tokens);
-    const home = facts.homes.indexOf(r);
-    const label = el("text", { x: ax, y: ay - 14, class: "region-name", "text-anchor": "middle" }, g);
-    label.textContent = region.name;
-    const pos = positionOf.get(r);
-    const badge = el("g", { transform: `translate(${ax - region.name.length * 3.6 - 14},${ay - 18})` }, g);
+    const [ax, ay] = BRITAIN.anchors[r];
+    const g = el("g", { class: "region-info", "data-region": r, "pointer-events": "none" }, tokens);
+    const half = region.name.length * 3.6;
+    el("text", { x: ax, y: ay - 14, class: "region-name", "text-anchor": "middle" }, g).textContent = region.name;
+    const badge = el("g", { transform: `translate(${ax - half - 12},${ay - 18})` }, g);
     el("circle", { r: 8, class: "position-badge" + (table.control[r] >= 0 ? " done" : "") }, badge);
-    el("text", { y: 3.5, class: "position-number", "text-anchor": "middle" }, badge).textContent = pos + 1;
+    el("text", { y: 3.5, class: "position-number", "text-anchor": "middle" }, badge).textContent = positionOf.get(r) + 1;
+    const home = facts.homes.indexOf(r);
     if (home >= 0) {
-      const shield = el("path", { d: "M0,-6 L6,-3.5 L5,3 L0,7 L-5,3 L-6,-3.5 Z", fill: FACTION_COLOURS[home],
-                                  stroke: "#fff", "stroke-width": 1,
-                                  transform: `translate(${ax + region.name.length * 3.6 + 12},${ay - 18})` }, g);
+      const shield = el("path", { d: "M0,-7 L7,-4 L6,3.5 L0,8 L-6,3.5 L-7,-4 Z", fill: FACTION_COLOURS[home],
+                                  stroke: "#fffbe9", "stroke-width": 1.4, class: "home-symbol", "data-faction": home,
+                                  transform: `translate(${ax + half + 11},${ay - 18})` }, g);
       el("title", {}, shield).textContent = `${facts.factions[home]} home`;
     }
-    if (table.crowns[r] >= 0) crownIcon(g, ax + region.name.length * 3.6 + 12, ay - 36, PLAYER_COLOURS[table.crowns[r]], 0.9);
-    if (table.control[r] >= 0) {
-      controlToken(g, ax, ay + 10, table.control[r]);
-      return;
-    }
-    drawFollowers(g, ax, ay, table.followers[r]);
+    if (table.crowns[r] >= 0) crownIcon(g, ax + half + 11, ay - 36, PLAYER_COLOURS[table.crowns[r]], 0.9);
+    if (table.control[r] >= 0) controlToken(g, ax, ay + 8, table.control[r], facts.controls[table.control[r]]);
+    else drawFollowers(g, ax, ay, table.followers[r], facts);
     if (ui.chosen && ui.chosen.has(r)) {
-      const mark = el("g", { transform: `translate(${ax - 40},${ay + 1})`, class: "chosen-mark" }, g);
-      el("rect", { x: -9 - (ui.chosen.get(r).length - 1) * 3, y: -9, width: 18 + (ui.chosen.get(r).length - 1) * 6,
-                   height: 18, rx: 9 }, mark);
-      el("text", { y: 4, "text-anchor": "middle" }, mark).textContent = ui.chosen.get(r);
+      const label = ui.chosen.get(r);
+      const mark = el("g", { transform: `translate(${ax - half - 12},${ay + 6})`, class: "chosen-mark" }, g);
+      el("rect", { x: -9 - (label.length - 1) * 3, y: -9, width: 18 + (label.length - 1) * 6, height: 18, rx: 9 }, mark);
+      el("text", { y: 4, "text-anchor": "middle" }, mark).textContent = label;
     }
   });
+  if (ui.loyalists !== false && table.variant === "mordred" && facts.mordred_flags) drawLoyalistFlags(tokens, facts, table);
+  if (ui.marks) drawMarks(svg, facts, ui.marks);
 }
 
-function drawFollowers(parent, ax, ay, counts) {
-  const total = counts.reduce((a, b) => a + b, 0);
-  const size = 10, gap = 2.5, perRow = 5;
-  if (total === 0) {
-    el("text", { x: ax, y: ay + 6, class: "empty-region", "text-anchor": "middle" }, parent).textContent = "empty";
+// Followers grouped per faction: one cube each with its count, readable up to 16 and beyond.
+function drawFollowers(parent, ax, ay, counts, facts) {
+  const present = counts.map((n, kind) => [n, kind]).filter(([n]) => n > 0);
+  if (!present.length) {
+    el("text", { x: ax, y: ay + 8, class: "empty-region", "text-anchor": "middle" }, parent).textContent = "empty";
     return;
   }
-  if (total > 15) {  // compact: one cube per kind and a count
-    let x = ax - (counts.filter(Boolean).length * 30) / 2;
-    counts.forEach((n, kind) => {
-      if (!n) return;
-      cube(parent, x, ay - 4, kind, size);
-      el("text", { x: x + 12, y: ay + 5, class: "cube-count" }, parent).textContent = `×${n}`;
-      x += 30;
-    });
-    return;
+  const size = 14, step = 19;
+  let x = ax - (present.length * step - (step - size)) / 2;
+  for (const [n, kind] of present) {
+    const c = cube(parent, x, ay - 5, kind, size);
+    c.setAttribute("data-kind", kind);
+    c.setAttribute("data-count", n);
+    el("text", { x: size / 2, y: size / 2 + 4, class: "cube-number" + (kind === 2 ? " dark" : ""),
+                 "text-anchor": "middle" }, c).textContent = n;
+    el("title", {}, c).textContent = `${n} ${facts.factions[kind]}`;
+    x += step;
   }
-  const kinds = counts.flatMap((n, kind) => Array(n).fill(kind));
-  const rows = Math.ceil(kinds.length / perRow);
-  kinds.forEach((kind, i) => {
-    const row = Math.floor(i / perRow), col = i % perRow;
-    const inRow = row === rows - 1 ? kinds.length - row * perRow : perRow;
-    const x = ax - (inRow * (size + gap) - gap) / 2 + col * (size + gap);
-    cube(parent, x, ay - 4 + row * (size + gap), kind, size);
+}
+
+// Mordred: where the next Loyalist arrives when each unresolved region is resolved.
+function drawLoyalistFlags(parent, facts, table) {
+  facts.regions.forEach((region, r) => {
+    if (table.control[r] >= 0) return;
+    const to = facts.mordred_flags[r];
+    const [ax, ay] = BRITAIN.anchors[r];
+    const g = el("g", { class: "loyalist-flag", "data-region": r, "data-to": to,
+                        transform: `translate(${ax},${ay + 24})` }, parent);
+    const text = `⚑ ${facts.regions[to].code}`;
+    el("rect", { x: -18, y: -8, width: 36, height: 14, rx: 7 }, g);
+    el("text", { y: 3, "text-anchor": "middle" }, g).textContent = text;
+    el("title", {}, g).textContent = `Resolving ${region.name} adds a Loyalist to ${facts.regions[to].name}`;
   });
+  const [w] = BRITAIN.size;
+  const key = el("g", { class: "loyalist-key", transform: `translate(${w - 150},22)` }, parent);
+  el("rect", { x: 0, y: 0, width: 138, height: 40, rx: 6 }, key);
+  el("text", { x: 8, y: 16 }, key).textContent = "⚑ Din / ⚑ Aqu: resolving";
+  el("text", { x: 8, y: 31 }, key).textContent = "here adds a Loyalist there";
+}
+
+function badge(parent, x, y, text, colour, cls) {
+  const g = el("g", { class: cls, transform: `translate(${x},${y})` }, parent);
+  el("rect", { x: -12, y: -8, width: 24, height: 15, rx: 7.5, fill: colour, stroke: "#fffbe9", "stroke-width": 1.2 }, g);
+  el("text", { y: 3.5, "text-anchor": "middle" }, g).textContent = text;
+  return g;
+}
+
+function arrowPath(a, b, bend) {
+  const [x1, y1] = BRITAIN.anchors[a], [x2, y2] = BRITAIN.anchors[b];
+  const mx = (x1 + x2) / 2 - (y2 - y1) * bend, my = (y1 + y2) / 2 + (x2 - x1) * bend;
+  return `M${x1},${y1} Q${mx},${my} ${x2},${y2}`;
+}
+
+// What the last move changed: +n / -n per faction, exchange and swap arrows, the court call.
+function drawMarks(svg, facts, marks) {
+  const g = el("g", { class: "marks", "pointer-events": "none" }, svg);
+  if (marks.exchange) {
+    el("path", { d: arrowPath(marks.exchange[0], marks.exchange[1], 0.25), class: "mark-exchange",
+                 "marker-end": "url(#arrow)", "marker-start": "url(#arrow)" }, g);
+  }
+  if (marks.swap) {
+    el("path", { d: arrowPath(marks.swap[0], marks.swap[1], 0.3), class: "mark-swap",
+                 "marker-end": "url(#arrow)", "marker-start": "url(#arrow)" }, g);
+  }
+  for (const [key, sign, dy] of [["arrived", "+", 14], ["left", "−", 30]]) {
+    for (const [region, counts] of Object.entries(marks[key] || {})) {
+      const [ax, ay] = BRITAIN.anchors[Number(region)];
+      const shown = counts.map((n, kind) => [n, kind]).filter(([n]) => n > 0);
+      shown.forEach(([n, kind], i) => {
+        const b = badge(g, ax + 40 + i * 26, ay + dy - 24, `${sign}${n}`, FACTION_COLOURS[kind], `mark-${key}`);
+        b.setAttribute("data-region", region);
+        b.setAttribute("data-kind", kind);
+      });
+    }
+  }
+  if (marks.court) {
+    const [ax, ay] = BRITAIN.anchors[marks.court.region];
+    const c = el("g", { class: "mark-court", "data-region": marks.court.region }, g);
+    el("path", { d: `M${ax - 30},${ay} q-14,-6 -26,-24`, class: "court-arrow", "marker-end": "url(#arrow-court)" }, c);
+    cube(c, ax - 64, ay - 40, marks.court.faction, 12);
+    el("text", { x: ax - 58, y: ay - 44, "text-anchor": "middle", class: "court-label" }, c).textContent = "to court";
+  }
 }
