@@ -60,6 +60,7 @@ class CreateGame(BaseModel):
     hints: bool = Field(False, description="allow hints on request")
     hotseat: bool = Field(False, description="all human seats play on one screen")
 
+    memory: bool = Field(False, description="memory mode: no card history (log, record, replay) until the game ends")
 
 class Step(BaseModel):
     kind: Literal["pass", "card", "region", "faction", "none"]
@@ -234,7 +235,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         limiter.hit("create", client_of(request))
         game, tokens = await asyncio.to_thread(
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
-            body.first_player, body.hints, body.hotseat)
+            body.first_player, body.hints, body.hotseat, body.memory)
         runner.kick(game.id)
 
         def seat_entry(seat: Seat) -> dict[str, Any]:
@@ -329,15 +330,16 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         return service.remember(game_id, await pool.run(known, client_of(request)))
 
     @app.get("/api/games/{game_id}/record", tags=["games"], summary="Download the game record (JSON)",
-             responses={200: {"content": {"application/json": {}}}, **_errors(404)})
+             responses={200: {"content": {"application/json": {}}}, **_errors(404, 409)})
     async def record(game_id: str) -> Response:
-        """The record in the `kingisdead replay` format; its ``seed`` is null until the game is over."""
+        """The record in the `kingisdead replay` format; its ``seed`` is null until the game is over
+        (409 ``memory_mode`` while a memory-mode game runs)."""
         game = await game_of(game_id)
         return Response(service.public_record(game) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="kingisdead-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/replay/{number}", tags=["games"], summary="The table after a number of moves",
-             responses=_errors(404))
+             responses=_errors(404, 409))
     async def replay(game_id: str, number: int) -> dict[str, Any]:
         game = await game_of(game_id)
         return await asyncio.to_thread(service.replay_frame, game, number)

@@ -109,6 +109,7 @@ class LiveGame:
     first_player: int
     hints: bool
     hotseat: bool
+    memory: bool
     bot_seed: int  # secret, drawn at creation: knowing the public seed predicts no bot reply
     seats: list[Seat]
     token_hashes: list[str | None]
@@ -155,7 +156,8 @@ class GameService:
     # -- creating and finding games ----------------------------------------------------
 
     def create(self, players: int, variant: str, seats: list[dict[str, Any]], seed: int | None = None,
-               first_player: int = 0, hints: bool = False, hotseat: bool = False) -> tuple[LiveGame, dict[int, str]]:
+               first_player: int = 0, hints: bool = False, hotseat: bool = False,
+               memory: bool = False) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it with the secret token of every human seat (shown once).
 
         The creator holds the first human seat (every human seat in hot-seat
@@ -192,7 +194,7 @@ class GameService:
                                     public=bool(spec.get("public")) and not claimed))
         row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(63),
                       first_player=first_player, to_move=first_player,
-                      hints=hints, hotseat=hotseat, status="running", move_count=0, result=None)
+                      hints=hints, hotseat=hotseat, memory=memory, status="running", move_count=0, result=None)
         row.seats = rows
         with self.sessions.begin() as session:
             session.add(row)
@@ -205,7 +207,7 @@ class GameService:
     def _from_rows(self, row: GameRow, seats: list[SeatRow], moves: list[str]) -> LiveGame:
         game = LiveGame(
             id=row.id, players=row.players, variant=row.variant, seed=row.seed, first_player=row.first_player,
-            hints=row.hints, hotseat=row.hotseat, bot_seed=row.bot_seed,
+            hints=row.hints, hotseat=row.hotseat, memory=bool(row.memory), bot_seed=row.bot_seed,
             seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)) for s in seats],
             token_hashes=[s.token_hash for s in seats],
             snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player)),
@@ -424,7 +426,8 @@ class GameService:
             "seats": [s.to_dict() for s in game.seats],
             "you": seat,
             "move_number": len(snap.moves),
-            "log": list(snap.log),
+            "memory": game.memory,
+            "log": list(snap.log) if over or not game.memory else [_without_card(e) for e in snap.log],
             "table": table_view(snap.state, seat, reveal=over),
         }
 
@@ -435,6 +438,7 @@ class GameService:
         text = game.record().dumps()
         if game.snapshot.state.is_over():
             return text
+        _refuse_in_memory_mode(game, "the record")
         return json.dumps({**json.loads(text), "seed": None}, indent=2)
 
     def replay_frame(self, game: LiveGame, number: int) -> dict[str, Any]:
@@ -442,6 +446,7 @@ class GameService:
         snap = game.snapshot
         if not 0 <= number <= len(snap.moves):
             raise GameError(404, "no_such_move", f"the game has moves 0 to {len(snap.moves)}, not {number}")
+        _refuse_in_memory_mode(game, "a replay")
         frame = Snapshot(game.start())
         for text in snap.moves[:number]:
             frame = frame.after(parse_move(text))
@@ -574,4 +579,17 @@ class GameService:
 
 def _choice_dict(choice: Choice) -> dict[str, Any]:
     return {"kind": choice.kind, "value": choice.value, "label": choice.label}
+
+def _without_card(entry: dict[str, Any]) -> dict[str, Any]:
+    """A log entry as memory mode shows it while the game runs: who moved and what changed on the
+    board, but not the card played nor the move's notation."""
+    passed = entry["notation"] == "pass"
+    return {**entry, "notation": "pass" if passed else "card", "text": "passes" if passed else "plays a card"}
+
+
+def _refuse_in_memory_mode(game: LiveGame, what: str) -> None:
+    """Raises GameError 409 for ``what`` (a record or a replay) of a running memory-mode game."""
+    if game.memory and not game.snapshot.state.is_over():
+        raise GameError(409, "memory_mode", f"this game is played from memory: {what} is available once it ends")
+
 
