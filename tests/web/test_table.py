@@ -7,6 +7,7 @@ Screenshots land in build/test-output/web/ (table-*-laptop.png, table-*-phone.pn
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -174,3 +175,30 @@ def test_hot_seat_veil_says_whose_turn_it_is(server, open_page):
     page.wait_for_selector("[data-testid=veil]:not(.hidden)")
     text = page.inner_text("[data-testid=handover]")
     assert "Arthur" in text and "watching" not in page.inner_text("#action")
+
+
+def test_memory_mode_sends_no_card_history_until_the_end(server, open_page, browser):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), bot()], seed=11, first_player=1, memory=True)
+        context = browser.new_context(viewport=LAPTOP)
+        page = context.new_page()
+        frames: list[dict] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(json.loads(data))))
+        page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+        for turn in range(2):
+            page.wait_for_function("n => document.body.dataset.turn === 'you' && +document.body.dataset.move > n",
+                                   arg=2 * turn)
+            page.wait_for_selector("[data-testid=pass]")
+            build_move(page)
+        page.wait_for_function("() => +document.body.dataset.move >= 4")
+        states = [f["game"] for f in frames if f.get("type") == "state"]
+        entries = [e for s in states for e in s["log"]]
+        assert states and all(s["memory"] for s in states) and len(entries) >= 3
+        assert {e["notation"] for e in entries} <= {"pass", "card"}
+        assert {e["text"] for e in entries} <= {"passes", "plays a card"}
+        assert all(len(s["table"]["tops"]) == 2 and len(s["table"]["cards_left"]) == 2 for s in states)
+        for path in ("record", "replay/1"):
+            refused = client.get(f"/api/games/{game['id']}/{path}")
+            assert refused.status_code == 409 and refused.json()["error"] == "memory_mode", refused.text
+        assert "card" in page.inner_text("[data-testid=log]")
+        context.close()

@@ -127,7 +127,7 @@ function show(v) {
 function render() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
-  $("game-meta").textContent = `Game ${view.id} · ${view.players} players · ${view.variant === "mordred" ? "Mordred" : "Standard"} · move ${view.move_number}`;
+  $("game-meta").textContent = `Game ${view.id} · ${view.players} players · ${view.variant === "mordred" ? "Mordred" : "Standard"}${view.memory ? " · memory mode" : ""} · move ${view.move_number}`;
   renderLegend();
   renderMap(shown);
   renderTrack(shown);

@@ -9,8 +9,9 @@ let seatAccess = ["private", "private", "private", "private"];  // per human sea
 
 async function start() {
   meta = await api("GET", "/api/meta");
-  const defaultBot = ["intermediate", "greedy"].find((b) => meta.bots.includes(b)) || meta.bots[0];
+  const defaultBot = defaultLevel();
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
+  $("advanced-bots").addEventListener("change", renderSeats);
   segmented("players", (b) => { players = Number(b.dataset.n); renderSeats(); });
   segmented("variant", (b) => { variant = b.dataset.v; });
   segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
@@ -32,8 +33,8 @@ function renderSeats() {
   const rows = [];
   for (let i = 0; i < players; i++) {
     const select = el("select", { "data-testid": `seat-${i}`, "aria-label": `seat ${i + 1}` },
-      el("option", { value: "human" }, "Person"),
-      ...meta.bots.map((b) => el("option", { value: `bot:${b}` }, `Bot: ${b}`)));
+      el("option", { value: "human" }, "Person"), ...botOptions());
+    if (!select.querySelector(`option[value="${seatChoices[i]}"]`)) seatChoices[i] = `bot:${defaultLevel()}`;
     select.value = seatChoices[i];
     select.addEventListener("change", () => { seatChoices[i] = select.value; });
     const name = el("input", { type: "text", maxlength: 40, placeholder: `Player ${i + 1}`, "data-testid": `name-${i}`, "aria-label": `name of seat ${i + 1}` });
@@ -49,6 +50,22 @@ function renderSeats() {
   $("seats").replaceChildren(el("div", { class: "muted", style: "font-size:0.85rem" },
     players === 4 ? "Seats 1+3 and 2+4 play as teams. Seat 1 starts." : "Seat 1 starts."), ...rows);
   updateAccess();
+}
+
+// Bots by level (the engine's ladder, one line each); the raw engine bots only with "advanced" ticked.
+function botOptions() {
+  const levels = meta.levels.map((l) => el("option", { value: `bot:${l.name}`, title: l.description, "data-testid": "level-option" },
+    `Bot: ${l.name} (${l.description.includes(" a move") ? l.description : `${l.description}; ${l.thinks}`})`));
+  if (!$("advanced-bots").checked) return levels;
+  const named = new Set(meta.levels.map((l) => l.name));
+  return [el("optgroup", { label: "Levels" }, ...levels),
+          el("optgroup", { label: "Advanced: engine bots" },
+            ...meta.bots.filter((b) => !named.has(b)).map((b) => el("option", { value: `bot:${b}`, "data-testid": "raw-bot-option" }, `Engine bot: ${b}`)))];
+}
+
+function defaultLevel() {
+  const names = meta.levels.map((l) => l.name);
+  return names.includes("intermediate") ? "intermediate" : names[0];
 }
 
 // Who may take a seat is asked only for people's seats other than the creator's.
@@ -72,7 +89,7 @@ async function create() {
                                   : { kind: "bot", bot: choice.slice(4), name });
   }
   const seedText = $("seed").value.trim();
-  const body = { players, variant, seats, hints: $("hints").checked, hotseat: $("hotseat").checked,
+  const body = { players, variant, seats, hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
                  seed: seedText === "" ? null : Number(seedText) };
   let game;
   try {
