@@ -109,6 +109,7 @@ def play_turn(page, with_card: bool, shot: str | None = None) -> int:
 def test_a_person_plays_a_bot_to_the_end_and_replays_the_game(server, new_page):
     page = new_page()
     page.goto(server.url + "/")
+    page.check("[data-testid=advanced-bots]")  # the raw random bot, for a short game
     page.select_option("[data-testid=seat-1]", "bot:random")
     page.fill("[data-testid=seed]", "193")  # a short game: 12 turns of ours
     page.fill("[data-testid=name-0]", "Guinevere")

@@ -37,7 +37,7 @@ from .security import (
     SecurityHeaders,
     parse_ws_json,
 )
-from .views import board_facts
+from .views import board_facts, bot_levels
 
 STATIC = files("kingisdead.web") / "static"
 MAX_SEED = 2**63 - 1
@@ -221,7 +221,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     @app.get("/api/meta", tags=["games"], summary="Bot levels, variants and the board's fixed data",
              responses=_errors())
     async def meta() -> dict[str, Any]:
-        return {"version": __version__, "bots": bot_names(), "variants": list(VARIANTS), **board_facts()}
+        return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
+                **board_facts()}
 
     @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game", responses=_errors(429))
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:

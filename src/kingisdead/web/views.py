@@ -32,6 +32,16 @@ from .explain import explain_result
 CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
 
 
+def bot_levels() -> list[dict[str, str]]:
+    """The engine's level ladder for the lobby: name, what it is, and about how long it thinks a move."""
+    from ..bots.levels import LEVELS
+
+    return [{"name": level.name, "description": level.description,
+             "thinks": "moves at once" if level.budget is None
+             else "a fixed search a move" if level.budget.seconds is None
+             else f"thinks about {level.budget.seconds:g} s a move"} for level in LEVELS.values()]
+
+
 def board_facts() -> dict[str, Any]:
     """The fixed data the browser needs to draw the table (names, borders, homes, Mordred flags)."""
     return {
