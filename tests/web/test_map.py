@@ -114,7 +114,8 @@ def test_exchange_swap_and_court_marks_and_dimming(server, new_page):
     table = table_view(GameState.new(2, "standard", 3), None)
     marks = {"touched": [3, 5], "arrived": {"5": [1, 1, 0, 0]}, "left": {"3": [1, 1, 0, 0]},
              "exchange": [3, 5], "swap": [0, 7], "court": {"region": 5, "faction": 1}}
-    board = draw(new_page(), server, table, {"marks": marks, "selectable": [1, 2], "dim": True})
+    page = new_page()
+    board = draw(page, server, table, {"marks": marks, "selectable": [1, 2], "dim": True})
     assert board.locator("path.mark-exchange").count() == 1
     assert board.locator("path.mark-swap").count() == 1
     assert board.locator("path.mark-swap").get_attribute("marker-start") == "url(#arrow)"
@@ -122,6 +123,7 @@ def test_exchange_swap_and_court_marks_and_dimming(server, new_page):
     assert board.locator("g.mark-left").count() == 2 and board.locator("g.mark-arrived").count() == 2
     assert sorted(int(x.get_attribute("data-region")) for x in board.locator("path.region.selectable").all()) == [1, 2]
     assert board.locator("path.region.dimmed").count() == NUM_REGIONS - 2
+    shoot(page, "map-marks-dimmed")
 
 
 def test_a_mordred_game_marks_where_each_loyalist_arrives(server, new_page):

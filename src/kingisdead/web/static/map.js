@@ -237,8 +237,12 @@ function badge(parent, x, y, text, colour, cls) {
   return g;
 }
 
+// A curved arrow between two regions' anchors, stopping short of the cubes drawn there.
 function arrowPath(a, b, bend) {
-  const [x1, y1] = BRITAIN.anchors[a], [x2, y2] = BRITAIN.anchors[b];
+  const [ax, ay] = BRITAIN.anchors[a], [bx, by] = BRITAIN.anchors[b];
+  const length = Math.hypot(bx - ax, by - ay) || 1, gap = Math.min(24, length / 3);
+  const ux = (bx - ax) / length, uy = (by - ay) / length;
+  const [x1, y1, x2, y2] = [ax + ux * gap, ay + uy * gap + 4, bx - ux * gap, by - uy * gap + 4];
   const mx = (x1 + x2) / 2 - (y2 - y1) * bend, my = (y1 + y2) / 2 + (x2 - x1) * bend;
   return `M${x1},${y1} Q${mx},${my} ${x2},${y2}`;
 }
