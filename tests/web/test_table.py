@@ -90,7 +90,7 @@ def build_move(page) -> tuple[bool, bool]:
             selectable = page.locator("[data-testid=region-card].selectable").count()
             dimmed = page.locator("[data-testid=region-card].dimmed").count()
             assert selectable + dimmed == 8 and selectable >= 1
-            shoot(page, f"table-choosing-{page.viewport_size['width']}")
+            shoot(page, "table-mid-move-laptop" if page.viewport_size["width"] > 760 else "table-mid-move-phone")
         steps = page.locator(".crumbs span").count()
         notes = page.locator("[data-testid=auto-note]").count()
         page.locator("[data-testid=choice]").first.click()
@@ -125,6 +125,9 @@ def test_opponent_moves_marked_struggle_banner_and_auto_taken_choices(server, op
             assert "Morgan" in page.locator("[data-testid=last-moves-list] li").last.inner_text()
             if turn == 0:
                 shoot(page, "table-after-opponent-move-laptop")
+                page.set_viewport_size(PHONE)
+                shoot(page, "table-after-opponent-move-phone")
+                page.set_viewport_size(LAPTOP)
         assert any(auto for auto, _ in autos), "no single-option step came up in six moves"
         assert all(undone for auto, undone in autos if auto)
         # Both pass: the struggle is resolved, and the banner gives the tally.
@@ -137,6 +140,9 @@ def test_opponent_moves_marked_struggle_banner_and_auto_taken_choices(server, op
         assert re.match(r"^[A-Z][\w ]+: (.+ \d+|no followers) — (tie, )?the \S.* take", line), line
         assert line in page.inner_text("[data-testid=log]")
         shoot(page, "table-resolution-banner-laptop")
+        page.set_viewport_size(PHONE)
+        assert page.locator("[data-testid=banner]").is_visible()
+        shoot(page, "table-resolution-banner-phone")
 
 
 def test_moves_of_several_bots_are_stepped_and_skippable(server, open_page):
@@ -164,7 +170,7 @@ def test_phone_bar_is_fixed_at_the_bottom_and_the_map_in_view_while_choosing(ser
     assert abs(bar["y"] + bar["height"] - PHONE["height"]) <= 1
     svg = page.locator("#map").bounding_box()
     assert svg["y"] >= 0 and svg["y"] + svg["height"] / 2 <= bar["y"], (svg, bar)
-    shoot(page, "table-choosing-phone")
+    shoot(page, "table-mid-move-phone")
 
 
 def test_hot_seat_veil_says_whose_turn_it_is(server, open_page):
