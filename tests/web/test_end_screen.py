@@ -106,3 +106,36 @@ def test_an_unknown_game_id_is_a_not_found_page(server, page):
     assert "Game not found" in page.inner_text("[data-testid=not-found]")
     page.click("[data-testid=back-to-lobby]")
     page.wait_for_url(server.url + "/")
+
+
+def test_the_analysis_summary_links_each_mistake_to_its_position_in_the_replay(server, page):
+    game, _ = finished_game(server, 2, seed=2)
+    open_end_screen(page, server, game, "before-analysis")
+    page.click("[data-testid=analyse]")
+    summary = page.wait_for_selector("[data-testid=analysis-summary]", timeout=120_000)
+    assert page.locator("[data-testid=analysis-player]").count() == 2
+    assert "moves reviewed" in summary.inner_text()
+    assert "?? a blunder" in page.inner_text("[data-testid=analysis-legend]")
+    page.screenshot(path=str(OUTPUT / "end-analysis.png"), full_page=True)
+    links = page.locator("[data-testid=mistake-link]")
+    assert links.count() >= 1  # random moves always give some win chance away
+    number = int(links.first.get_attribute("data-move"))
+    links.first.click()
+    page.wait_for_selector("[data-testid=replay-position]")
+    assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {number - 1} / ")
+
+
+def test_hints_can_be_switched_off_and_on_and_the_choice_is_remembered(server, page):
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human(), human()], seed=3, hints=True)
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    page.wait_for_selector("[data-testid=hint]")
+    page.uncheck("[data-testid=hints-toggle]")
+    assert page.locator("[data-testid=hint]").count() == 0
+    page.reload()
+    page.wait_for_selector("[data-testid=hints-toggle]")
+    assert not page.is_checked("[data-testid=hints-toggle]")
+    assert page.locator("[data-testid=hint]").count() == 0
+    page.check("[data-testid=hints-toggle]")
+    page.click("[data-testid=hint]")
+    page.wait_for_selector("[data-testid=hint-box]", timeout=60_000)

@@ -8,7 +8,7 @@ from kingisdead import GameState
 from kingisdead.web.explain import explain_result, plural
 from kingisdead.web.views import table_view
 
-PLAYED = hand_without("Crown")
+PLAYED = hand_without("Crown", "Garrison", "Ambassador")  # three plays a seat: courts up to 8 are reachable
 ALL = ["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"]
 
 
@@ -99,3 +99,21 @@ def test_mordred_ending_falls_back_to_followers_in_total_then_the_last_play():
     _, tied = explain(variant="mordred", control={"Cal": "X", "Din": "L"}, courts=["SSW", "RRR"], played_order=[1, 0])
     assert [st["kind"] for st in tied["steps"]] == ["total", "last_play"]
     assert tied["steps"][-1]["kept"] == [0]
+
+
+def test_analysis_summary_counts_each_players_moves_and_lists_the_three_biggest_mistakes():
+    from kingisdead.web.explain import analysis_summary
+
+    def note(number, player, loss, forced=False):
+        return {"number": number, "player": player, "played": f"m{number}", "best": f"b{number}",
+                "best_description": f"better {number}", "played_chance": 0.5 - loss, "best_chance": 0.5,
+                "loss": loss, "forced": forced}
+
+    notes = [note(1, 0, 0.0), note(2, 1, 0.3), note(3, 0, 0.12), note(4, 1, 0.05), note(5, 0, 0.0, forced=True),
+             note(6, 1, 0.11), note(7, 1, 0.02), note(8, 0, 0.0)]
+    first, second = analysis_summary(notes)
+    assert (first["reviewed"], first["best"], first["lost"], first["blunders"]) == (3, 2, 1, 0)
+    assert [m["number"] for m in first["mistakes"]] == [3]
+    assert (second["reviewed"], second["best"], second["lost"], second["blunders"]) == (4, 0, 2, 1)
+    assert [m["number"] for m in second["mistakes"]] == [2, 6, 4]
+    assert second["mistakes"][0]["best_description"] == "better 2"

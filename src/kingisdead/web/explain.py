@@ -183,3 +183,36 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
         out["team"] = {"winners": list(result.winners),
                        "text": f"The team of players {a + 1} and {b + 1} wins together."}
     return out
+
+
+MISTAKE = 0.1
+"""Win chance given away (0-1) from which a move is marked a mistake ("?")."""
+BLUNDER = 0.25
+"""Win chance given away from which a move is marked a blunder ("??")."""
+
+
+def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per player, from an analysis's move notes (``compute.analysis``'s rows).
+
+    Each entry: ``player`` (0-based), ``reviewed`` (moves with a choice),
+    ``best`` (moves that were the best found), ``lost`` (moves that gave away
+    at least MISTAKE win chance), ``blunders`` (at least BLUNDER), and
+    ``mistakes``: the three moves that gave away the most (loss > 0), biggest
+    first, each ``{number, played, best, best_description, loss, played_chance,
+    best_chance}`` (``number`` is the 1-based move number, the replay position
+    after the move is ``number``, before it ``number - 1``).
+    """
+    players = max((note["player"] for note in notes), default=-1) + 1
+    summary = []
+    for player in range(players):
+        mine = [note for note in notes if note["player"] == player and not note["forced"]]
+        worst = sorted((note for note in mine if note["loss"] > 0), key=lambda note: (-note["loss"], note["number"]))
+        summary.append({
+            "player": player, "reviewed": len(mine),
+            "best": sum(1 for note in mine if note["loss"] == 0),
+            "lost": sum(1 for note in mine if note["loss"] >= MISTAKE),
+            "blunders": sum(1 for note in mine if note["loss"] >= BLUNDER),
+            "mistakes": [{key: note[key] for key in ("number", "played", "best", "loss", "played_chance", "best_chance")}
+                         | {"best_description": note.get("best_description", note["best"])} for note in worst[:3]],
+        })
+    return summary

@@ -34,6 +34,7 @@ from ..state import GameState
 from . import compute
 from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
+from .explain import analysis_summary
 from .views import describe_move, move_changes, preview, step_guide, table_view
 
 INVITE_PREFIX = "invite-"
@@ -569,7 +570,8 @@ class GameService:
 
     def remember(self, game_id: str, notes: list[dict[str, Any]]) -> dict[str, Any]:
         """Keep a finished game's analysis (its job's result; the most recent ANALYSES_KEPT stay)."""
-        found = {"id": game_id, "method": f"search of {ANALYSIS_BUDGET.iterations} playouts per move", "moves": notes}
+        found = {"id": game_id, "method": f"search of {ANALYSIS_BUDGET.iterations} playouts per move", "moves": notes,
+                 "summary": analysis_summary(notes)}
         self._analyses[game_id] = found
         self._analyses.move_to_end(game_id)
         while len(self._analyses) > ANALYSES_KEPT:

@@ -15,6 +15,7 @@ let revealed = null;       // hot-seat: the seat whose hand is on screen
 let build = { steps: [], options: null, number: -1 };
 let replay = null;         // {n, frame} while stepping through a finished game
 let hint = null;
+let analysisSummary = null;  // per player: moves reviewed, lost, the three biggest mistakes
 let analysis = null;       // move number -> annotation, once asked for after the game
 let socket = null, backoff = 500;
 let stepping = null;       // {entries, i, timer}: opponents' moves being shown one by one
@@ -283,9 +284,10 @@ function renderAction() {
     if (options.complete) buttons.push(button("Confirm", confirmMove, "btn", "confirm"));
     if (build.steps.length) buttons.push(button("Back", back, "btn secondary", "back"));
     if (options.options.some((o) => o.kind === "pass")) buttons.push(button("Pass", () => choose({ kind: "pass", value: -1, label: "pass" }), "btn secondary", "pass"));
-    if (view.hints && !build.steps.length) buttons.push(button("Hint", askHint, "btn secondary", "hint"));
+    if (view.hints && hintsOn() && !build.steps.length) buttons.push(button("Hint", askHint, "btn secondary", "hint"));
+    if (view.hints) buttons.push(hintsToggle());
     parts.push(el("div", { class: "buttons" }, ...buttons));
-    if (hint) parts.push(renderHint());
+    if (hint && hintsOn()) parts.push(renderHint());
   } else if (myTurn) {
     parts.push(el("div", { class: "prompt" }, "Working out your choices…"));
   } else if (view.status !== "finished") {
@@ -423,6 +425,7 @@ async function analyse(buttonNode) {
   try {
     const data = await api("GET", `/api/games/${gameId}/analysis`);
     analysis = new Map(data.moves.map((m) => [m.number, m]));
+    analysisSummary = data.summary || [];
   } catch (err) { toast(err.message); buttonNode.disabled = false; buttonNode.textContent = "Analyse the moves"; return; }
   render();
 }
@@ -438,6 +441,7 @@ function renderResult() {
     el("div", { class: "muted" }, mine ? "You win!" : view.you !== null ? "You did not win this time." : ""),
     el("p", { class: "reason", "data-testid": "result-reason" }, result.reason),
     renderExplanation(view.table.explanation),
+    renderAnalysisSummary(),
     el("div", { class: "buttons" },
       button("Replay the game", () => enterReplay(0), "btn", "replay"),
       analysis ? "" : (() => { const b = button("Analyse the moves", () => analyse(b), "btn secondary", "analyse"); return b; })(),
@@ -478,6 +482,29 @@ function renderExplanation(ex) {
     factionTable, steps,
     ex.team ? el("p", { class: "team", "data-testid": "team-result" }, ex.team.text) : "",
     courts);
+}
+
+// After "Analyse": a summary per player with links into the replay, and the legend of the log's marks.
+function renderAnalysisSummary() {
+  if (!analysisSummary) return "";
+  const pct = (x) => `${Math.round(x * 100)}%`;
+  const link = (m) => {
+    const a = el("a", { href: `#move-${m.number}`, "data-testid": "mistake-link", "data-move": String(m.number) }, `move ${m.number}`);
+    a.addEventListener("click", (event) => { event.preventDefault(); enterReplay(m.number - 1); });
+    return a;
+  };
+  return el("div", { class: "analysis-summary", "data-testid": "analysis-summary" },
+    el("h3", {}, "Analysis"),
+    ...analysisSummary.map((row) => el("div", { class: "player-summary", "data-testid": "analysis-player" },
+      el("b", {}, seatLabel(view.seats[row.player])),
+      ` · ${row.reviewed} ${row.reviewed === 1 ? "move" : "moves"} reviewed, ${row.best} best found, `
+        + `${row.lost} lost win chance${row.blunders ? ` (${row.blunders} ${row.blunders === 1 ? "blunder" : "blunders"})` : ""}`,
+      row.mistakes.length ? el("ol", {}, ...row.mistakes.map((m) => el("li", {}, link(m),
+        `: played ${m.played} (${pct(m.played_chance)}); better ${m.best_description} (${pct(m.best_chance)}), `
+          + `${pct(m.loss)} win chance lost`))) : el("div", { class: "muted" }, "No win chance lost."))),
+    el("p", { class: "muted legend", "data-testid": "analysis-legend" },
+      "Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more). "
+      + "A move link opens the replay at the position before that move."));
 }
 
 // ---------- replay ----------
@@ -616,6 +643,21 @@ async function confirmMove() {
     toast(err.message);
     await refresh();
   }
+}
+
+// Hints, where the game allows them, can be switched off and on; the choice is kept per game in this browser.
+function hintsOn() { return localStorage.getItem(`kingisdead.hints.${gameId}`) !== "off"; }
+
+function hintsToggle() {
+  const on = hintsOn();
+  const box = el("input", { type: "checkbox", "data-testid": "hints-toggle" });
+  box.checked = on;
+  box.addEventListener("change", () => {
+    localStorage.setItem(`kingisdead.hints.${gameId}`, box.checked ? "on" : "off");
+    if (!box.checked) hint = null;
+    render();
+  });
+  return el("label", { class: "hints-toggle", title: "show the Hint button in this game" }, box, " hints");
 }
 
 async function askHint() {
