@@ -98,8 +98,10 @@ def build(
     seats_played = [p for p in range(players) if played[p]]
     played_order = played_order if played_order is not None else seats_played
     assert sorted(played_order) == seats_played, "played_order must list exactly the seats that played"
+    # Every card played counts as a card play; the seats' latest plays are the last ones, in order.
+    card_plays = sum(CARD_COPIES) * players - sum(len(hand) for hand in hands)
     last_played = [0] * players
-    for number, p in enumerate(played_order, start=1):
+    for number, p in enumerate(played_order, start=card_plays - len(played_order) + 1):
         last_played[p] = number
 
     data = {
@@ -119,7 +121,7 @@ def build(
         "hands": [{name: hand.count(name) for name in CARD_NAMES} for hand in hands],
         "top_cards": [names[0] if names else None for names in played],
         "last_played": last_played,
-        "card_plays": len(played_order),
+        "card_plays": card_plays,
         "undo_ban": undo_ban,
     }
     return from_dict(data)

@@ -114,3 +114,54 @@ def test_position_json_errors_are_position_errors():
     with pytest.raises(PositionError, match="not JSON"):
         loads("{")
     assert json.loads(dumps(GameState.new(3, seed=1)))["players"] == 3
+
+
+def _game_position(players=3, variant="standard", plays=6):
+    rng = Random(5)
+    s = GameState.new(players, variant, seed=5)
+    while s.plays < plays and not s.is_over():
+        rules.play_random(s, rng)
+    return to_dict(s)
+
+
+def _ban_position():
+    s = build(regions={"Dev": "SW", "Lon": "RR"})
+    s.apply("Ambassador Dev:S<>Lon:R +Lon:R")
+    return to_dict(s)
+
+
+@pytest.mark.parametrize(("mutate", "message"), [
+    (lambda d: d["region_cards"].__setitem__(0, 3), "region_cards"),
+    (lambda d: d.update(to_move=True), "to_move"),
+    (lambda d: d.update(crowns={"Caledonia": True}), "not a player"),
+    (lambda d: d.update(card_plays=d["card_plays"] + 1), "card_plays"),
+    (lambda d: d.pop("undo_ban"), "undo_ban"),
+])
+def test_impossible_game_positions_are_refused_with_the_reason(mutate, message):
+    data = _game_position()
+    from_dict(copy.deepcopy(data))
+    mutate(data)
+    with pytest.raises(PositionError, match=message):
+        from_dict(data)
+
+
+@pytest.mark.parametrize(("ban", "message"), [
+    ({"player": 1, "exchange": "Dev:R<>Lon:S"}, "not the last to play|not an exchange"),
+    ({"player": 0, "exchange": "Dev:R<>Dev:S"}, "one region twice"),
+    ({"player": 0, "exchange": "Dev:RS>Lon:S"}, "do not border"),
+    ({"player": 0, "exchange": "Dev:S<>Lon:S"}, "changes no region"),
+    ({"player": True, "exchange": "Dev:R<>Lon:S"}, "undo_ban must be"),
+])
+def test_impossible_undo_bans_are_refused_with_the_reason(ban, message):
+    data = _ban_position()
+    from_dict(copy.deepcopy(data))
+    data["undo_ban"] = ban
+    with pytest.raises(PositionError, match=message):
+        from_dict(data)
+
+
+def test_two_crown_tokens_of_one_player_are_refused_as_such():
+    data = _game_position(plays=0)
+    data["crowns"] = {"Caledonia": 0, "Londinium": 0}
+    with pytest.raises(PositionError, match="2 Crown tokens"):
+        from_dict(data)

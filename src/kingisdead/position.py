@@ -26,6 +26,7 @@ from .board import (
     SAXONS,
     UNRESOLVED,
     Card,
+    borders,
 )
 from .moves import NotationError, format_move, make_move, parse_move
 from .rules import changes_nothing, exchange_effect
@@ -95,9 +96,14 @@ def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
 
 
 def _count(value: Any, where: str, most: int = 99) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+    if not _is_int(value) or not 0 <= value <= most:
         raise PositionError(f"{where} must be a whole number from 0 to {most}, not {value!r}")
     return value
+
+
+def _is_int(value: Any) -> bool:
+    """A JSON whole number: ``true``/``false`` are not seats or counts."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _named(table: dict[str, Any], names: tuple[str, ...], where: str) -> dict[str, Any]:
@@ -161,7 +167,7 @@ def from_dict(data: Any) -> GameState:
     s.plays = _count(_get(data, "card_plays", int), "card_plays", 10_000)
 
     cards = _get(data, "region_cards", list)
-    if sorted(cards) != sorted(REGION_NAMES):
+    if not all(isinstance(name, str) for name in cards) or sorted(cards) != sorted(REGION_NAMES):
         raise PositionError("region_cards must list each of the eight regions once")
     s.order = [REGION_NAMES.index(name) for name in cards]
     s.resolved = _count(_get(data, "resolved", int), "resolved", NUM_REGIONS)
@@ -181,25 +187,35 @@ def from_dict(data: Any) -> GameState:
     crowns = _named(_get(data, "crowns", dict), REGION_NAMES, "crowns")
     s.crowns = [-1] * NUM_REGIONS
     for name, p in crowns.items():
-        if not isinstance(p, int) or not 0 <= p < players:
+        if not _is_int(p) or not 0 <= p < players:
             raise PositionError(f"crowns.{name}: {p!r} is not a player")
         s.crowns[REGION_NAMES.index(name)] = p
 
     s.player = _count(_get(data, "to_move", int), "to_move", players - 1)
     s.passes = _count(_get(data, "passes", int), "passes", players - 1)
-    ban = data.get("undo_ban")
+    if "undo_ban" not in data:
+        raise PositionError("missing field 'undo_ban' (null when no exchange is banned)")
+    ban = data["undo_ban"]
     s.undo_ban = None
     if ban is not None:
-        if not isinstance(ban, dict) or not isinstance(ban.get("player"), int) or not 0 <= ban["player"] < players:
+        if (not isinstance(ban, dict) or set(ban) != {"player", "exchange"} or not _is_int(ban["player"])
+                or not 0 <= ban["player"] < players or not isinstance(ban["exchange"], str)):
             raise PositionError("undo_ban must be null or {'player': seat, 'exchange': notation}")
         try:
-            move = parse_move("Garrison " + str(ban.get("exchange")))
+            move = parse_move("Garrison " + ban["exchange"])
         except NotationError as exc:
             raise PositionError(f"undo_ban.exchange: {exc}") from None
         if not move.action:
             raise PositionError("undo_ban.exchange must name an exchange")
+        a, b = move.action[0], move.action[-2]
+        if a == b:
+            raise PositionError("undo_ban.exchange names one region twice; an exchange is between two regions")
+        if len(move.action) == 5 and not borders(a, b):
+            raise PositionError(f"undo_ban.exchange: a 2-for-1 exchange is between bordering regions; "
+                                f"{REGION_NAMES[a]} and {REGION_NAMES[b]} do not border each other")
         if changes_nothing(exchange_effect(move.action)):
-            raise PositionError("undo_ban.exchange changes no region's make-up; such an exchange sets no ban")
+            raise PositionError("undo_ban.exchange changes no region's make-up (a swap within one faction); "
+                                "such an exchange sets no ban")
         s.undo_ban = (ban["player"], move.action)
     s._result = None
     _validate(s)
@@ -239,13 +255,25 @@ def _validate(s: GameState) -> None:
         if (s.last_play[p] == 0) != (played == 0) or s.last_play[p] > s.plays:
             raise PositionError(f"player {p + 1}: last_played does not match the cards played")
         crowned = s.crowns.count(p)
-        if crowned > 1 or (crowned and held[Card.CROWN]):
+        if crowned > 1:
+            raise PositionError(f"player {p + 1} has {crowned} Crown tokens on the board; each player has one")
+        if crowned and held[Card.CROWN]:
             raise PositionError(f"player {p + 1} has a Crown token on the board without having played the Crown")
     nonzero = [n for n in s.last_play if n]
     if len(set(nonzero)) != len(nonzero):
         raise PositionError("last_played: two players cannot have made the same card play")
-    if s.undo_ban is not None and s.tops[s.undo_ban[0]] not in (Card.GARRISON, Card.AMBASSADOR):
-        raise PositionError("undo_ban: that player's last card was not an exchange")
+    played = sum(CARD_COPIES) * s.players - sum(s.hands)
+    if s.plays != played:
+        raise PositionError(f"card_plays is {s.plays} but the hands show {played} card(s) played")
+    if nonzero and max(nonzero) != s.plays:
+        raise PositionError("last_played: the latest card play must be number card_plays")
+    if s.undo_ban is not None:
+        if s.tops[s.undo_ban[0]] not in (Card.GARRISON, Card.AMBASSADOR):
+            raise PositionError("undo_ban: that player's last card was not an exchange")
+        if any(s.control[r] != UNRESOLVED for r in (s.undo_ban[1][0], s.undo_ban[1][-2])):
+            raise PositionError("undo_ban: a struggle resolved since the exchange would have lifted the ban")
+        if s.last_play[s.undo_ban[0]] != s.plays:
+            raise PositionError(f"undo_ban: player {s.undo_ban[0] + 1} was not the last to play a card")
     if s.saxons >= SAXON_INVASION:
         s._result = score(s, "invasion")
     elif ended_at:
