@@ -1,11 +1,20 @@
-"""Fixtures for the web tests: an in-process app, and a real server process on loopback.
+"""Fixtures for the web tests: an in-process app, a real server process on loopback, a PostgreSQL server.
 
-Without the web extra installed, the web tests are not collected at all.
+Without the web extra installed, the web tests are not collected at all. The
+tests of API_ON_BOTH_DATABASES run on SQLite and on PostgreSQL (Debian's
+``postgresql`` package, started once per session; ``./dev test`` installs it):
+without its binaries those runs skip, or fail under CI (``CI=true``).
 """
 
 from __future__ import annotations
 
+import glob
 import importlib.util
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,8 +26,73 @@ if importlib.util.find_spec("fastapi") is None:
     collect_ignore_glob = ["test_*.py"]
 
 
+API_ON_BOTH_DATABASES = {"test_api", "test_ws"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_url" in metafunc.fixturenames and metafunc.module.__name__.rpartition(".")[2] in API_ON_BOTH_DATABASES:
+        metafunc.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+
+
+def _postgres_binaries() -> Path | None:
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    return Path(versions[-1]).parent if versions else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server for this session, in a temporary directory, on a free loopback port: its base URL
+    (``postgresql://postgres@127.0.0.1:PORT``, trust authentication). Run as the ``postgres`` user when
+    the tests run as root (the server refuses root)."""
+    from webtools import free_port
+
+    binaries = _postgres_binaries()
+    if binaries is None:
+        message = "PostgreSQL is not installed (Debian: apt-get install postgresql; ./dev test does it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    home = Path(tempfile.mkdtemp(prefix="kingisdead-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(home, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = home / "data", free_port()
+    subprocess.run([*as_user, str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+                    "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
+    subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(data), "-l", str(home / "log"), "-w",
+                    "-o", f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off "
+                          "-c max_connections=200", "start"], check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test (dropped after it)."""
+    import psycopg
+
+    server = request.getfixturevalue("postgres_server")
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    yield f"{server}/{name}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database of one test: a SQLite file, or (parametrized "postgresql") a fresh PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
     return f"sqlite:///{tmp_path / 'games.sqlite3'}"
 
 
@@ -40,7 +114,7 @@ def server_factory(tmp_path: Path) -> Iterator[Any]:
 
     started: list[Server] = []
 
-    def make(bot_delay: float = 0.0, database: Path | None = None) -> Server:
+    def make(bot_delay: float = 0.0, database: Path | str | None = None) -> Server:
         server = Server(database or tmp_path / "served.sqlite3", bot_delay)
         started.append(server)
         return server.start()

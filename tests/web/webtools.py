@@ -52,9 +52,9 @@ def free_port() -> int:
 
 @dataclass
 class Server:
-    """A real `kingisdead serve` process on loopback, with its SQLite file on disk."""
+    """A real `kingisdead serve` process on loopback; ``database``: a SQLite file on disk, or a database URL."""
 
-    database: Path
+    database: Path | str
     bot_delay: float = 0.0
     process: subprocess.Popen | None = None
     port: int = 0
@@ -63,10 +63,14 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def database_url(self) -> str:
+        return self.database if isinstance(self.database, str) else f"sqlite:///{self.database}"
+
     def start(self) -> Server:
         self.port = free_port()
         command = [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(self.port),
-                   "--database", f"sqlite:///{self.database}", "--bot-delay", str(self.bot_delay)]
+                   "--database", self.database_url, "--bot-delay", str(self.bot_delay)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:

@@ -29,6 +29,7 @@ from .db import DEFAULT_URL
 from .games import GameError, GameService, LiveGame, Seat, bot_names
 from .compute import ComputePool, Refused
 from .live import BotRunner, Hub, error_body, evict_idle
+from .pubsub import Listener
 from .security import (
     BodyLimit,
     RateLimited,
@@ -120,12 +121,16 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Bots whose turn it was when the server stopped move now, in the background; idle games leave memory.
         background = [asyncio.create_task(runner.resume()), asyncio.create_task(evict_idle(service, hub, runner))]
+        # Other processes' moves (PostgreSQL): reload those games and tell their watchers here.
+        listener = Listener(service.engine, lambda game_id, _number: hub.catch_up(game_id), hub.catch_up_all)
+        listener.start()
         try:
             yield
         finally:
             for task in background:
                 task.cancel()
             await asyncio.gather(*background, return_exceptions=True)
+            await listener.stop()
             await runner.stop()
             pool.close()
             service.close()

@@ -31,7 +31,7 @@ from ..building import Choice
 from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_move
 from ..record import GameRecord
 from ..state import GameState
-from . import compute
+from . import compute, pubsub
 from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .explain import analysis_summary
@@ -344,6 +344,8 @@ class GameService:
                 update(SeatRow)
                 .where(SeatRow.game_id == game.id, SeatRow.seat == seat, SeatRow.claimed.is_(False), condition)
                 .values(claimed=True, token_hash=digest)).rowcount
+            if taken == 1:
+                pubsub.publish(connection, game.id, len(game.snapshot.moves))
         if taken != 1:
             return None
         with game.lock:
@@ -407,6 +409,7 @@ class GameService:
         with game.lock, self.engine.begin() as connection:
             connection.execute(update(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)
                                .values(public=True))
+            pubsub.publish(connection, game.id, len(game.snapshot.moves))
             old = game.seats[seat]
             game.seats[seat] = Seat(seat, old.kind, old.bot, old.name, old.claimed, True)
         return game
@@ -490,9 +493,49 @@ class GameService:
             raise GameError(409, "not_your_turn", f"not your turn: player {state.player + 1} is to move")
 
     def play(self, game_id: str, seat: int, notation: str, expected: int | None = None) -> LiveGame:
-        """Validate and store one move; errors change nothing."""
+        """Validate and store one move; errors change nothing.
+
+        Before refusing with a 409 (stale, not your turn, over), the game is
+        compared with the database: if another process stored moves this one
+        has not seen yet, it reloads and judges the move again.
+        """
+        try:
+            return self._play(game_id, seat, notation, expected)
+        except GameError as exc:
+            if exc.status != 409 or not self.catch_up(game_id):
+                raise
+        return self._play(game_id, seat, notation, expected)
+
+    def catch_up(self, game_id: str) -> bool:
+        """Reload the cached game if the database holds more moves than it; True if it was behind."""
+        game = self._games.get(game_id)
+        with self.sessions() as session:
+            stored = session.scalar(select(GameRow.move_count).where(GameRow.id == game_id))
+        if stored is None or (game is not None and len(game.snapshot.moves) >= stored):
+            return False
+        self.reload(game_id)
+        return True
+
+    def reload(self, game_id: str) -> LiveGame | None:
+        """Replace the cached game (moves and seats) by the database's; None if it was not cached."""
+        old = self._games.get(game_id)
+        if old is None:
+            return None
+        with old.lock:  # a move being stored through the old copy lands first
+            fresh = self._load(game_id)
+            with self._loading:
+                if self._games.get(game_id) is old:
+                    self._games[game_id] = fresh
+        return fresh
+
+    def _play(self, game_id: str, seat: int, notation: str, expected: int | None) -> LiveGame:
         game = self.get(game_id)
-        with game.lock:
+        game.lock.acquire()
+        while self._games.get(game_id) is not game:  # reloaded while we waited: judge against the new copy
+            game.lock.release()
+            game = self.get(game_id)
+            game.lock.acquire()
+        try:
             snap = game.snapshot
             if expected is not None and expected != len(snap.moves):
                 raise GameError(409, "stale", f"stale: the game is at move {len(snap.moves)}, not {expected}; "
@@ -506,6 +549,8 @@ class GameService:
             after = snap.after(move)
             self._store(game, after, seat)
             game.snapshot = after
+        finally:
+            game.lock.release()
         return game
 
     def _store(self, game: LiveGame, snap: Snapshot, seat: int) -> None:
@@ -521,6 +566,7 @@ class GameService:
                 connection.execute(insert(MoveRow).values(game_id=game.id, number=number, seat=seat,
                                                           notation=snap.moves[-1], created_at=changes["updated_at"]))
                 connection.execute(update(GameRow).where(GameRow.id == game.id).values(**changes))
+                pubsub.publish(connection, game.id, number)
         except IntegrityError:
             self.forget(game.id)  # another writer got there first: reload its moves next time
             raise GameError(409, "stale", f"stale: move {number} was already played; reload") from None

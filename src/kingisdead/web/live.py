@@ -43,6 +43,20 @@ class Hub:
         game = self.service.get(game_id)
         await socket.send_json({"type": "state", "game": self.service.view(game, seat)})
 
+    async def catch_up(self, game_id: str) -> None:
+        """Another process stored a move or changed a seat: reload the cached game and tell its
+        watchers. A game this process does not hold needs nothing: it loads fresh on first use."""
+        game = self.service.cached(game_id)
+        if game is None:
+            return
+        await asyncio.get_running_loop().run_in_executor(None, self.service.reload, game_id)
+        await self.broadcast(game_id)
+
+    async def catch_up_all(self) -> None:
+        """After missing notices (a lost connection to the database): reload every watched game."""
+        for game_id in list(self._watchers):
+            await self.catch_up(game_id)
+
     async def broadcast(self, game_id: str) -> None:
         """Send every watcher of the game its own view of the latest position."""
         for socket, seat in list(self._watchers.get(game_id, {}).items()):

@@ -1,0 +1,92 @@
+"""Moves published to every server process on one database (PostgreSQL ``LISTEN/NOTIFY``).
+
+Each stored move is announced as ``<game id> <move number> <sender>`` on the
+channel :data:`CHANNEL`, by ``pg_notify`` in the transaction that stores it, so
+the notice leaves exactly when the move is committed. Every process listens
+(:class:`Listener`) and hands each notice from another process to a callback,
+which reloads its cached copy of the game and tells that game's watchers.
+
+SQLite has no notifications: several processes on one SQLite file stay correct
+(a process that is behind reloads before it answers "stale") but their watchers
+see another process's moves only on their next reload. Run one process on SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, Engine
+
+CHANNEL = "kingisdead_moves"
+SENDER = secrets.token_hex(6)
+"""This process's name in its notices, so that it can skip its own."""
+RETRY = 1.0
+"""Seconds between attempts to (re)connect the listener."""
+
+log = logging.getLogger("kingisdead.web")
+
+
+def publish(connection: Connection, game_id: str, number: int) -> None:
+    """Announce, on commit of ``connection``'s transaction, that the game is at move ``number`` (PostgreSQL
+    only; elsewhere nothing happens)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_notify(:channel, :payload)"),
+                           {"channel": CHANNEL, "payload": f"{game_id} {number} {SENDER}"})
+
+
+class Listener:
+    """Listens for other processes' moves and calls ``on_move(game_id, number)`` for each (PostgreSQL only).
+
+    After a lost connection it reconnects and calls ``on_reconnect()`` so the
+    process can catch up on what it missed meanwhile.
+    """
+
+    def __init__(self, engine: Engine, on_move: Callable[[str, int], Awaitable[None]],
+                 on_reconnect: Callable[[], Awaitable[None]]) -> None:
+        self.enabled = engine.dialect.name == "postgresql"
+        self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._on_move = on_move
+        self._on_reconnect = on_reconnect
+        self._task: asyncio.Task[None] | None = None
+        self.connected = asyncio.Event()
+
+    def start(self) -> None:
+        if self.enabled and self._task is None:
+            self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        import psycopg
+
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    self.connected.set()
+                    if not first:
+                        await self._on_reconnect()
+                    first = False
+                    async for notice in connection.notifies():
+                        game_id, number, sender = notice.payload.split(" ")
+                        if sender == SENDER:
+                            continue
+                        try:
+                            await self._on_move(game_id, int(number))
+                        except Exception:
+                            log.exception("catching up with game %s failed", game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a lost connection: log, wait, listen again
+                log.warning("move listener: %s; reconnecting in %.0f s", exc, RETRY)
+            self.connected.clear()
+            await asyncio.sleep(RETRY)
