@@ -50,8 +50,10 @@ def test_screenshots_of_a_whole_game(server, size):
         page.wait_for_selector("[data-testid=choice], [data-testid=confirm]")
         shoot("mid-move")
         while not page.locator("[data-testid=confirm]").count():
+            steps = page.locator(".crumbs span").count()
             page.locator("[data-testid=choice]").first.click()
-            page.wait_for_selector("[data-testid=choice], [data-testid=confirm]")
+            # the next step's choices replace these: wait for the new step before looking again
+            page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n", arg=steps, polling=50)
         number = int(page.get_attribute("body", "data-move"))
         page.click("[data-testid=confirm]")
         turn = wait_for_turn(page, number + 1)
