@@ -60,8 +60,8 @@ class CreateGame(BaseModel):
     first_player: int = Field(0, ge=0, le=3)
     hints: bool = Field(False, description="allow hints on request")
     hotseat: bool = Field(False, description="all human seats play on one screen")
-
     memory: bool = Field(False, description="memory mode: no card history (log, record, replay) until the game ends")
+
 
 class Step(BaseModel):
     kind: Literal["pass", "card", "region", "faction", "none"]

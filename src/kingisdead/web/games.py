@@ -427,10 +427,10 @@ class GameService:
             "variant": game.variant,
             "hints": game.hints,
             "hotseat": game.hotseat,
+            "memory": game.memory,
             "seats": [s.to_dict() for s in game.seats],
             "you": seat,
             "move_number": len(snap.moves),
-            "memory": game.memory,
             "log": list(snap.log) if over or not game.memory else [_without_card(e) for e in snap.log],
             "table": table_view(snap.state, seat, reveal=over),
         }
@@ -439,18 +439,18 @@ class GameService:
     def public_record(game: LiveGame) -> str:
         """The game's record (JSON text) as anyone may see it: the seed, which decides every hand and
         the order of the region cards, is null until the game is over."""
+        _refuse_in_memory_mode(game, "the record")
         text = game.record().dumps()
         if game.snapshot.state.is_over():
             return text
-        _refuse_in_memory_mode(game, "the record")
         return json.dumps({**json.loads(text), "seed": None}, indent=2)
 
     def replay_frame(self, game: LiveGame, number: int) -> dict[str, Any]:
         """The public table after ``number`` moves (hands shown only once the game is over)."""
+        _refuse_in_memory_mode(game, "a replay")
         snap = game.snapshot
         if not 0 <= number <= len(snap.moves):
             raise GameError(404, "no_such_move", f"the game has moves 0 to {len(snap.moves)}, not {number}")
-        _refuse_in_memory_mode(game, "a replay")
         frame = Snapshot(game.start())
         for text in snap.moves[:number]:
             frame = frame.after(parse_move(text))
@@ -625,9 +625,6 @@ class GameService:
         return found
 
 
-def _choice_dict(choice: Choice) -> dict[str, Any]:
-    return {"kind": choice.kind, "value": choice.value, "label": choice.label}
-
 def _without_card(entry: dict[str, Any]) -> dict[str, Any]:
     """A log entry as memory mode shows it while the game runs: who moved and what changed on the
     board, but not the card played nor the move's notation."""
@@ -640,4 +637,7 @@ def _refuse_in_memory_mode(game: LiveGame, what: str) -> None:
     if game.memory and not game.snapshot.state.is_over():
         raise GameError(409, "memory_mode", f"this game is played from memory: {what} is available once it ends")
 
+
+def _choice_dict(choice: Choice) -> dict[str, Any]:
+    return {"kind": choice.kind, "value": choice.value, "label": choice.label}
 
