@@ -452,3 +452,20 @@ def test_an_unknown_engine_in_the_environment_is_a_clear_error(monkeypatch):
     assert result.exit_code == 2
     assert "KINGISDEAD_ENGINE must be one of core, reference, not 'bogus'" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("KINGISDEAD_COMPUTE=gpu", "KINGISDEAD_COMPUTE must be 'processes' or 'ray', not 'gpu'"),
+    ("KINGISDEAD_COMPUTE_WORKERS=many", "KINGISDEAD_COMPUTE_WORKERS must be a positive whole number, not 'many'"),
+    ("KINGISDEAD_LIMIT_JOIN=lots", "KINGISDEAD_LIMIT_JOIN must read like '30/minute', not 'lots'"),
+])
+def test_serve_refuses_a_bad_setting_before_touching_the_database(setting, message, tmp_path, monkeypatch):
+    pytest.importorskip("fastapi")
+    name, value = setting.split("=")
+    monkeypatch.setenv(name, value)
+    database = tmp_path / "games.sqlite3"
+    result = invoke("serve", "--database", f"sqlite:///{database}", "--port", "1")
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not database.exists()

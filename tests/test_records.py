@@ -84,3 +84,10 @@ def test_unfinished_record_replays_to_its_position():
 def test_bad_records_are_refused_with_a_reason(text, fragment):
     with pytest.raises(RecordError, match=fragment):
         GameRecord.loads(text)
+
+
+def test_a_record_without_its_seed_says_why_it_cannot_be_replayed():
+    """A server hides a running game's seed; loading that download explains it instead of failing on a type."""
+    text = GameRecord(["A", "B"], "standard", 5, 0, ["pass"]).dumps().replace('"seed": 5', '"seed": null')
+    with pytest.raises(RecordError, match="no seed: a game server hides it until the game is over"):
+        GameRecord.loads(text)

@@ -72,6 +72,9 @@ class GameRecord:
         if variant not in VARIANTS:
             raise RecordError(f"unknown variant {variant!r}")
         seed, first = data.get("seed"), data.get("first_player", 0)
+        if seed is None:
+            raise RecordError("the record has no seed: a game server hides it until the game is over, "
+                              "so download the record again once the game has ended")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RecordError("seed must be an integer")
         if not isinstance(first, int) or not 0 <= first < len(players):

@@ -112,9 +112,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_URL
     public = (public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or "http://localhost:8000").rstrip("/")
     limiter = RateLimiter(rate_limits or RateLimits.from_env())
+    pool = compute or ComputePool.from_env()  # settings are checked before the database is touched
     service = GameService(url)
     hub = Hub(service)
-    pool = compute or ComputePool.from_env()
     runner = BotRunner(service, hub, pool, bot_delay)
 
     @asynccontextmanager

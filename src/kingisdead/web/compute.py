@@ -175,7 +175,7 @@ class ComputePool:
     def from_env(cls) -> ComputePool:
         """The pool the environment describes (see the module's docstring); ValueError for a bad setting."""
         kind = os.environ.get("KINGISDEAD_COMPUTE", "processes")
-        workers = int(os.environ.get("KINGISDEAD_COMPUTE_WORKERS") or max(1, (os.cpu_count() or 2) - 1))
+        workers = _env_count("KINGISDEAD_COMPUTE_WORKERS", max(1, (os.cpu_count() or 2) - 1))
         backend: Backend
         if kind == "processes":
             backend = ProcessBackend(workers)
@@ -183,8 +183,7 @@ class ComputePool:
             backend = RayBackend(os.environ.get("RAY_ADDRESS"), workers)
         else:
             raise ValueError(f"KINGISDEAD_COMPUTE must be 'processes' or 'ray', not {kind!r}")
-        return cls(backend, int(os.environ.get("KINGISDEAD_COMPUTE_QUEUE", 64)),
-                   int(os.environ.get("KINGISDEAD_COMPUTE_PER_CLIENT", 2)))
+        return cls(backend, _env_count("KINGISDEAD_COMPUTE_QUEUE", 64), _env_count("KINGISDEAD_COMPUTE_PER_CLIENT", 2))
 
     @property
     def in_flight(self) -> int:
@@ -223,3 +222,13 @@ class ComputePool:
         for running in self._jobs.values():
             running.cancel()
         self.backend.close()
+
+
+def _env_count(name: str, default: int) -> int:
+    """A positive whole number from the environment; ValueError naming the variable otherwise."""
+    text = os.environ.get(name)
+    if not text:
+        return default
+    if not text.strip().isdigit() or int(text) < 1:
+        raise ValueError(f"{name} must be a positive whole number, not {text!r}")
+    return int(text)

@@ -152,7 +152,8 @@ class RateLimiter:
 
     def __init__(self, limits: RateLimits) -> None:
         self._items: dict[str, RateLimitItem] = {
-            "create": parse(limits.create), "join": parse(limits.join), "bad_token": parse(limits.bad_token)}
+            "create": _parse(limits.create, "create"), "join": _parse(limits.join, "join"),
+            "bad_token": _parse(limits.bad_token, "bad_token")}
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
     def hit(self, kind: str, client: str) -> None:
@@ -224,3 +225,12 @@ def parse_ws_json(text: str) -> Any:
         return json.loads(text, parse_constant=refuse, parse_float=number)
     except ValueError as exc:
         raise GameError(422, "invalid_request", f"malformed JSON: {exc}") from None
+
+
+def _parse(text: str, kind: str) -> RateLimitItem:
+    """One limit; ValueError naming its setting when ``text`` is not in the ``limits`` notation."""
+    try:
+        return parse(text)
+    except ValueError:
+        raise ValueError(f"rate limit KINGISDEAD_LIMIT_{kind.upper()} must read like '30/minute', "
+                         f"not {text!r}") from None
