@@ -122,3 +122,17 @@ def server_factory(tmp_path: Path) -> Iterator[Any]:
     yield make
     for server in started:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless chromium driven by Playwright, one per test module; skips without either."""
+    from webtools import CHROMIUM, CHROMIUM_ARGS
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (./dev test installs it)")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

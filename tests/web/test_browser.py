@@ -5,20 +5,13 @@ Screenshots of the table land in build/test-output/web/.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from webtools import OUTPUT, Server, bot, create, human
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Debian's chromium is not installed (./dev test installs it)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LAPTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -28,14 +21,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("browser") / "games.sqlite3").start()
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

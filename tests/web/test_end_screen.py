@@ -6,7 +6,6 @@ Each game is a seeded game of random moves, found to end the way the test needs
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from random import Random
 
@@ -16,12 +15,6 @@ from webtools import OUTPUT, Server, auth, create, human
 
 from kingisdead import GameState, rules
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Debian's chromium is not installed (./dev test installs it)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 
 
 @pytest.fixture(scope="module")
@@ -32,17 +25,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def page(server: Server) -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1440, "height": 900}, reduced_motion="reduce")
-        context.set_default_timeout(30_000)
-        opened = context.new_page()
-        errors: list[str] = []
-        opened.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield opened
-        assert not errors, errors
-        browser.close()
+def page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield opened
+    assert not errors, errors
+    context.close()
 
 
 def finished_game(server: Server, players: int, seed: int) -> tuple[dict, GameState]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import httpx
@@ -11,10 +10,6 @@ from webtools import Server
 
 from kingisdead.bots.levels import LEVELS
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Debian's chromium is not installed (./dev test installs it)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
@@ -31,24 +26,22 @@ def test_meta_describes_each_level(server):
     assert levels[2]["thinks"] == "thinks about 1 s a move"
 
 
-def test_lobby_offers_levels_and_raw_bots_only_under_advanced(server):
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.goto(server.url + "/")
-        seat = page.locator("[data-testid=seat-1]")
-        seat.locator("option").first.wait_for(state="attached")
-        labels = seat.locator("option").all_inner_texts()
-        assert labels[0] == "Person"
-        assert [label.split(" (")[0] for label in labels[1:]] == [f"Bot: {name}" for name in LEVELS]
-        assert "1 s a move" in labels[3] and "moves at once" in labels[1]
-        assert seat.input_value() == "bot:intermediate"
-        assert not any(raw in " ".join(labels) for raw in ("uniform", "careless", "mcts"))
-        page.check("[data-testid=advanced-bots]")
-        raw = seat.locator("[data-testid=raw-bot-option]").all_inner_texts()
-        assert "Engine bot: uniform" in raw and "Engine bot: mcts" in raw
-        page.select_option("[data-testid=seat-1]", "bot:mcts")
-        page.uncheck("[data-testid=advanced-bots]")
-        assert seat.locator("[data-testid=raw-bot-option]").count() == 0
-        assert seat.input_value() == "bot:intermediate"  # a raw choice falls back to the default level
-        browser.close()
+def test_lobby_offers_levels_and_raw_bots_only_under_advanced(server, browser):
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    seat = page.locator("[data-testid=seat-1]")
+    seat.locator("option").first.wait_for(state="attached")
+    labels = seat.locator("option").all_inner_texts()
+    assert labels[0] == "Person"
+    assert [label.split(" (")[0] for label in labels[1:]] == [f"Bot: {name}" for name in LEVELS]
+    assert "1 s a move" in labels[3] and "moves at once" in labels[1]
+    assert seat.input_value() == "bot:intermediate"
+    assert not any(raw in " ".join(labels) for raw in ("uniform", "careless", "mcts"))
+    page.check("[data-testid=advanced-bots]")
+    raw = seat.locator("[data-testid=raw-bot-option]").all_inner_texts()
+    assert "Engine bot: uniform" in raw and "Engine bot: mcts" in raw
+    page.select_option("[data-testid=seat-1]", "bot:mcts")
+    page.uncheck("[data-testid=advanced-bots]")
+    assert seat.locator("[data-testid=raw-bot-option]").count() == 0
+    assert seat.input_value() == "bot:intermediate"  # a raw choice falls back to the default level
+    page.close()

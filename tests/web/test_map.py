@@ -18,7 +18,7 @@ from kingisdead.board import MORDRED_FLAGS, NUM_REGIONS
 from kingisdead.web.views import board_facts, move_changes, table_view
 
 # the browser tests' fixtures (a real server, Debian's chromium; the module skips without chromium)
-server, browser, new_page = test_browser.server, test_browser.browser, test_browser.new_page
+server, new_page = test_browser.server, test_browser.new_page
 
 DRAW = """async ([facts, table, ui]) => {
   const { drawMap } = await import('/static/map.js');

@@ -13,16 +13,14 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from test_browser import CHROMIUM_ARGS, LAPTOP, PHONE, shoot  # noqa: F401  (skips without chromium)
+from test_browser import LAPTOP, PHONE, shoot
 from webtools import Server, auth, bot, create, human
 
 from kingisdead import rules
 from kingisdead.moves import format_move, parse_move
 from kingisdead.state import GameState
 
-playwright_api = pytest.importorskip("playwright.sync_api")
 TURNS = 3  # moves each before both pass: with seed 11 a single-option step comes up in them
-CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("table") / "games.sqlite3", bot_delay=1.0).start()
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -14,6 +14,9 @@ from typing import Any
 
 import httpx
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's package: Playwright's own browser download does not work here
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTPUT = Path(__file__).resolve().parents[2] / "build" / "test-output" / "web"
 
 
