@@ -19,8 +19,6 @@ import asyncio
 import json
 import os
 import platform
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,32 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(database: Path, analyses: int) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = {**os.environ, "KINGISDEAD_LIMIT_CREATE": "100000/minute",  # one address creates every game
-           "KINGISDEAD_COMPUTE_PER_CLIENT": str(analyses + 1)}  # and asks for every analysis
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(port),
-         "--database", f"sqlite:///{database}", "--bot-delay", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/api/meta", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start within 60 s")
+from webserver import start_server
 
 
 async def create(http: httpx.AsyncClient, seats: list[dict[str, Any]], seed: int) -> str:
@@ -133,7 +106,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        process, url = start_server(Path(tmp) / "bench.sqlite3", args.analyses)
+        process, url = start_server(Path(tmp) / "bench.sqlite3", {
+            "KINGISDEAD_LIMIT_CREATE": "100000/minute",  # one address creates every game
+            "KINGISDEAD_COMPUTE_PER_CLIENT": str(args.analyses + 1)})  # and asks for every analysis
         try:
             report = asyncio.run(run(url, args.bot_games, args.analyses, args.requests, args.seconds))
         finally:

@@ -18,11 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import platform
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +28,7 @@ from random import Random
 from typing import Any
 
 import httpx
+from webserver import start_server
 import websockets
 
 from kingisdead import GameState, rules
@@ -38,31 +36,6 @@ from kingisdead.moves import format_move
 from kingisdead.record import GameRecord
 
 MAX_MOVES = 400  # no game of The King Is Dead comes near this; a bound for the loop
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(database: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(port),
-         "--database", f"sqlite:///{database}", "--bot-delay", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, "KINGISDEAD_LIMIT_CREATE": "100000/minute"})  # one address creates every game
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/api/meta", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start within 60 s")
 
 
 class Tally:
@@ -199,7 +172,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         url = args.url
         if url is None:
-            process, url = start_server(Path(tmp) / "bench.sqlite3")
+            process, url = start_server(Path(tmp) / "bench.sqlite3",
+                                         {"KINGISDEAD_LIMIT_CREATE": "100000/minute"})  # one address creates every game
         try:
             report = asyncio.run(run(url, args.games, args.concurrency, args.bot_games, args.players, args.limit))
         finally:
