@@ -3,7 +3,9 @@
 Tests describe only what matters to them (a few regions' followers, which
 regions are resolved, the hands) and :func:`build` fills in the rest so that
 the position is valid: the stock takes whatever followers are not on the board
-or at court, played cards get a top card and a play number. The position then
+or at court, a hand left out is as full as its court allows (a court beyond the 2
+followers drawn at setup took one card play per follower), played cards get a top
+card and a play number. The position then
 goes through :func:`kingisdead.position.from_dict`, the same validation every
 loaded position gets.
 """
@@ -59,7 +61,11 @@ def build(
     - ``control``: resolved regions in the order they were resolved, code -> S/W/R/L/X.
     - ``order``: the region cards after the resolved ones (default: the rest in map order).
     - ``courts``: each player's court, e.g. ``["SSW", "R"]``; default empty.
-    - ``hands``: each player's cards left (names); default a full hand.
+    - ``hands``: each player's cards left (names). Default: as full a hand as the
+      court allows. A court starts with 2 followers and each card play calls at most
+      one more, so a court of ``n > 2`` followers means at least ``n - 2`` cards
+      played: that many are taken off the end of :data:`FULL_HAND` (Romano-British
+      first), and at least one for a seat named in ``played_order``.
     - ``played_order``: seats in the order of their latest card play, oldest first
       (default: every seat that played a card, by seat number).
     - ``stock``: optional faction name -> expected stock, a check of the test's own
@@ -68,7 +74,8 @@ def build(
     regions = regions or {}
     control = control or {}
     courts = courts or [""] * players
-    hands = hands if hands is not None else [FULL_HAND] * players
+    if hands is None:
+        hands = [least_played(court, p in (played_order or [])) for p, court in enumerate(courts)]
     resolved = [REGION_NAMES[region_by_code(code)] for code in control]
     rest = [REGION_NAMES[region_by_code(code)] for code in order] if order else [
         name for name in REGION_NAMES if name not in resolved]
@@ -125,6 +132,16 @@ def build(
         "undo_ban": undo_ban,
     }
     return from_dict(data)
+
+
+def least_played(court: str, played: bool = False) -> list[str]:
+    """The fullest hand a player with this court can hold: one card played per follower
+    beyond the 2 drawn at setup (at least one when ``played``), the last cards of
+    :data:`FULL_HAND` first."""
+    plays = max(len(court) - 2, 1 if played else 0)
+    assert plays <= len(FULL_HAND), (
+        f"a court of {len(court)} followers needs {plays} card plays; a player has {len(FULL_HAND)} cards")
+    return FULL_HAND[:len(FULL_HAND) - plays]
 
 
 def hand_without(*cards: str) -> list[str]:

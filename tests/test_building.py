@@ -39,8 +39,9 @@ SMALL_POSITIONS = {
     "one-for-one": dict(regions={"Dev": "S", "Ebo": "R", "Cal": "W"}, control={"Din": "W", "Cae": "X", "Aqu": "R"}),
     "mordred": dict(variant="mordred", regions={"Din": "LS", "Aqu": "LW"},
                     control={"Cal": "S", "Ebo": "W", "Cae": "X", "Lon": "R"}),
-    "empty stock": dict(regions={"Dev": "S"}, courts=["W" * 8 + "R" * 3, "W" * 8 + "R" * 5],
-                        control={"Cal": "S", "Din": "X", "Ebo": "X", "Rat": "W"}),
+    # No Welsh left in the stock (player 1 has a full hand, so a court of 2; player 2 played 4 cards).
+    "empty stock": dict(regions={"Dev": "S", "Cae": "W" * 12}, courts=["WR", "WWWRRR"],
+                        control={"Cal": "S", "Din": "X", "Ebo": "X", "Rat": "W"}, stock={"Welsh": 0}),
     "empty board": dict(control={"Cal": "S", "Din": "X", "Ebo": "X", "Rat": "W", "Lon": "R"}),
 }
 

@@ -461,8 +461,9 @@ def test_settlements_places_one_of_each_faction_in_any_unresolved_regions():
 
 
 def test_settlements_skips_a_faction_whose_stock_is_empty():
-    # All 16 Welsh of a 2-player game are at court: Settlements places only Scots and Romano-British.
-    s = build(regions={"Dev": "S"}, courts=["W" * 8, "W" * 8], stock={"Welsh": 0})
+    # All 16 Welsh of a 2-player game are on the board or at court (a court of 2 before any card
+    # play): Settlements places only Scots and Romano-British.
+    s = build(regions={"Dev": "S", "Cae": "W" * 12}, courts=["WW", "WW"], stock={"Welsh": 0})
     assert all(action[W] == NONE for action in options(s, Card.SETTLEMENTS))
     assert len(options(s, Card.SETTLEMENTS)) == 8 * 8
     assert_illegal(s, "Settlements S>Lon W>Lon R>Lon +Dev:S", "no Welsh follower is left in the stock")
@@ -476,7 +477,7 @@ def test_settlements_places_every_faction_that_has_stock():
 
 
 def test_settlements_with_an_empty_stock_places_nothing():
-    s = build(regions={"Dev": "S" * 14}, courts=["W" * 8 + "R" * 8, "W" * 8 + "R" * 8 + "SS"])
+    s = build(regions={"Dev": "S" * 15, "Cae": "W" * 15, "Lon": "R" * 14}, courts=["WR", "SR"])
     assert s.stock[:3] == [0, 0, 0]
     assert options(s, Card.SETTLEMENTS) == [(NONE, NONE, NONE)]
     s.apply("Settlements +Dev:S")
@@ -531,7 +532,7 @@ def test_faction_card_resolved_home_no_longer_counts():
 
 
 def test_faction_card_places_one_when_only_one_in_stock():
-    s = build(regions={"Dev": "S"}, courts=["R" * 8, "R" * 7])
+    s = build(regions={"Dev": "S", "Cal": "R" * 11}, courts=["RR", "RR"])
     assert s.stock[R] == 1
     targets = rules.faction_targets(s, Faction.ROMANO_BRITISH)
     assert sorted(options(s, Card.ROMANO_BRITISH)) == [(r,) for r in targets]
@@ -541,7 +542,7 @@ def test_faction_card_places_one_when_only_one_in_stock():
 
 
 def test_faction_card_places_none_when_the_stock_is_empty():
-    s = build(regions={"Dev": "S"}, courts=["R" * 8, "R" * 8])
+    s = build(regions={"Dev": "S", "Cal": "R" * 12}, courts=["RR", "RR"], stock={"Romano-British": 0})
     assert options(s, Card.ROMANO_BRITISH) == [()]
     s.apply("Romano-British +Dev:S")
 
@@ -598,8 +599,10 @@ def test_no_court_call_when_the_board_holds_no_follower():
 
 
 def test_a_card_can_always_be_played_even_with_no_effect():
-    # Nothing on the board and an empty stock of Scots: every card is still playable.
-    s = build(courts=["S" * 8, "S" * 8])
+    # Nothing on the board and an empty stock of Scots: every card is still playable. All 18 Scots
+    # of a 3-player game are at court; player 1, with a full hand, holds 2 (a court grows only by
+    # card plays), players 2 and 3 have played 6 cards each to hold 8.
+    s = build(3, courts=["SS", "S" * 8, "S" * 8], stock={"Scots": 0})
     moves = s.legal_moves()
     assert {m.card for m in moves[1:]} == set(Card)
     assert Move(Card.SCOTS, (), None) in moves and Move(Card.GARRISON, (), None) in moves

@@ -8,22 +8,22 @@ that happen during play are reached by passing.
 from __future__ import annotations
 
 import pytest
-from positions import build, hand_without
+from positions import build
 
 pytestmark = pytest.mark.usefixtures("each_engine")
 """Every rule test runs on both engines: the compiled core and the reference."""
 
 S, W, R = 0, 1, 2
 
-PLAYED = hand_without("Crown")
-"""A hand after one card play (any card: only the order of plays matters)."""
-
-
 def final(players=2, variant="standard", *, control, courts, played_order=None, regions=None, order=None):
-    """A finished game: ``control`` lists the resolved regions in the order they were won."""
+    """A finished game: ``control`` lists the resolved regions in the order they were won.
+
+    The seats in ``played_order`` (default: all) played at least one card, and as many as
+    their courts need (a follower beyond the 2 drawn at setup came with a card play); which
+    cards does not matter, only the order of the latest plays.
+    """
     played_order = list(range(players)) if played_order is None else played_order
-    hands = [PLAYED if p in played_order else hand_without() for p in range(players)]
-    s = build(players, variant, control=control, courts=courts, hands=hands, played_order=played_order,
+    s = build(players, variant, control=control, courts=courts, played_order=played_order,
               regions=regions, order=order)
     assert s.is_over()
     return s.result

@@ -8,7 +8,7 @@ import re
 from random import Random
 
 import pytest
-from positions import build, hand_without
+from positions import FULL_HAND, build, hand_without
 
 from kingisdead import GameState, parse_move, rules
 from kingisdead.position import PositionError, dumps, from_dict, loads, to_dict
@@ -165,3 +165,29 @@ def test_two_crown_tokens_of_one_player_are_refused_as_such():
     data["crowns"] = {"Caledonia": 0, "Londinium": 0}
     with pytest.raises(PositionError, match="2 Crown tokens"):
         from_dict(data)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("plays", [0, 1, 3, 8])
+def test_a_court_holds_at_most_two_followers_plus_its_players_card_plays(seat, plays):
+    # A court starts with the 2 followers drawn at setup and each card play calls at most one more:
+    # 2 + plays followers load, one more is refused, saying why.
+    hands = [FULL_HAND, FULL_HAND]
+    hands[seat] = FULL_HAND[:len(FULL_HAND) - plays]
+    courts = ["SW", "SW"]
+    courts[seat] = ("SWR" * 4)[:2 + plays]
+    data = to_dict(build(courts=courts, hands=hands, to_move=1 - seat if plays else 0))
+    assert sum(from_dict(copy.deepcopy(data)).court(seat)) == 2 + plays
+    data["courts"][seat]["Romano-British"] += 1
+    data["stock"]["Romano-British"] -= 1
+    message = f"player {seat + 1} has {3 + plays} followers at court but has played {plays} card(s)"
+    with pytest.raises(PositionError, match=re.escape(message) + ".* at most " + str(2 + plays)):
+        from_dict(data)
+
+
+def test_a_court_beyond_the_card_plays_is_refused_when_built_too():
+    with pytest.raises(PositionError, match="player 2 has 4 followers at court but has played 1 card"):
+        build(courts=["", "SSWR"], hands=[FULL_HAND, hand_without("Crown")])
+    # Left to the builder, a hand is as full as the court allows.
+    s = build(courts=["SSWR", "SW"])
+    assert [sum(s.hands[p * 7:p * 7 + 7]) for p in range(2)] == [6, 8]

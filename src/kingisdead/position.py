@@ -254,6 +254,11 @@ def _validate(s: GameState) -> None:
             raise PositionError(f"player {p + 1}: top card {CARD_NAMES[s.tops[p]]} is still in the hand")
         if (s.last_play[p] == 0) != (played == 0) or s.last_play[p] > s.plays:
             raise PositionError(f"player {p + 1}: last_played does not match the cards played")
+        court = sum(s.courts[p * 3:p * 3 + 3])
+        if court > 2 + played:
+            raise PositionError(
+                f"player {p + 1} has {court} followers at court but has played {played} card(s); "
+                f"a court starts with 2 and each card play calls at most 1 more, so at most {2 + played}")
         crowned = s.crowns.count(p)
         if crowned > 1:
             raise PositionError(f"player {p + 1} has {crowned} Crown tokens on the board; each player has one")
