@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from positions import build, hand_without
+from positions import build
 
 from kingisdead import GameState
 from kingisdead.web.explain import explain_result, plural
 from kingisdead.web.views import table_view
 
-PLAYED = hand_without("Crown", "Garrison", "Ambassador")  # three plays a seat: courts up to 8 are reachable
 ALL = ["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"]
 
 
 def explain(players=2, variant="standard", *, control, courts, played_order=None):
     played_order = list(range(players)) if played_order is None else played_order
-    hands = [PLAYED if p in played_order else hand_without() for p in range(players)]
-    s = build(players, variant, control=control, courts=courts, hands=hands, played_order=played_order)
+    s = build(players, variant, control=control, courts=courts, played_order=played_order)
     assert s.is_over()
     return s, explain_result(s)
 

@@ -33,6 +33,8 @@ def test_moves_in_words():
     assert describe_move(parse_move("Settlements S>Lon R>Dev")) == (
         "Settlements: Scots to Londinium, Romano-British to Deva")
     assert describe_move(parse_move("Crown +Ebo:W")).startswith("Crown: no action possible")
+    assert describe_move(parse_move("Scots Din Din +Cal:S")).startswith("Scots: places 2 followers in Din Eidyn;")
+    assert describe_move(parse_move("Scots Din Ebo")) == "Scots: places followers in Din Eidyn and Eboracum"
 
 
 def guide(state: GameState, *steps: Choice) -> dict:

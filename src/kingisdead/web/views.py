@@ -117,7 +117,10 @@ def describe_move(move: Move) -> str:
         placed = [f"{FACTION_NAMES[f]} to {REGION_NAMES[r]}" for f, r in enumerate(a) if r != NONE]
         text = f"{title}: " + (", ".join(placed) if placed else "nothing to place")
     else:
-        text = f"{title}: places followers in " + " and ".join(REGION_NAMES[r] for r in a)
+        if len(a) == 2 and a[0] == a[1]:
+            text = f"{title}: places 2 followers in {REGION_NAMES[a[0]]}"
+        else:
+            text = f"{title}: places followers in " + " and ".join(REGION_NAMES[r] for r in a)
     if move.court is not None:
         region, faction = move.court
         text += f"; calls a {FACTION_NAMES[faction]} follower from {REGION_NAMES[region]} to court"
