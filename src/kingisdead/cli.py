@@ -525,13 +525,14 @@ def serve(
         from .web.security import WS_TRANSPORT_MAX
     except ImportError:
         fail("the web server needs the web extra: pip install 'kingisdead[web]'")
-    shown = "localhost" if host in ("0.0.0.0", "::") else host  # every interface: say --public-url
+    # The same address the message below prints, so a seat claimed through an invite stays in one origin.
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host  # every interface: say --public-url
     public = public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or f"http://{shown}:{port}"
     try:
         web_app = create_app(database, bot_delay=bot_delay, public_url=public)
     except ValueError as exc:  # a bad setting in the environment (compute pool, rate limits)
         fail(str(exc))
-    typer.echo(f"The King Is Dead: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
+    typer.echo(f"The King Is Dead: open http://{shown}:{port}/")
     uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=WS_TRANSPORT_MAX)
 
 
