@@ -94,7 +94,7 @@ def test_a_four_player_game_shows_the_team_result(server, page):
 def test_an_unknown_game_id_is_a_not_found_page(server, page):
     assert httpx.get(f"{server.url}/game/no-such-game").status_code == 404
     page.goto(f"{server.url}/game/no-such-game")
-    assert "Game not found" in page.inner_text("[data-testid=not-found]")
+    assert "game not found" in page.inner_text("[data-testid=not-found]")
     page.click("[data-testid=back-to-lobby]")
     page.wait_for_url(server.url + "/")
 

@@ -143,6 +143,16 @@ def test_the_api_docs_are_served_from_the_package(client):
         assert asset in page.text
         assert client.get(asset).status_code == 200
     assert "http" not in page.text  # nothing from another site
+    assert 'href="/" data-testid="back-to-lobby"' in page.text  # a way back to the lobby
+
+
+def test_a_browser_gets_the_friendly_page_for_an_unknown_path_and_the_api_keeps_json(client):
+    html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    page = client.get("/nonexistent-page", headers=html)
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert 'data-testid="not-found"' in page.text and 'href="/"' in page.text
+    error_of(client.get("/api/nonexistent", headers=html), 404, "not_found")  # the API: always JSON
+    error_of(client.get("/nonexistent-page"), 404, "not_found")  # no HTML asked for: JSON
 
 
 def test_invite_links_use_the_configured_public_url(db_url):

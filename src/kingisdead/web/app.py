@@ -158,7 +158,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                             headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if (exc.status_code == 404 and not request.url.path.startswith("/api/")
+                and "text/html" in request.headers.get("accept", "")):  # a browser: the friendly page
+            return FileResponse(str(STATIC / "notfound.html"), status_code=404)
         if exc.status_code == 400:  # a body that is not even text (FastAPI's own 400): malformed, like bad JSON
             return JSONResponse({"error": "invalid_request", "detail": f"malformed body: {exc.detail}"},
                                 status_code=422)
