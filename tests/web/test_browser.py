@@ -111,7 +111,9 @@ def test_a_person_plays_a_bot_to_the_end_and_replays_the_game(server, new_page):
     assert turn == "over" and turns >= 4
     result = page.locator("[data-testid=result]")
     result.wait_for()
-    assert page.locator("[data-testid=result-reason]").inner_text().split(":")[0] in ("Coronation", "Invasion")
+    reason = page.locator("[data-testid=result-reason]").inner_text()
+    assert reason.split(":")[0] in ("Coronation", "The Saxons invade")
+    assert result.inner_text().count(reason) == 1  # said once, not again in the explanation
     shoot(page, "table-result-laptop")
     href = page.get_attribute("[data-testid=download-record]", "href")
     record = httpx.get(server.url + href).json()

@@ -68,6 +68,7 @@ def test_a_tie_on_regions_names_the_tie_break(server, page):
     text = box.inner_text()
     assert "both hold 2 regions" in text and "won a struggle more recently" in text
     assert "region(s)" not in text and "The player" not in text
+    assert text.count("Coronation:") == 1 and text.count("regions are resolved") == 1  # the headline, once
     ranking = box.locator("[data-testid=faction-ranking] tr")
     assert ranking.count() == 4  # a header and three factions
     assert box.locator("[data-testid=result-courts] tr").count() == 3

@@ -134,6 +134,10 @@ def test_a_mordred_game_marks_where_each_loyalist_arrives(server, new_page):
              for f in board.locator("g.loyalist-flag").all()}
     assert flags == {r: int(MORDRED_FLAGS[r]) for r in range(NUM_REGIONS)}
     assert board.locator("g.loyalist-key").count() == 1
+    key = board.locator("g.loyalist-key").text_content()
+    assert "Aqu = Aquae Sulis" in key and "Din = Din Eidyn" in key and "a Loyalist to the region" in key  # in words
+    deva = board.locator("g.loyalist-flag[data-region='3'] title").text_content()
+    assert deva == "Resolving Deva adds a Loyalist to Aquae Sulis"
     shoot(page, "map-mordred")
 
     _, after, _ = played(state, 9, lambda b, a: a.resolved > b.resolved)

@@ -170,6 +170,11 @@ function renderLegend() {
     el("span", {}, el("i", { class: "swatch", style: `background:${FACTION_COLOURS[k]}` }), name));
   items.push(el("span", {}, el("i", { class: "swatch", style: `background:${SAXON_COLOUR}` }), "Saxons"));
   items.push(el("span", {}, el("i", { class: "swatch", style: "background:#f0c75a;border-radius:50%" }), "contested now"));
+  if (view.variant === "mordred" && facts.mordred_flags) {
+    const names = [...new Set(facts.mordred_flags)].map((t) => `⚑ ${facts.regions[t].code} = ${facts.regions[t].name}`);
+    items.push(el("span", { "data-testid": "legend-loyalist", title: "Hover a flag on the map for its region" },
+      `Loyalist flag: resolving the region adds a Loyalist to the region named (${names.join(", ")})`));
+  }
   $("legend").replaceChildren(...items);
 }
 
@@ -439,7 +444,9 @@ function renderResult() {
   box.replaceChildren(
     el("h2", { "data-testid": "result-title" }, resultTitle(result, view)),
     el("div", { class: "muted" }, mine ? "You win!" : view.you !== null ? "You did not win this time." : ""),
-    el("p", { class: "reason", "data-testid": "result-reason" }, result.reason),
+    // The explanation's headline says what the reason says and more: show it once, here.
+    el("p", { class: "reason", "data-testid": "result-reason" },
+      view.table.explanation ? view.table.explanation.headline : result.reason),
     renderExplanation(view.table.explanation),
     renderAnalysisSummary(),
     el("div", { class: "buttons" },
@@ -477,7 +484,6 @@ function renderExplanation(ex) {
       return el("li", { "data-testid": "result-step", "data-kind": st.kind }, el("div", {}, st.text), table);
     }));
   return el("div", { class: "explanation", "data-testid": "result-explanation" },
-    el("p", { "data-testid": "result-headline" }, ex.headline),
     ex.ranking_text ? el("p", { "data-testid": "ranking-text" }, ex.ranking_text) : "",
     factionTable, steps,
     ex.team ? el("p", { class: "team", "data-testid": "team-result" }, ex.team.text) : "",

@@ -224,10 +224,15 @@ function drawLoyalistFlags(parent, facts, table) {
     el("title", {}, g).textContent = `Resolving ${region.name} adds a Loyalist to ${facts.regions[to].name}`;
   });
   const [w] = BRITAIN.size;
-  const key = el("g", { class: "loyalist-key", transform: `translate(${w - 150},22)` }, parent);
-  el("rect", { x: 0, y: 0, width: 138, height: 40, rx: 6 }, key);
-  el("text", { x: 8, y: 16 }, key).textContent = "⚑ Din / ⚑ Aqu: resolving";
-  el("text", { x: 8, y: 31 }, key).textContent = "here adds a Loyalist there";
+  // The key spells out each flag's region in full: "⚑ Aqu = Aquae Sulis".
+  const targets = [...new Set(facts.mordred_flags)];
+  const lines = ["⚑ on a region: resolving it adds", "a Loyalist to the region named:",
+                 ...targets.map((t) => `⚑ ${facts.regions[t].code} = ${facts.regions[t].name}`)];
+  const key = el("g", { class: "loyalist-key", transform: `translate(${w - 198},22)` }, parent);
+  el("rect", { x: 0, y: 0, width: 190, height: 10 + lines.length * 15, rx: 6 }, key);
+  lines.forEach((line, i) => { el("text", { x: 8, y: 16 + i * 15 }, key).textContent = line; });
+  el("title", {}, key).textContent = "Mordred: the Loyalists' flags. " +
+    targets.map((t) => `⚑ ${facts.regions[t].code} means a Loyalist is added to ${facts.regions[t].name}`).join("; ");
 }
 
 function badge(parent, x, y, text, colour, cls) {
