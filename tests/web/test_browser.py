@@ -215,7 +215,7 @@ def test_an_invite_link_opens_only_for_the_browser_that_claimed_it(server, new_p
     bob = new_page(PHONE)
     bob_console = console_of(bob)
     bob.goto(link)
-    bob.locator("[data-testid=hand-card]").first.wait_for()
+    bob.locator("[data-testid=hand-card]").first.wait_for(state="attached")  # folded while waiting on a phone
     assert bob.locator("[data-testid=player][data-seat='1'] .tag").first.inner_text() == "you"
     eve = new_page()
     eve_console = console_of(eve)
@@ -225,7 +225,7 @@ def test_an_invite_link_opens_only_for_the_browser_that_claimed_it(server, new_p
     eve.wait_for_function("() => document.body.dataset.turn === 'wait'")
     assert eve.locator("[data-testid=hand-card]").count() == 0
     bob.reload()  # Bob's browser keeps the seat through its own new token
-    bob.locator("[data-testid=hand-card]").first.wait_for()
+    bob.locator("[data-testid=hand-card]").first.wait_for(state="attached")  # folded while waiting on a phone
     for messages in (bob_console, eve_console):
         assert not [m for m in messages if "Content Security Policy" in m], messages
 

@@ -166,6 +166,39 @@ def test_phone_bar_is_fixed_at_the_bottom_and_the_map_in_view_while_choosing(ser
     svg = page.locator("#map").bounding_box()
     assert svg["y"] >= 0 and svg["y"] + svg["height"] / 2 <= bar["y"], (svg, bar)
     shoot(page, "table-mid-move-phone")
+    assert svg["width"] >= 0.6 * PHONE["width"], svg  # no longer a thumbnail in a wide panel
+
+
+def test_phone_bar_is_one_line_while_waiting_and_everything_scrolls_above_it(server, open_page):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), human("Morgan")], seed=11)
+    page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][1]['token']}", PHONE)  # Arthur moves first
+    page.wait_for_selector("[data-testid=hand-summary]")
+    page.wait_for_function("() => document.body.dataset.turn === 'wait'")
+    bar = page.locator("#action").bounding_box()
+    assert page.eval_on_selector("#action", "e => getComputedStyle(e).position") == "fixed"
+    assert abs(bar["y"] + bar["height"] - PHONE["height"]) <= 1
+    assert bar["height"] <= 0.1 * PHONE["height"], bar  # one line, not 40% of the screen
+    assert page.inner_text("[data-testid=hand-summary]") == "Your hand (8 cards) — wait for your turn"
+    assert page.locator("[data-testid=hand-card]").first.is_hidden()
+    svg = page.locator("#map").bounding_box()
+    panel = page.locator(".map-wrap").bounding_box()
+    assert svg["width"] >= panel["width"] - 20, (svg, panel)  # the map uses the panel's full width
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    bar = page.locator("#action").bounding_box()
+    log = page.locator(".log").bounding_box()
+    assert log["y"] + log["height"] <= bar["y"] + 1, (log, bar)  # the last section scrolls clear of the bar
+    page.locator(".map-legend").scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('.track').scrollIntoView({block: 'end'})")
+    page.evaluate("window.scrollBy(0, document.getElementById('action').offsetHeight)")
+    track = page.locator(".track").bounding_box()
+    assert track["y"] + track["height"] <= bar["y"] + 1, (track, bar)  # the region cards can be read
+    shoot(page, "table-waiting-phone")
+    page.click("[data-testid=hand-summary]")  # the hand on demand
+    page.locator("[data-testid=hand-card]").first.wait_for()
+    bar = page.locator("#action").bounding_box()
+    assert abs(bar["y"] + bar["height"] - PHONE["height"]) <= 1
+    shoot(page, "table-waiting-hand-open-phone")
 
 
 def test_hot_seat_veil_says_whose_turn_it_is(server, open_page):

@@ -296,11 +296,34 @@ function renderAction() {
   } else if (myTurn) {
     parts.push(el("div", { class: "prompt" }, "Working out your choices…"));
   } else if (view.status !== "finished") {
-    parts.push(el("div", { class: "prompt muted" }, "Your hand — wait for your turn."));
+    // Not your turn: the hand folds away behind a one-line summary (folded by default on a phone).
+    const total = (view.table.hand || []).reduce((a, b) => a + b, 0);
+    const details = el("details", { class: "hand-fold", "data-testid": "hand-fold" },
+      el("summary", { class: "muted", "data-testid": "hand-summary" },
+        `Your hand (${total} card${total === 1 ? "" : "s"}) — wait for your turn`),
+      renderHand([]));
+    details.open = handOpen ?? !PHONE_QUERY.matches;
+    details.addEventListener("toggle", () => { handOpen = details.open; });
+    box.replaceChildren(details);
+    return;
   }
   parts.push(renderHand(myTurn && options && !build.steps.length ? options.options : []));
   box.replaceChildren(...parts);
 }
+
+// Phone: the page's bottom padding follows the fixed bar's height, so everything scrolls above it.
+const PHONE_QUERY = window.matchMedia("(max-width: 760px)");
+let handOpen = null;  // the player's own choice to show or fold the hand while waiting; null: the default
+function followBarHeight() {
+  const update = () => {
+    const height = ["action", "replay"].reduce((sum, id) => sum + ($(id) ? $(id).offsetHeight : 0), 0);
+    document.body.style.setProperty("--bar-h", `${height}px`);
+  };
+  const observer = new ResizeObserver(update);
+  for (const id of ["action", "replay"]) if ($(id)) observer.observe($(id));
+  update();
+}
+followBarHeight();
 
 function choiceButton(option) {
   const content = [];
