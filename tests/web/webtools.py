@@ -73,7 +73,8 @@ class Server:
     def start(self) -> Server:
         self.port = free_port()
         command = [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(self.port),
-                   "--database", self.database_url, "--bot-delay", str(self.bot_delay)]
+                   "--database", self.database_url, "--bot-delay", str(self.bot_delay),
+                   "--public-url", self.url]  # the tests reach it at 127.0.0.1, so invite links must too
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
