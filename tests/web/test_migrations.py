@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from kingisdead import rules
 from kingisdead.moves import format_move
 from kingisdead.state import GameState
-from kingisdead.web.db import make_engine
+from kingisdead.web.db import MIGRATIONS, make_engine, upgrade
 from kingisdead.web.games import GameService
 
 # The tables exactly as the first web release made them with create_all (before migrations existed).
@@ -49,6 +49,20 @@ sa.Table("moves", OLD,
          sa.Column("notation", sa.String(80), nullable=False),
          sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
          sa.UniqueConstraint("game_id", "number"))
+
+
+def _head() -> str:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
+
+
+HEAD = _head()
 
 
 def old_database(url: str, games: int = 12) -> dict[str, tuple[GameState, int]]:
@@ -108,7 +122,7 @@ def check_upgraded(url: str, states: dict[str, tuple[GameState, int]]) -> None:
             assert not row.memory
         assert len({row.bot_seed for row in rows}) == len(rows)  # a secret of its own per game
         assert seats and not any(seats)
-        assert version == "0002"
+        assert version == HEAD
     finally:
         service.close()
 
@@ -118,6 +132,25 @@ def test_old_sqlite_database_upgrades_without_losing_a_game(tmp_path: Path) -> N
     states = old_database(url)
     check_upgraded(url, states)
     check_upgraded(url, states)  # a second start finds it up to date and changes nothing
+
+
+def test_database_of_the_previous_release_upgrades(tmp_path: Path) -> None:
+    """A database as release 0002 left it (before accounts, ratings and clocks) keeps every game."""
+    url = f"sqlite:///{tmp_path / 'previous.sqlite3'}"
+    states = old_database(url)
+    engine = sa.create_engine(url)
+    upgrade(engine, "0002")
+    engine.dispose()
+    check_upgraded(url, states)
+    engine = sa.create_engine(url)
+    with engine.connect() as connection:
+        games = connection.execute(sa.text("SELECT rated, ratings_applied, time_limit, deadline, stand_in, rematch "
+                                           "FROM games")).all()
+        seats = connection.execute(sa.text('SELECT user_id, away, "left" FROM seats')).all()
+    engine.dispose()
+    assert len(games) == len(states)
+    assert all(tuple(row) == (False, False, None, None, "intermediate", None) for row in games)
+    assert seats and all(tuple(row) == (None, False, False) for row in seats)
 
 
 def test_new_games_keep_to_move_up_to_date(tmp_path: Path) -> None:
@@ -171,8 +204,6 @@ def test_the_models_match_the_migrations(tmp_path: Path) -> None:
     """A model changed without a migration fails here: add a revision (docs/web.md, "Migrations")."""
     from alembic import command
     from alembic.config import Config
-
-    from kingisdead.web.db import MIGRATIONS
 
     engine = make_engine(f"sqlite:///{tmp_path / 'check.sqlite3'}")
     config = Config()

@@ -146,6 +146,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
+    app.state.limiter, app.state.public_url = limiter, public
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:

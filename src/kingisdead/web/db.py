@@ -26,6 +26,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -73,6 +74,13 @@ class GameRow(Base):
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the seat to move; None once over
     memory: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # no card history shown
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    ratings_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    time_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds per move; None: no limit
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    stand_in: Mapped[str] = mapped_column(String(32), default="intermediate", server_default="intermediate")
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game's id, once made
 
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", cascade="all, delete-orphan")
 
@@ -92,6 +100,9 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
     public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # offered to anyone
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # timed out: bot plays
+    left: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # gave up the seat for good
 
 
 class MoveRow(Base):
@@ -105,6 +116,63 @@ class MoveRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class UserRow(Base):
+    """An account: a person (name and Argon2 password hash) or a bot level (``kind`` "bot", no password)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)  # casefolded name: one account per name
+    kind: Mapped[str] = mapped_column(String(8), default="person", server_default="person")
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class UserSessionRow(Base):
+    """A signed-in browser: the cookie holds a random secret, stored here hashed."""
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 of the cookie's secret
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A skill rating (OpenSkill mu and sigma) of one account for one player count (4 = 2-vs-2 teams)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("user_id", "players"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RatingChangeRow(Base):
+    """One finished rated game's change to one account's rating; unique per (game, account): applied once."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
