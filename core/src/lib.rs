@@ -12,6 +12,7 @@ pub mod candidates;
 pub mod eval;
 pub mod lastcard;
 pub mod mcts;
+pub mod network;
 pub mod perft;
 pub mod playout;
 pub mod rng;
