@@ -4,9 +4,10 @@
   app reads it (by its Content-Length, or by counting a streamed body).
 - :class:`SecurityHeaders` adds a Content-Security-Policy (scripts only from
   this server, no framing), ``nosniff`` and a Referrer-Policy to every response.
-- :class:`RateLimits` counts game creations, seat joins and claims, and wrong
-  tokens per client address with the ``limits`` library (moving windows, in
-  memory: each server process counts its own clients).
+- :class:`RateLimits` counts game creations, seat joins and claims, wrong
+  tokens, wrong passwords and new accounts per client address with the
+  ``limits`` library (moving windows, in memory: each server process counts
+  its own clients).
 - :func:`check_ws_text` refuses a WebSocket message before ``json.loads`` sees it:
   too long, or nested deeper than any message of the protocol.
 """
@@ -131,20 +132,25 @@ class RateLimits:
     """Requests per client address, in the ``limits`` notation ("30/minute", "5 per 10 seconds").
 
     ``create``: new games; ``join``: seat joins and invite claims; ``bad_token``:
-    requests or sockets with a token of no seat. Read from the environment by
-    :meth:`from_env` (``KINGISDEAD_LIMIT_CREATE``, ``_JOIN``, ``_BAD_TOKEN``).
+    requests or sockets with a token of no seat; ``sign_in``: wrong passwords;
+    ``sign_up``: new accounts. Read from the environment by :meth:`from_env`
+    (``KINGISDEAD_LIMIT_CREATE``, ``_JOIN``, ``_BAD_TOKEN``, ``_SIGN_IN``, ``_SIGN_UP``).
     """
 
     create: str = "30/minute"
     join: str = "30/minute"
     bad_token: str = "20/minute"
+    sign_in: str = "10/minute"
+    sign_up: str = "30/hour"
 
     @classmethod
     def from_env(cls) -> RateLimits:
         defaults = cls()
         return cls(create=os.environ.get("KINGISDEAD_LIMIT_CREATE", defaults.create),
                    join=os.environ.get("KINGISDEAD_LIMIT_JOIN", defaults.join),
-                   bad_token=os.environ.get("KINGISDEAD_LIMIT_BAD_TOKEN", defaults.bad_token))
+                   bad_token=os.environ.get("KINGISDEAD_LIMIT_BAD_TOKEN", defaults.bad_token),
+                   sign_in=os.environ.get("KINGISDEAD_LIMIT_SIGN_IN", defaults.sign_in),
+                   sign_up=os.environ.get("KINGISDEAD_LIMIT_SIGN_UP", defaults.sign_up))
 
 
 class RateLimiter:
@@ -153,7 +159,8 @@ class RateLimiter:
     def __init__(self, limits: RateLimits) -> None:
         self._items: dict[str, RateLimitItem] = {
             "create": _parse(limits.create, "create"), "join": _parse(limits.join, "join"),
-            "bad_token": _parse(limits.bad_token, "bad_token")}
+            "bad_token": _parse(limits.bad_token, "bad_token"), "sign_in": _parse(limits.sign_in, "sign_in"),
+            "sign_up": _parse(limits.sign_up, "sign_up")}
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
     def hit(self, kind: str, client: str) -> None:
@@ -172,7 +179,8 @@ class RateLimiter:
         item = self._items[kind]
         reset = self._limiter.get_window_stats(item, kind, client).reset_time
         wait = max(1, math.ceil(reset - time.time()))
-        what = {"create": "new games", "join": "joins", "bad_token": "wrong tokens"}[kind]
+        what = {"create": "new games", "join": "joins", "bad_token": "wrong tokens", "sign_in": "wrong passwords",
+                "sign_up": "new accounts"}[kind]
         return RateLimited(wait, f"too many {what} from your address (limit {item}); try again in {wait} s")
 
 

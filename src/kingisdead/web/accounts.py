@@ -1,0 +1,386 @@
+"""Player accounts: sign-up and sign-in with a password, sessions in a cookie, "my games" and statistics.
+
+Passwords are hashed with Argon2id (argon2-cffi). A signed-in browser holds a
+random secret in the :data:`SESSION_COOKIE` cookie (HttpOnly, Secure,
+SameSite=Lax); the database keeps only its SHA-256 in ``user_sessions``, with an
+expiry. A request that changes something and is authenticated by the cookie
+must be sent as JSON (``Content-Type: application/json``): a page on another
+site can send neither the cookie (SameSite) nor that content type (CORS) with a
+plain form, so such requests cannot be forged cross-site.
+
+Other modules use :func:`current_user` and :func:`signed_in_user` as FastAPI
+dependencies, and :func:`user_of_socket` for a WebSocket's upgrade request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import secrets
+import unicodedata
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from starlette.requests import HTTPConnection
+
+from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
+from .games import GameError, GameService
+
+SESSION_COOKIE = "kid_session"
+SESSION_DAYS = 30
+"""A session lasts this many days from sign-in; signing out ends it at once."""
+LANGUAGES = ("en", "fr", "de")
+NAME_LENGTH = (3, 40)
+PASSWORD_LENGTH = (8, 128)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+_hasher = PasswordHasher()
+
+
+@functools.cache
+def _unknown_hash() -> str:
+    """A hash that is checked when the name is unknown, so that a wrong name takes as long as a wrong password."""
+    return _hasher.hash(secrets.token_urlsafe(16))
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def account_name(text: str) -> tuple[str, str]:
+    """A name as shown and its key (unique ignoring case): NFKC-normalised, trimmed, inner spaces
+    collapsed. Raises GameError 422 ``invalid_name`` for fewer than 3 or more than 40 characters,
+    control characters, no letter or digit, or a name ending in " bot" (kept for the bot levels)."""
+    name = " ".join(unicodedata.normalize("NFKC", text).split())
+    key = name.casefold()
+    low, high = NAME_LENGTH
+    if not low <= len(name) <= high or len(key) > high:
+        raise GameError(422, "invalid_name", f"a name has {low} to {high} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name) or not any(c.isalnum() for c in name):
+        raise GameError(422, "invalid_name", "a name is made of printable characters, with a letter or digit")
+    if key == "bot" or key.endswith(" bot"):
+        raise GameError(422, "invalid_name", "names ending in 'bot' are kept for the bots")
+    return name, key
+
+
+def _check_password(password: str) -> None:
+    low, high = PASSWORD_LENGTH
+    if not low <= len(password) <= high:
+        raise GameError(422, "invalid_password", f"a password has {low} to {high} characters")
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes: they were stored in UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _service(connection: HTTPConnection) -> GameService:
+    service: GameService = connection.app.state.service
+    return service
+
+
+def user_for_secret(service: GameService, secret: str) -> UserRow | None:
+    """The account of a session secret; None if no session has it or it has expired (then it is deleted)."""
+    if not secret or len(secret) > 200:
+        return None
+    key = hash_secret(secret)
+    with service.sessions() as session:
+        row = session.get(UserSessionRow, key)
+        if row is None:
+            return None
+        if _aware(row.expires_at) <= datetime.now(UTC):
+            session.execute(delete(UserSessionRow).where(UserSessionRow.id == key))
+            session.commit()
+            return None
+        return session.get(UserRow, row.user_id)
+
+
+def current_user(request: Request) -> UserRow | None:
+    """FastAPI dependency: the signed-in account of the request's session cookie, or None.
+
+    Raises GameError 403 ``not_json`` for a request that carries the cookie and
+    changes something (not GET/HEAD/OPTIONS) without ``Content-Type:
+    application/json``: that is how a forged cross-site form would look.
+    """
+    if hasattr(request.state, "user"):
+        cached: UserRow | None = request.state.user
+        return cached
+    secret = request.cookies.get(SESSION_COOKIE)
+    user = None
+    if secret:
+        if request.method not in SAFE_METHODS and not _is_json(request.headers.get("content-type", "")):
+            raise GameError(403, "not_json", "a signed-in request that changes something must be sent with "
+                                             "Content-Type: application/json")
+        user = user_for_secret(_service(request), secret)
+    request.state.user = user
+    return user
+
+
+def signed_in_user(user: Annotated[UserRow | None, Depends(current_user)]) -> UserRow:
+    """FastAPI dependency: the signed-in account; GameError 401 ``sign_in_required`` if none."""
+    if user is None:
+        raise GameError(401, "sign_in_required", "sign in first")
+    return user
+
+
+def user_of_socket(connection: HTTPConnection, public_url: str) -> UserRow | None:
+    """The account of a WebSocket's session cookie, or None. The cookie counts only when the page that
+    opened the socket is this server's (its Origin is the public URL's or the Host asked for): browsers
+    send cookies with cross-site WebSocket upgrades, which would otherwise act for the player."""
+    secret = connection.cookies.get(SESSION_COOKIE)
+    if not secret:
+        return None
+    origin = connection.headers.get("origin")
+    if origin is not None:
+        host = urlsplit(origin).netloc.lower()
+        if host not in {urlsplit(public_url).netloc.lower(), connection.headers.get("host", "").lower()}:
+            return None
+    return user_for_secret(_service(connection), secret)
+
+
+def _is_json(content_type: str) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+# -- storage --------------------------------------------------------------------------------
+
+
+def create_account(service: GameService, name: str, password: str) -> UserRow:
+    """A new person's account; GameError 422 for a bad name or password, 409 ``name_taken``."""
+    shown, key = account_name(name)
+    _check_password(password)
+    with service.sessions() as session:
+        if session.scalar(select(UserRow.id).where(UserRow.name_key == key)) is not None:
+            raise GameError(409, "name_taken", "that name is taken")
+    user = UserRow(name=shown, name_key=key, kind="person", password_hash=_hasher.hash(password))
+    try:
+        with service.sessions.begin() as session:
+            session.add(user)
+    except IntegrityError:  # taken between the check and the insert
+        raise GameError(409, "name_taken", "that name is taken") from None
+    return user
+
+
+def check_password(service: GameService, name: str, password: str) -> UserRow | None:
+    """The account if the name and password match, else None (the same work either way)."""
+    try:
+        _, key = account_name(name)
+    except GameError:
+        key = None
+    with service.sessions() as session:
+        user = None if key is None else session.scalar(
+            select(UserRow).where(UserRow.name_key == key, UserRow.kind == "person"))
+    stored = user.password_hash if user is not None and user.password_hash else _unknown_hash()
+    try:
+        _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return None
+    if user is None:
+        return None
+    if _hasher.check_needs_rehash(stored):
+        with service.sessions.begin() as session:
+            row = session.get(UserRow, user.id)
+            if row is not None:
+                row.password_hash = _hasher.hash(password)
+    return user
+
+
+def start_session(service: GameService, user_id: int, replaces: str | None = None) -> str:
+    """A new session for the account: its secret (for the cookie). ``replaces``: the browser's old
+    secret, whose session ends. The account's expired sessions are cleared at the same time."""
+    secret = secrets.token_urlsafe(32)
+    now = datetime.now(UTC)
+    with service.sessions.begin() as session:
+        if replaces:
+            session.execute(delete(UserSessionRow).where(UserSessionRow.id == hash_secret(replaces)))
+        session.execute(delete(UserSessionRow).where(UserSessionRow.user_id == user_id,
+                                                     UserSessionRow.expires_at <= now))
+        session.add(UserSessionRow(id=hash_secret(secret), user_id=user_id, created_at=now,
+                                   expires_at=now + timedelta(days=SESSION_DAYS)))
+    return secret
+
+
+def end_session(service: GameService, secret: str) -> None:
+    with service.sessions.begin() as session:
+        session.execute(delete(UserSessionRow).where(UserSessionRow.id == hash_secret(secret)))
+
+
+def set_language(service: GameService, user_id: int, language: str | None) -> UserRow:
+    with service.sessions.begin() as session:
+        row = session.get(UserRow, user_id)
+        if row is None:
+            raise GameError(401, "sign_in_required", "sign in first")
+        row.language = language
+    return row
+
+
+def _won(result: dict[str, Any] | None, seats: list[int]) -> bool | None:
+    if not result:
+        return None
+    return any(seat in result.get("winners", []) for seat in seats)
+
+
+def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dict[str, Any]]:
+    """The account's games: running ones where one of its seats is to move first, then its other
+    running games (both most recent first), then its ``finished`` most recent finished games."""
+    with service.sessions() as session:
+        held = session.execute(select(SeatRow.game_id, SeatRow.seat).where(SeatRow.user_id == user_id)).all()
+        seats: dict[str, list[int]] = {}
+        for game_id, seat in held:
+            seats.setdefault(game_id, []).append(seat)
+        if not seats:
+            return []
+        rows = session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
+                               .order_by(GameRow.updated_at.desc())).all()
+        entries = []
+        for row in rows:
+            mine = sorted(seats[row.id])
+            entry = GameService._summary(row)
+            entry.update(your_seats=mine, your_turn=row.status == "running" and row.to_move in mine,
+                         won=_won(row.result, mine))
+            entries.append(entry)
+    turn = [e for e in entries if e["your_turn"]]
+    running = [e for e in entries if e["status"] == "running" and not e["your_turn"]]
+    done = [e for e in entries if e["status"] == "finished"][:finished]
+    return turn + running + done
+
+
+def statistics(service: GameService, user_id: int) -> dict[str, Any]:
+    """Games played (finished) and won per player count, running games, and the account's ratings.
+
+    A game where the account holds more than one seat (hot-seat) counts in neither.
+    """
+    with service.sessions() as session:
+        held = session.execute(select(GameRow.id, GameRow.players, GameRow.status, GameRow.result, SeatRow.seat)
+                               .join(SeatRow, SeatRow.game_id == GameRow.id)
+                               .where(SeatRow.user_id == user_id)).all()
+        ratings = session.scalars(select(RatingRow).where(RatingRow.user_id == user_id)
+                                  .order_by(RatingRow.players)).all()
+    games: dict[str, tuple[int, str, dict[str, Any] | None, list[int]]] = {}
+    for game_id, players, status, result, seat in held:
+        games.setdefault(game_id, (players, status, result, []))[3].append(seat)
+    played = {str(n): {"played": 0, "won": 0} for n in (2, 3, 4)}
+    running = 0
+    for players, status, result, mine in games.values():
+        if len(mine) != 1:
+            continue
+        if status == "running":
+            running += 1
+        elif status == "finished":
+            played[str(players)]["played"] += 1
+            played[str(players)]["won"] += int(bool(_won(result, mine)))
+    return {"by_players": played, "running": running,
+            "ratings": [{"players": r.players, "mu": r.mu, "sigma": r.sigma, "games": r.games,
+                         "updated_at": _aware(r.updated_at).isoformat()} for r in ratings]}
+
+
+def account_view(user: UserRow) -> dict[str, Any]:
+    return {"id": user.id, "name": user.name, "language": user.language,
+            "created_at": _aware(user.created_at).isoformat()}
+
+
+# -- the API --------------------------------------------------------------------------------
+
+
+class SignIn(BaseModel):
+    name: str = Field(max_length=200, description="3 to 40 characters; unique ignoring case")
+    password: str = Field(max_length=1000, description="8 to 128 characters")
+
+
+class AccountChange(BaseModel):
+    language: Literal["en", "fr", "de"] | None = Field(
+        description="the preferred interface language, or null to follow the browser's")
+
+
+SignedIn = Annotated[UserRow, Depends(signed_in_user)]
+"""A route parameter of this type is the signed-in account (401 ``sign_in_required`` if none)."""
+
+
+def _set_cookie(response: Response, secret: str) -> None:
+    response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_DAYS * 86400, path="/", secure=True,
+                        httponly=True, samesite="lax")
+
+
+def router(errors: Any) -> APIRouter:
+    """The account endpoints under /api/account; ``errors``: the app's OpenAPI error entries maker."""
+    api = APIRouter(prefix="/api/account", tags=["account"])
+    said = {401: "not signed in, or (sign-in) a wrong name or password",
+            403: "a signed-in request that changes something was not sent as JSON",
+            409: "the name is taken"}
+
+    def errors_of(*statuses: int) -> dict[int | str, dict[str, Any]]:
+        entries = errors(*statuses)
+        for status, description in said.items():
+            if status in entries:
+                entries[status] = {**entries[status], "description": description}
+        return entries
+
+    @api.post("/sign-up", status_code=201, summary="Create an account and sign in", responses=errors_of(403, 409, 429))
+    async def sign_up(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
+        """Sets the session cookie. 422 ``invalid_name`` / ``invalid_password``, 409 ``name_taken``."""
+        request.app.state.limiter.hit("sign_up", _client(request))
+        service = _service(request)
+        user = await asyncio.to_thread(create_account, service, body.name, body.password)
+        secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
+        _set_cookie(response, secret)
+        return account_view(user)
+
+    @api.post("/sign-in", summary="Sign in with a name and password", responses=errors_of(401, 429))
+    async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
+        """Sets the session cookie. 401 ``wrong_credentials`` whether the name or the password is wrong;
+        wrong attempts count towards the address's limit (429 once over it)."""
+        limiter = request.app.state.limiter
+        client = _client(request)
+        limiter.check("sign_in", client)
+        service = _service(request)
+        user = await asyncio.to_thread(check_password, service, body.name, body.password)
+        if user is None:
+            limiter.hit("sign_in", client)
+            raise GameError(401, "wrong_credentials", "wrong name or password")
+        secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
+        _set_cookie(response, secret)
+        return account_view(user)
+
+    @api.post("/sign-out", status_code=204, summary="Sign out: this browser's session ends",
+              response_class=Response, responses=errors_of(403))
+    async def sign_out(request: Request) -> Response:
+        """Deletes the session and the cookie; signing out when not signed in does nothing."""
+        secret = request.cookies.get(SESSION_COOKIE)
+        if secret:
+            current_user(request)  # refuses a forged cross-site form
+            await asyncio.to_thread(end_session, _service(request), secret)
+        response = Response(status_code=204)
+        response.delete_cookie(SESSION_COOKIE, path="/", secure=True, httponly=True, samesite="lax")
+        return response
+
+    @api.get("", summary="Your account and statistics", responses=errors_of(401))
+    async def account(user: SignedIn, request: Request) -> dict[str, Any]:
+        """Your name and language, games played and won per player count (``by_players``), and your
+        ratings per player count (4: 2-vs-2 teams). Only ever the signed-in player's own."""
+        return {**account_view(user), **await asyncio.to_thread(statistics, _service(request), user.id)}
+
+    @api.patch("", summary="Change your preferred language", responses=errors_of(401, 403))
+    async def change(body: AccountChange, user: SignedIn, request: Request) -> dict[str, Any]:
+        return account_view(await asyncio.to_thread(set_language, _service(request), user.id, body.language))
+
+    @api.get("/games", summary="Your games: your turn first, then running, then finished", responses=errors_of(401))
+    async def games(user: SignedIn, request: Request,
+                    finished: Annotated[int, Query(ge=0, le=100, description="finished games listed")] = 20
+                    ) -> dict[str, Any]:
+        """Each game as in GET /api/games, plus ``your_seats``, ``your_turn`` and ``won`` (null while running)."""
+        return {"games": await asyncio.to_thread(my_games, _service(request), user.id, finished)}
+
+    return api
