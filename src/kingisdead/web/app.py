@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import VARIANTS, __version__
+from .accounts import router as account_router
 from ..building import Choice
 from .db import DEFAULT_URL
 from .games import GameError, GameService, LiveGame, Seat, bot_names
@@ -147,6 +148,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.add_middleware(SecurityHeaders)
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
     app.state.limiter, app.state.public_url = limiter, public
+    app.include_router(account_router(_errors))
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:
