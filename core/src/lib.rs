@@ -10,6 +10,7 @@
 pub mod board;
 pub mod candidates;
 pub mod eval;
+pub mod features;
 pub mod lastcard;
 pub mod mcts;
 pub mod network;

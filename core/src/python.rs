@@ -14,6 +14,9 @@ use crate::rng::SplitMix64;
 use crate::state::{Ban, Ending, Move, Outcome, State, MAX_PLAYERS};
 use crate::{candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver};
 
+#[path = "python_learning.rs"]
+mod learning;
+
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
 type PyBan = Option<(u8, Vec<i8>)>;
 /// Moves of one card and action: (card or -1 for the pass, action, court calls).
@@ -579,5 +582,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(greedy_moves, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    learning::register(m)?;
     Ok(())
 }
