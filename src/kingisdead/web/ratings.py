@@ -1,0 +1,284 @@
+"""Rated games: OpenSkill ratings per account and player count, the leaderboard, bot accounts.
+
+A rating is OpenSkill's Plackett-Luce ``(mu, sigma)``; people see its conservative
+estimate ``mu - 3 sigma`` (:func:`shown`), which also orders the leaderboard. Each
+account has one rating per player count: 2, 3 (three teams of one) and 4 (the
+two 2-vs-2 teams, partners rated together). A game's winners share rank 1 and
+every other seat (or team) shares rank 2: the game names winners only, and a
+shared win is a tie.
+
+Every bot level (:data:`~kingisdead.bots.levels.LEVELS`) is an account of kind
+``"bot"``, made on first use, whose rating starts from the level's arena Elo
+(:data:`LEVEL_ELO`, see docs/web.md) so that people can place themselves.
+
+A finished rated game is applied once (:func:`apply_ratings`): one transaction
+claims it by a conditional ``UPDATE games SET ratings_applied`` and, only if that
+changed a row, inserts its ``rating_changes`` (unique per game and account) and
+updates the ``ratings``. :func:`apply_pending` applies those a crash left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from openskill.models import PlackettLuce
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..bots.levels import LEVELS
+from . import pubsub
+from .games import GameError
+from .db import GameRow, RatingChangeRow, RatingRow, SeatRow, UserRow
+
+log = logging.getLogger("kingisdead.web")
+
+MODEL = PlackettLuce()
+"""OpenSkill's Plackett-Luce model with its defaults: mu 25, sigma 25/3, beta 25/6."""
+LEVEL_ELO = {"beginner": -285.0, "intermediate": -221.0, "strong": 186.0, "max": 320.0}
+"""Each level's Bradley-Terry Elo (mean 0) in the 2-player arena run '2p-levels' of docs/bots.md."""
+BOT_SIGMA = 3.0
+"""A bot's starting uncertainty: the calibration rests on 24 arena games per level."""
+ATTEMPTS = 3
+"""Tries of one game's rating transaction: a first rating of an account inserted by another game's
+transaction at the same moment makes this one fail its insert, and the next try updates it instead."""
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The rating people see: the conservative estimate ``mu - 3 sigma``, rounded to 0.1."""
+    return round(mu - 3 * sigma, 1)
+
+
+@cache
+def level_mu(level: str) -> float:
+    """The starting mu of a bot level: the mu at which OpenSkill predicts, against a bot at the default
+    mu (Elo 0), the score that the level's Elo gives (1 / (1 + 10^(-elo/400))). KeyError: not a level."""
+    wanted = 1 / (1 + 10 ** (-LEVEL_ELO[level] / 400))
+    low, high = MODEL.mu - 60, MODEL.mu + 60
+    for _ in range(60):  # bisection: the predicted score grows with mu
+        middle = (low + high) / 2
+        other = MODEL.rating(mu=MODEL.mu, sigma=BOT_SIGMA)
+        chance = MODEL.predict_win([[MODEL.rating(mu=middle, sigma=BOT_SIGMA)], [other]])[0]
+        low, high = (middle, high) if chance < wanted else (low, middle)
+    return round((low + high) / 2, 3)
+
+
+def bot_key(level: str) -> str:
+    """The ``users.name_key`` of a bot level's account (a colon no person's name key holds)."""
+    return f"bot:{level}"
+
+
+def bot_account(sessions: Any, level: str) -> int:
+    """The id of the bot level's account, made on first use (safe when processes race).
+
+    ``sessions``: a SQLAlchemy ``sessionmaker``. KeyError: not a level.
+    """
+    LEVELS[level]
+    for _ in range(ATTEMPTS):
+        with sessions() as session:
+            found = session.scalar(select(UserRow.id).where(UserRow.name_key == bot_key(level)))
+        if found is not None:
+            return int(found)
+        try:
+            with sessions.begin() as session:
+                user = UserRow(name=f"{level.capitalize()} bot", name_key=bot_key(level), kind="bot")
+                session.add(user)
+                session.flush()
+                return int(user.id)
+        except IntegrityError:
+            continue  # made by another request just now: read it
+    raise RuntimeError(f"could not make the account of bot level {level!r}")
+
+
+def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stand_in: str,
+                user_id: int | None) -> None:
+    """Refuse a rated game that could not be rated fairly: GameError 403 ``rated_sign_in`` if its
+    creator is not signed in (``user_id`` None); 422 ``not_rateable`` with hints, hot-seat, no person,
+    a bot or stand-in that is not a level of :data:`LEVEL_ELO`, or one level in two seats (each
+    account holds one seat of a rated game). ``seats``: the seat descriptions of the create request."""
+    def refuse(why: str) -> None:
+        raise GameError(422, "not_rateable", f"a rated game {why}")
+
+    if user_id is None:
+        raise GameError(403, "rated_sign_in", "sign in to create a rated game: every person's seat in a rated "
+                                              "game is held by an account")
+    if hotseat:
+        refuse("is not played hot-seat: each person plays from their own account")
+    if hints:
+        refuse("has no hints")
+    levels = ", ".join(LEVEL_ELO)
+    if stand_in not in LEVEL_ELO:
+        refuse(f"has a stand-in bot of a fixed level ({levels})")
+    bots = [(spec.get("bot") or "").lower() for spec in seats if spec["kind"] == "bot"]
+    if len(bots) == len(seats):
+        refuse("needs at least one person")
+    if any(bot not in LEVEL_ELO for bot in bots):
+        refuse(f"has bots of a fixed level only ({levels})")
+    if len(set(bots)) != len(bots):
+        refuse("has each bot level in one seat at most")
+
+
+def check_rated_seat(sessions: Any, game_id: str, user_id: int | None) -> None:
+    """Before a person takes a seat of a rated game (join, invite): GameError 403 ``rated_sign_in`` if
+    they are not signed in, 409 ``already_seated`` if their account holds a seat of it already."""
+    if user_id is None:
+        raise GameError(403, "rated_sign_in", "this is a rated game: sign in to take a seat")
+    with sessions() as session:
+        if session.scalar(select(SeatRow.id).where(SeatRow.game_id == game_id, SeatRow.user_id == user_id)):
+            raise GameError(409, "already_seated", "your account holds a seat of this rated game already")
+
+
+def _starting(kind: str, name_key: str) -> tuple[float, float]:
+    if kind == "bot" and name_key.startswith("bot:") and name_key[4:] in LEVEL_ELO:
+        return level_mu(name_key[4:]), BOT_SIGMA
+    return MODEL.mu, MODEL.sigma
+
+
+def sides(players: int) -> list[tuple[int, ...]]:
+    """The seats rated together: every seat alone, or with 4 players the teams (0, 2) and (1, 3)."""
+    return [(0, 2), (1, 3)] if players == 4 else [(seat,) for seat in range(players)]
+
+
+def ranks(players: int, winners: list[int]) -> list[float]:
+    """OpenSkill ranks of :func:`sides` (1 is best): sides with a winner 1, the others 2; all 1 if none won."""
+    won = set(winners)
+    return [1.0 if won & set(side) or not won else 2.0 for side in sides(players)]
+
+
+def apply_ratings(engine: Engine, game_id: str) -> bool:
+    """Apply a finished rated game's result to its seats' ratings, once; True if this call applied it.
+
+    False (nothing changed) for a game that is unknown, unrated, running or already
+    applied, whether by this process, another one or an earlier run. A rated game
+    with a seat held by no account, or by one account twice, is marked applied with
+    no change (logged): it cannot be rated fairly.
+    """
+    for attempt in range(ATTEMPTS):
+        try:
+            with Session(engine) as session, session.begin():
+                return _apply(session, game_id)
+        except IntegrityError:
+            if attempt == ATTEMPTS - 1:
+                raise
+    return False
+
+
+def _apply(session: Session, game_id: str) -> bool:
+    claimed = session.execute(
+        update(GameRow)
+        .where(GameRow.id == game_id, GameRow.rated.is_(True), GameRow.status == "finished",
+               GameRow.ratings_applied.is_(False))
+        .values(ratings_applied=True)
+        .execution_options(synchronize_session=False))
+    if not getattr(claimed, "rowcount", 0):
+        return False  # not a finished rated game, or applied already: the claim is the once-only guard
+    game = session.get(GameRow, game_id)
+    assert game is not None
+    accounts = {s.seat: s.user_id for s in session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
+    found = [accounts.get(seat) for seat in range(game.players)]
+    holders = [user_id for user_id in found if user_id is not None]  # seat by seat, once none is missing
+    if len(holders) != game.players or len(set(holders)) != len(holders):
+        log.warning("rated game %s has a seat without an account or an account twice: not rated", game_id)
+        return True
+    users = {u.id: u for u in session.scalars(select(UserRow).where(UserRow.id.in_(holders)))}
+    held = {r.user_id: r for r in session.scalars(
+        select(RatingRow).where(RatingRow.user_id.in_(holders), RatingRow.players == game.players)
+        .with_for_update())}
+    before: dict[int, tuple[float, float]] = {}
+    for user_id in holders:
+        row = held.get(user_id)
+        before[user_id] = (row.mu, row.sigma) if row else _starting(users[user_id].kind, users[user_id].name_key)
+    teams = [[MODEL.rating(*before[holders[seat]]) for seat in side] for side in sides(game.players)]
+    rated = MODEL.rate(teams, ranks=ranks(game.players, list((game.result or {}).get("winners", []))))
+    now = datetime.now(UTC)
+    for side, team in zip(sides(game.players), rated):
+        for seat, rating in zip(side, team):
+            user_id = holders[seat]
+            mu_before, sigma_before = before[user_id]
+            session.add(RatingChangeRow(game_id=game_id, user_id=user_id, players=game.players, created_at=now,
+                                        mu_before=mu_before, sigma_before=sigma_before,
+                                        mu_after=rating.mu, sigma_after=rating.sigma))
+            row = held.get(user_id)
+            if row is None:
+                session.add(RatingRow(user_id=user_id, players=game.players, mu=rating.mu, sigma=rating.sigma,
+                                      games=1, updated_at=now))
+            else:
+                row.mu, row.sigma, row.games, row.updated_at = rating.mu, rating.sigma, row.games + 1, now
+    session.flush()
+    pubsub.publish(session.connection(), game_id, game.move_count)  # other processes reload: the view changed
+    return True
+
+
+def apply_pending(engine: Engine) -> list[str]:
+    """Apply every finished rated game not applied yet (after a crash between its last move and its
+    ratings); returns the ids this call applied."""
+    with Session(engine) as session:
+        pending = list(session.scalars(select(GameRow.id).where(
+            GameRow.rated.is_(True), GameRow.status == "finished", GameRow.ratings_applied.is_(False))))
+    return [game_id for game_id in pending if apply_ratings(engine, game_id)]
+
+
+def game_ratings(sessions: Any, game_id: str) -> list[dict[str, Any]]:
+    """A rated game's rating changes by seat, once applied (else ``[]``): per seat its ``seat``,
+    account ``name``, ``bot``, ``before`` and ``after`` (shown ratings), ``change`` and the raw
+    ``mu``/``sigma`` after."""
+    with sessions() as session:
+        rows = session.execute(
+            select(SeatRow.seat, UserRow.name, UserRow.kind, RatingChangeRow)
+            .join(UserRow, UserRow.id == SeatRow.user_id)
+            .join(RatingChangeRow, (RatingChangeRow.user_id == SeatRow.user_id)
+                  & (RatingChangeRow.game_id == SeatRow.game_id))
+            .where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
+    found = []
+    for seat, name, kind, change in rows:
+        before, after = shown(change.mu_before, change.sigma_before), shown(change.mu_after, change.sigma_after)
+        found.append({"seat": seat, "name": name, "bot": kind == "bot", "before": before, "after": after,
+                      "change": round(after - before, 1), "mu": change.mu_after, "sigma": change.sigma_after})
+    return found
+
+
+def leaderboard(sessions: Any, players: int, limit: int = 100) -> dict[str, Any]:
+    """The ratings of ``players``-player games, best conservative estimate first (at most ``limit``);
+    every bot level is listed, at its starting rating until it has played (``games`` 0)."""
+    with sessions() as session:
+        rows = session.execute(select(UserRow, RatingRow).join(RatingRow, RatingRow.user_id == UserRow.id)
+                               .where(RatingRow.players == players)).all()
+    entries = [_entry(user.name, user.kind, user.name_key, row.mu, row.sigma, row.games) for user, row in rows]
+    played = {e["level"] for e in entries if e["level"]}
+    for level in LEVELS:
+        if level in LEVEL_ELO and level not in played:
+            entries.append(_entry(f"{level.capitalize()} bot", "bot", bot_key(level), level_mu(level), BOT_SIGMA, 0))
+    entries.sort(key=lambda e: (-(e["mu"] - 3 * e["sigma"]), e["name"].casefold()))
+    bots = {e["level"]: e["rating"] for e in entries if e["level"]}
+    for place, entry in enumerate(entries, start=1):
+        entry["rank"] = place
+    return {"players": players, "ratings": entries[:limit], "bots": bots}
+
+
+def _entry(name: str, kind: str, name_key: str, mu: float, sigma: float, games: int) -> dict[str, Any]:
+    level = name_key[4:] if kind == "bot" and name_key.startswith("bot:") else None
+    return {"name": name, "bot": kind == "bot", "level": level, "rating": shown(mu, sigma),
+            "mu": round(mu, 3), "sigma": round(sigma, 3), "games": games}
+
+
+def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
+    """The leaderboard's route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
+    routes = APIRouter(tags=["ratings"])
+
+    @routes.get("/api/leaderboard", summary="Ratings for one player count, best first (bots marked)",
+                responses=errors())
+    async def get_leaderboard(request: Request, players: Annotated[int, Query(ge=2, le=4)] = 2,
+                              limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict[str, Any]:
+        """Each entry: ``rank``, ``name``, ``bot`` (a bot level's account) with its ``level``, ``rating``
+        (the conservative estimate mu - 3 sigma that orders the list), ``mu``, ``sigma`` and rated
+        ``games``. ``bots`` maps every bot level to its rating, for placing oneself."""
+        return await asyncio.to_thread(leaderboard, request.app.state.service.sessions, players, limit)
+
+    return routes
