@@ -11,6 +11,7 @@ pub mod board;
 pub mod candidates;
 pub mod eval;
 pub mod features;
+pub mod guide;
 pub mod lastcard;
 pub mod mcts;
 pub mod network;

@@ -32,6 +32,7 @@ use std::time::Instant;
 
 use crate::candidates::CandidateBuilder;
 use crate::eval::{evaluate_for, rewards};
+use crate::guide::Guide;
 use crate::playout::play_random;
 use crate::rng::SplitMix64;
 use crate::rules;
@@ -173,10 +174,18 @@ struct Mcts {
     child_ids: Vec<u32>,
     builder: CandidateBuilder,
     path: Vec<u32>,
+    /// The learned network's leaf values and candidate order ([`crate::guide`]), if any.
+    guide: Option<Guide>,
 }
 
 impl Mcts {
-    fn new(state: &State, seed: u64, config: SearchConfig, include: &[Move]) -> Mcts {
+    fn new(
+        state: &State,
+        seed: u64,
+        config: SearchConfig,
+        include: &[Move],
+        guide: Option<Guide>,
+    ) -> Mcts {
         let mut search = Mcts {
             config,
             rng: SplitMix64::new(seed),
@@ -185,6 +194,7 @@ impl Mcts {
             child_ids: Vec::new(),
             builder: CandidateBuilder::new(),
             path: Vec::new(),
+            guide,
         };
         search.root_candidates(include);
         search
@@ -200,6 +210,9 @@ impl Mcts {
             self.config.root_per_card,
             &mut self.candidates,
         );
+        if let Some(guide) = &mut self.guide {
+            guide.rerank(&s, &mut self.candidates);
+        }
         // Any spelling of an included move is accepted; the candidates use the canonical one.
         let include: Vec<Move> = include.iter().map(rules::canonical).collect();
         for mv in &include {
@@ -303,6 +316,9 @@ impl Mcts {
                 self.config.per_card,
                 &mut self.candidates,
             );
+            if let Some(guide) = &mut self.guide {
+                guide.rerank(&state, &mut self.candidates[start..]);
+            }
             self.child_ids.resize(self.candidates.len(), NIL);
             self.nodes[i].cand_start = start as u32;
             self.nodes[i].cand_len = (self.candidates.len() - start) as u32;
@@ -365,7 +381,11 @@ impl Mcts {
                 }
             }
         }
-        rewards(&state)
+        let heuristic = rewards(&state);
+        match &mut self.guide {
+            Some(guide) => guide.leaf(&state, heuristic),
+            None => heuristic,
+        }
     }
 }
 
@@ -385,7 +405,7 @@ pub fn search(
 ) -> SearchResult {
     let start = Instant::now();
     check(s, budget);
-    Mcts::new(s, seed, *config, include).run(budget, start)
+    Mcts::new(s, seed, *config, include, None).run(budget, start)
 }
 
 fn check(s: &State, budget: Budget) {
@@ -419,6 +439,22 @@ pub fn parallel_search(
     include: &[Move],
     threads: usize,
 ) -> SearchResult {
+    guided_search(s, budget, seed, config, include, threads, None)
+}
+
+/// [`parallel_search`] with the learned network guiding every thread (each
+/// gets its own copy of `guide`'s working memory); `None` is the plain search.
+/// With one thread and no guide it is [`search`] with the first derived seed.
+/// Panics as [`search`] does.
+pub fn guided_search(
+    s: &State,
+    budget: Budget,
+    seed: u64,
+    config: &SearchConfig,
+    include: &[Move],
+    threads: usize,
+    guide: Option<&Guide>,
+) -> SearchResult {
     let start = Instant::now();
     check(s, budget);
     let threads = threads.max(1);
@@ -428,10 +464,12 @@ pub fn parallel_search(
         let handles: Vec<_> = seeds[1..]
             .iter()
             .map(|&seed| {
-                scope.spawn(move || Mcts::new(s, seed, *config, include).run(budget, start))
+                let guide = guide.cloned();
+                scope.spawn(move || Mcts::new(s, seed, *config, include, guide).run(budget, start))
             })
             .collect();
-        let mut results = vec![Mcts::new(s, seeds[0], *config, include).run(budget, start)];
+        let mut results =
+            vec![Mcts::new(s, seeds[0], *config, include, guide.cloned()).run(budget, start)];
         results.extend(
             handles
                 .into_iter()
@@ -584,6 +622,42 @@ mod tests {
             };
             let r = search(&s, Budget::iterations(500), 2, &config, &[]);
             assert_eq!(r.iterations, 500);
+        }
+    }
+
+    #[test]
+    fn a_guided_search_repeats_plays_legal_moves_and_is_plain_with_zero_weights() {
+        use crate::features::FEATURES;
+        use crate::guide::{Guide, GuideConfig};
+        use crate::network::{tests::random_file, Network};
+        use std::sync::Arc;
+
+        let net = Arc::new(Network::from_bytes(&random_file(FEATURES, &[32, 16], 4)).unwrap());
+        let guide = Guide::new(net.clone(), GuideConfig::default()).unwrap();
+        let config = SearchConfig::default();
+        for (players, mordred) in [(2, false), (3, false), (3, true), (4, false)] {
+            let s = new_game(players, mordred, 8, 0).unwrap();
+            let budget = Budget::iterations(200);
+            let a = guided_search(&s, budget, 3, &config, &[], 2, Some(&guide));
+            let b = guided_search(&s, budget, 3, &config, &[], 2, Some(&guide));
+            assert_eq!(a.moves, b.moves);
+            assert_eq!(a.moves.iter().map(|m| m.visits).sum::<u64>(), 400);
+            for m in &a.moves {
+                assert!(rules::is_legal(&s, &m.mv));
+                assert!((0.0..=1.0).contains(&m.value) && (0.0..=1.0).contains(&m.prior));
+            }
+            let off = Guide::new(
+                net.clone(),
+                GuideConfig {
+                    value_weight: 0.0,
+                    policy_weight: 0.0,
+                },
+            )
+            .unwrap();
+            let plain = parallel_search(&s, budget, 3, &config, &[], 2);
+            let zero = guided_search(&s, budget, 3, &config, &[], 2, Some(&off));
+            assert_eq!(plain.moves, zero.moves);
+            assert_ne!(plain.moves, a.moves);
         }
     }
 

@@ -16,6 +16,8 @@ use crate::{candidates, eval, lastcard, mcts, perft, playout, rules, scoring, se
 
 #[path = "python_learning.rs"]
 mod learning;
+#[path = "python_network.rs"]
+mod network_py;
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
 type PyBan = Option<(u8, Vec<i8>)>;
@@ -583,5 +585,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     learning::register(m)?;
+    network_py::register(m)?;
     Ok(())
 }

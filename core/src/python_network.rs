@@ -1,0 +1,170 @@
+//! The Python bindings of the learned network ([`crate::network`]) and of the
+//! search it guides ([`crate::guide`], [`crate::mcts::guided_search`]). A child
+//! of `python.rs`, so it reads states and moves with the same converters.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::{move_from_py, move_to_py, state_from_py, PyMove, PySearch};
+use crate::features::{features, FEATURES};
+use crate::guide::{Guide, GuideConfig};
+use crate::mcts;
+use crate::network::Network;
+use crate::rules;
+
+/// A network file loaded into the core: shared, immutable, usable from any thread.
+#[pyclass(name = "Network", module = "kingisdead._core", frozen)]
+pub struct PyNetwork {
+    inner: Arc<Network>,
+}
+
+#[pymethods]
+impl PyNetwork {
+    /// Load a network file (ValueError naming what is wrong; OSError if unreadable).
+    #[new]
+    fn load(path: PathBuf) -> PyResult<PyNetwork> {
+        let bytes = std::fs::read(&path)?;
+        let net = Network::from_bytes(&bytes)
+            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        Ok(PyNetwork {
+            inner: Arc::new(net),
+        })
+    }
+
+    #[getter]
+    fn inputs(&self) -> usize {
+        self.inner.inputs()
+    }
+
+    #[getter]
+    fn widths(&self) -> Vec<usize> {
+        self.inner.widths()
+    }
+
+    /// (values[4], logits[21]) of one feature vector.
+    fn evaluate(&self, features: Vec<f32>) -> PyResult<(Vec<f32>, Vec<f32>)> {
+        if features.len() != self.inner.inputs() {
+            return Err(PyValueError::new_err(format!(
+                "the network reads {} features, got {}",
+                self.inner.inputs(),
+                features.len()
+            )));
+        }
+        let out = self.inner.evaluate(&features, &mut self.inner.scratch());
+        Ok((out.values.to_vec(), out.logits.to_vec()))
+    }
+
+    /// (values[4], logits[21]) of a position seen by its player to move, the
+    /// features made in the core (as the search does).
+    fn evaluate_state(&self, state: &Bound<'_, PyTuple>) -> PyResult<(Vec<f32>, Vec<f32>)> {
+        let s = state_from_py(state)?;
+        let mut input = vec![0.0; FEATURES];
+        features(&s, s.player, &mut input);
+        self.evaluate(input)
+    }
+
+    /// Seconds per evaluation of `state`'s features (the mean of `repeats`),
+    /// with the GIL released: the cost inside the search, for the benchmark.
+    fn time_evaluation(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyTuple>,
+        repeats: u32,
+    ) -> PyResult<f64> {
+        let s = state_from_py(state)?;
+        let net = self.inner.clone();
+        let repeats = repeats.max(1);
+        Ok(py.detach(move || {
+            let mut input = vec![0.0; FEATURES];
+            let mut scratch = net.scratch();
+            let start = std::time::Instant::now();
+            let mut sink = 0.0f32;
+            for _ in 0..repeats {
+                features(&s, s.player, &mut input);
+                sink += net
+                    .evaluate(std::hint::black_box(&input), &mut scratch)
+                    .values[0];
+            }
+            std::hint::black_box(sink);
+            start.elapsed().as_secs_f64() / f64::from(repeats)
+        }))
+    }
+}
+
+/// The search of `python.rs`'s `search` guided by `network`: `guide` is
+/// (value_weight, policy_weight), each in [0, 1]. Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (state, seconds, iterations, seed, config, include, threads, network, guide))]
+#[allow(clippy::too_many_arguments)]
+fn guided_search(
+    py: Python<'_>,
+    state: &Bound<'_, PyTuple>,
+    seconds: Option<f64>,
+    iterations: Option<u64>,
+    seed: u64,
+    config: (f64, f64, f64, usize, usize, usize, f64),
+    include: Vec<PyMove>,
+    threads: usize,
+    network: &PyNetwork,
+    guide: (f64, f64),
+) -> PyResult<PySearch> {
+    let s = state_from_py(state)?;
+    if s.is_over() {
+        return Err(PyValueError::new_err(
+            "the game is over: there is no move to search",
+        ));
+    }
+    if seconds.is_none() && iterations.is_none() || iterations == Some(0) {
+        return Err(PyValueError::new_err(
+            "search: a budget needs seconds or at least one iteration",
+        ));
+    }
+    let include = include
+        .into_iter()
+        .map(move_from_py)
+        .collect::<PyResult<Vec<_>>>()?;
+    if include.iter().any(|m| !rules::is_legal(&s, m)) {
+        return Err(PyValueError::new_err(
+            "search: an included move is not legal here",
+        ));
+    }
+    let guide = Guide::new(
+        network.inner.clone(),
+        GuideConfig {
+            value_weight: guide.0,
+            policy_weight: guide.1,
+        },
+    )
+    .map_err(PyValueError::new_err)?;
+    let config = mcts::SearchConfig {
+        exploration: config.0,
+        widening: config.1,
+        root_widening: config.2,
+        per_card: config.3,
+        root_per_card: config.4,
+        rollout_moves: config.5,
+        prior_weight: config.6,
+    };
+    let budget = mcts::Budget {
+        seconds,
+        iterations,
+    };
+    let result = py
+        .detach(|| mcts::guided_search(&s, budget, seed, &config, &include, threads, Some(&guide)));
+    let moves = result
+        .moves
+        .iter()
+        .map(|m| (move_to_py(&m.mv), m.visits, m.value, m.prior))
+        .collect();
+    Ok((moves, result.iterations, result.seconds))
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNetwork>()?;
+    m.add_function(wrap_pyfunction!(guided_search, m)?)?;
+    Ok(())
+}
