@@ -1,0 +1,292 @@
+//! N games stepped at once, one encoded step per game per call: the engine of
+//! `kingisdead/interfaces/vector.py`, which gives it NumPy buffers to fill.
+//!
+//! Every output goes into caller-owned flat slices (row i for game i), so a
+//! step allocates nothing per game. A game that ends is set up anew at the
+//! next call (Gymnasium's "next-step" autoreset), from the seed the caller
+//! passes for it then.
+
+use crate::encoding::{observe, returns, OBSERVATION_SIZE};
+use crate::setup::{check_setup_arguments, new_game};
+use crate::state::MAX_PLAYERS;
+use crate::stepping::{SteppedGame, NUM_ACTIONS};
+
+/// Where one call writes, each a flat row-major buffer with one row per game.
+pub struct Outputs<'a> {
+    /// `num_envs * OBSERVATION_SIZE`: the observation of the seat to act.
+    pub observations: &'a mut [f32],
+    /// `num_envs * NUM_ACTIONS`: 1 for each integer offered now (all 0 once over).
+    pub masks: &'a mut [i8],
+    /// `num_envs`: the seat to act (the observer of the row).
+    pub seats: &'a mut [i8],
+}
+
+/// What a step returns besides the observations.
+pub struct StepOutputs<'a> {
+    /// `num_envs`: the reward of the seat that took the step.
+    pub rewards: &'a mut [f32],
+    /// `num_envs * players`: every seat's reward from this step.
+    pub seat_rewards: &'a mut [f32],
+    /// `num_envs`: the game ended with this step.
+    pub terminated: &'a mut [bool],
+    /// `num_envs`: the game was set up anew by this step (its action was ignored).
+    pub reset: &'a mut [bool],
+}
+
+/// A batch of games of one configuration.
+pub struct VecEnv {
+    players: u8,
+    mordred: bool,
+    first_player: u8,
+    games: Vec<SteppedGame>,
+}
+
+impl VecEnv {
+    /// `num_envs` games of `players` (2-4) seats, set up from `seeds`; the
+    /// errors are the setup's own messages.
+    pub fn new(
+        players: u8,
+        mordred: bool,
+        first_player: u8,
+        seeds: &[u64],
+    ) -> Result<VecEnv, String> {
+        check_setup_arguments(players, first_player)?;
+        if seeds.is_empty() {
+            return Err("a vector environment needs at least one game".into());
+        }
+        let games = seeds
+            .iter()
+            .map(|&seed| new_game(players, mordred, seed, first_player).map(SteppedGame::new))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(VecEnv {
+            players,
+            mordred,
+            first_player,
+            games,
+        })
+    }
+
+    pub fn num_envs(&self) -> usize {
+        self.games.len()
+    }
+
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    pub fn game(&self, index: usize) -> &SteppedGame {
+        &self.games[index]
+    }
+
+    /// Sets every game up anew from its seed, with `first_player` to start.
+    pub fn reset(&mut self, seeds: &[u64], first_player: u8, out: Outputs) -> Result<(), String> {
+        check_setup_arguments(self.players, first_player)?;
+        self.check_len("seeds", seeds.len())?;
+        self.first_player = first_player;
+        for (game, &seed) in self.games.iter_mut().zip(seeds) {
+            *game = SteppedGame::new(new_game(self.players, self.mordred, seed, first_player)?);
+        }
+        self.write(out);
+        Ok(())
+    }
+
+    /// Refuses the batch if any running game is not offered its integer
+    /// (games already over are set up anew and ignore theirs).
+    pub fn check(&self, actions: &[i64]) -> Result<(), String> {
+        self.check_len("actions", actions.len())?;
+        for (i, (game, &action)) in self.games.iter().zip(actions).enumerate() {
+            if !game.is_over() && !game.offers(action) {
+                return Err(format!(
+                    "game {i} (player {} to act): {}",
+                    game.state.player + 1,
+                    game.refusal(action)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// One step in every game: the integer `actions[i]` for game i, or, for a
+    /// game over since the last call, a new game from `seeds[i]`. Checked
+    /// first ([`VecEnv::check`]): on an error no game has changed.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        seeds: &[u64],
+        out: Outputs,
+        step: StepOutputs,
+    ) -> Result<(), String> {
+        self.check(actions)?;
+        self.check_len("seeds", seeds.len())?;
+        let n = self.players as usize;
+        let mut seat_rewards = [0.0f32; MAX_PLAYERS];
+        for (i, game) in self.games.iter_mut().enumerate() {
+            let row = &mut step.seat_rewards[i * n..(i + 1) * n];
+            if game.is_over() {
+                let state = new_game(self.players, self.mordred, seeds[i], self.first_player)?;
+                *game = SteppedGame::new(state);
+                step.rewards[i] = 0.0;
+                row.fill(0.0);
+                step.terminated[i] = false;
+                step.reset[i] = true;
+                continue;
+            }
+            let actor = game.state.player as usize;
+            game.step(actions[i])?;
+            returns(&game.state, &mut seat_rewards);
+            row.copy_from_slice(&seat_rewards[..n]);
+            step.rewards[i] = seat_rewards[actor];
+            step.terminated[i] = game.is_over();
+            step.reset[i] = false;
+        }
+        self.write(out);
+        Ok(())
+    }
+
+    /// The observation, mask and seat to act of every game.
+    pub fn write(&self, out: Outputs) {
+        for (i, game) in self.games.iter().enumerate() {
+            let seat = game.state.player as usize;
+            let obs = &mut out.observations[i * OBSERVATION_SIZE..(i + 1) * OBSERVATION_SIZE];
+            observe(&game.state, seat, game.steps(), obs);
+            let mask = &mut out.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+            let offered = game.offered();
+            for (a, slot) in mask.iter_mut().enumerate() {
+                *slot = (offered >> a & 1) as i8;
+            }
+            out.seats[i] = seat as i8;
+        }
+    }
+
+    fn check_len(&self, what: &str, len: usize) -> Result<(), String> {
+        if len != self.games.len() {
+            return Err(format!(
+                "{what}: expected one per game ({}), got {len}",
+                self.games.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    struct Buffers {
+        obs: Vec<f32>,
+        masks: Vec<i8>,
+        seats: Vec<i8>,
+        rewards: Vec<f32>,
+        seat_rewards: Vec<f32>,
+        terminated: Vec<bool>,
+        reset: Vec<bool>,
+    }
+
+    impl Buffers {
+        fn new(n: usize, players: usize) -> Buffers {
+            Buffers {
+                obs: vec![0.0; n * OBSERVATION_SIZE],
+                masks: vec![0; n * NUM_ACTIONS],
+                seats: vec![0; n],
+                rewards: vec![0.0; n],
+                seat_rewards: vec![0.0; n * players],
+                terminated: vec![false; n],
+                reset: vec![false; n],
+            }
+        }
+
+        fn step(&mut self, env: &mut VecEnv, actions: &[i64], seeds: &[u64]) -> Result<(), String> {
+            let out = Outputs {
+                observations: &mut self.obs,
+                masks: &mut self.masks,
+                seats: &mut self.seats,
+            };
+            let step = StepOutputs {
+                rewards: &mut self.rewards,
+                seat_rewards: &mut self.seat_rewards,
+                terminated: &mut self.terminated,
+                reset: &mut self.reset,
+            };
+            env.step(actions, seeds, out, step)
+        }
+    }
+
+    fn random_actions(masks: &[i8], rng: &mut SplitMix64) -> Vec<i64> {
+        masks
+            .chunks(NUM_ACTIONS)
+            .map(|row| {
+                let offered: Vec<usize> = (0..NUM_ACTIONS).filter(|&a| row[a] == 1).collect();
+                if offered.is_empty() {
+                    0
+                } else {
+                    offered[rng.index(offered.len())] as i64
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn games_end_pay_and_start_again_at_the_next_step() {
+        let n = 4;
+        let mut env = VecEnv::new(3, true, 0, &[1, 2, 3, 4]).unwrap();
+        let mut b = Buffers::new(n, 3);
+        let mut rng = SplitMix64::new(7);
+        let mut ended = vec![0; n];
+        let seeds = [10, 20, 30, 40];
+        b.step(&mut env, &[0, 0, 0, 0], &seeds).unwrap(); // all pass: legal at the start
+        for _ in 0..3000 {
+            let was_over: Vec<bool> = env.games.iter().map(|g| g.is_over()).collect();
+            let actions = random_actions(&b.masks, &mut rng);
+            b.step(&mut env, &actions, &seeds).unwrap();
+            for i in 0..n {
+                assert_eq!(b.reset[i], was_over[i]);
+                let row = &b.seat_rewards[i * 3..(i + 1) * 3];
+                if b.terminated[i] {
+                    ended[i] += 1;
+                    let all_zero = row.iter().all(|&r| r == 0.0);
+                    assert!(
+                        all_zero || (row.contains(&1.0) && row.contains(&-1.0)),
+                        "{row:?}"
+                    );
+                    assert!(b.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]
+                        .iter()
+                        .all(|&m| m == 0));
+                } else {
+                    assert!(row.iter().all(|&r| r == 0.0));
+                    assert!(b.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS].contains(&1));
+                }
+            }
+        }
+        assert!(
+            ended.iter().all(|&e| e >= 2),
+            "every game ended and restarted: {ended:?}"
+        );
+    }
+
+    #[test]
+    fn a_batch_with_one_refused_integer_changes_no_game() {
+        let mut env = VecEnv::new(2, false, 0, &[5, 6]).unwrap();
+        let mut b = Buffers::new(2, 2);
+        let before: Vec<_> = env.games.iter().map(|g| g.state).collect();
+        let error = b.step(&mut env, &[0, 8], &[0, 0]).unwrap_err();
+        assert!(
+            error.starts_with("game 1 (player 1 to act): action 8"),
+            "{error}"
+        );
+        let after: Vec<_> = env.games.iter().map(|g| g.state).collect();
+        assert_eq!(before, after);
+        assert!(b
+            .step(&mut env, &[0], &[0, 0])
+            .unwrap_err()
+            .contains("expected one per game (2), got 1"));
+    }
+
+    #[test]
+    fn bad_configurations_are_refused() {
+        assert!(VecEnv::new(5, false, 0, &[1]).is_err());
+        assert!(VecEnv::new(2, false, 2, &[1]).is_err());
+        assert!(VecEnv::new(2, false, 0, &[]).is_err());
+    }
+}
