@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod candidates;
+pub mod encoding;
 pub mod eval;
 pub mod features;
 pub mod guide;
@@ -23,6 +24,8 @@ pub mod scoring;
 pub mod setup;
 pub mod solver;
 pub mod state;
+pub mod stepping;
+pub mod vecenv;
 
 #[cfg(feature = "python")]
 mod python;

@@ -18,6 +18,8 @@ use crate::{candidates, eval, lastcard, mcts, perft, playout, rules, scoring, se
 mod learning;
 #[path = "python_network.rs"]
 mod network_py;
+#[path = "python_vecenv.rs"]
+mod vecenv;
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
 type PyBan = Option<(u8, Vec<i8>)>;
@@ -585,6 +587,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     learning::register(m)?;
+    vecenv::register(m)?;
     network_py::register(m)?;
     Ok(())
 }
