@@ -21,6 +21,7 @@ pub mod playout;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
+pub mod selfplay;
 pub mod setup;
 pub mod solver;
 pub mod state;

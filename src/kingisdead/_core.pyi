@@ -41,3 +41,13 @@ FEATURES: int
 def features(state: StateTuple, seat: int) -> list[float]: ...
 def features_batch(states: list[StateTuple], seats: list[int]) -> bytes: ...
 def move_steps(mv: MoveTriple) -> list[int]: ...
+def selfplay_game(
+    players: int,
+    mordred: bool,
+    setup_seed: int,
+    seed: int,
+    iterations: int,
+    explore_plies: int,
+    temperature: float,
+    config: tuple[float, float, float, int, int, int, float],
+) -> dict[str, Any]: ...
