@@ -5,7 +5,8 @@
 >>> env.reset(seed=1)
 
 ``aec_env`` is a PettingZoo AEC environment, ``gym_env`` a Gymnasium
-single-agent one (the other seats played by a bot). OpenSpiel registers the
+single-agent one (the other seats played by a bot), ``vector_env`` N games
+stepped at once in the compiled core (a Gymnasium vector environment). OpenSpiel registers the
 game as "kingisdead" once :mod:`kingisdead.interfaces.openspiel_game` is
 imported. The encodings are described in docs/rl.md.
 """
@@ -23,8 +24,10 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from .interfaces.gym_env import KingIsDeadGym, gym_env
 from .interfaces.pettingzoo_env import KingIsDeadAEC, aec_env, raw_env
+from .interfaces.vector import KingIsDeadVectorEnv, vector_env
 
 env = aec_env
 """PettingZoo's naming convention: ``env(...)`` is the wrapped AEC environment."""
 
-__all__ = ["KingIsDeadAEC", "KingIsDeadGym", "aec_env", "env", "gym_env", "raw_env"]
+__all__ = ["KingIsDeadAEC", "KingIsDeadGym", "KingIsDeadVectorEnv", "aec_env", "env", "gym_env", "raw_env",
+           "vector_env"]
