@@ -255,3 +255,81 @@ def test_bot_levels_start_in_the_order_of_their_arena_elo():
     elo = ratings.LEVEL_ELO["strong"] - ratings.LEVEL_ELO["intermediate"]
     predicted = MODEL.predict_win([[strong], [intermediate]])[0]
     assert predicted == pytest.approx(1 / (1 + 10 ** (-elo / 400)), abs=0.05)
+
+
+@pytest.fixture
+def make_client(tmp_path):
+    """Clients of one app, each its own browser (https: the session cookie is Secure)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from kingisdead.web import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'api.sqlite3'}")
+    clients: list[Any] = []
+
+    def make(name: str | None = None) -> Any:
+        client = TestClient(app, base_url="https://testserver")
+        client.__enter__()
+        clients.append(client)
+        if name:
+            response = client.post("/api/account/sign-up", json={"name": name, "password": "a long password"})
+            assert response.status_code == 201, response.text
+        return client
+
+    yield make
+    for client in reversed(clients):
+        client.__exit__(None, None, None)
+
+
+def test_a_rated_game_through_the_api_shows_each_seat_its_change_and_fills_the_leaderboard(make_client):
+    ann, ben = make_client("Ann"), make_client("Ben")
+    created = ann.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                           "seed": 21, "rated": True})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    assert game["game"]["rated"] is True and game["game"]["ratings"] is None
+    claimed = ben.post(f"/api/games/{game['id']}/claim", json={}, headers={
+        "Authorization": f"Bearer {game['seats'][1]['invite_token']}"})
+    assert claimed.status_code == 200, claimed.text
+    result = play_out(ann.app.state.service, game["id"], seed=5)
+    view = ben.get(f"/api/games/{game['id']}").json()
+    changes = {r["name"]: r for r in view["ratings"]}
+    assert set(changes) == {"Ann", "Ben"}
+    winner = "Ann" if result["winners"] == [0] else "Ben"
+    loser = ({"Ann", "Ben"} - {winner}).pop()
+    assert changes[winner]["before"] == changes[loser]["before"] == ratings.shown(MODEL.mu, MODEL.sigma)
+    assert changes[winner]["change"] > 0 > changes[loser]["change"]
+
+    board = ann.get("/api/leaderboard", params={"players": 2}).json()
+    names = [e["name"] for e in board["ratings"]]
+    assert {"Ann", "Ben", "Beginner bot", "Intermediate bot", "Strong bot", "Max bot"} == set(names)
+    shown_ratings = [e["rating"] for e in board["ratings"]]
+    assert shown_ratings == sorted(shown_ratings, reverse=True)
+    assert [e["rank"] for e in board["ratings"]] == list(range(1, len(names) + 1))
+    people = {e["name"]: e for e in board["ratings"] if not e["bot"]}
+    assert people[winner]["rating"] == changes[winner]["after"] and people[winner]["games"] == 1
+    assert board["bots"] == {"beginner": ratings.shown(level_mu("beginner"), BOT_SIGMA),
+                             "intermediate": ratings.shown(level_mu("intermediate"), BOT_SIGMA),
+                             "strong": ratings.shown(level_mu("strong"), BOT_SIGMA),
+                             "max": ratings.shown(level_mu("max"), BOT_SIGMA)}
+    assert ann.get("/api/leaderboard", params={"players": 3}).json()["ratings"][0]["bot"] is True
+    assert ann.get("/api/leaderboard", params={"players": 5}).status_code == 422
+
+
+def test_rated_games_refuse_guests_and_a_second_seat_of_one_account(make_client):
+    guest, ann = make_client(), make_client("Ann")
+    two = {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "rated": True}
+    refused = guest.post("/api/games", json=two)
+    assert (refused.status_code, refused.json()["error"]) == (403, "rated_sign_in")
+    refused = ann.post("/api/games", json={**two, "hints": True})
+    assert (refused.status_code, refused.json()["error"]) == (422, "not_rateable")
+    game = ann.post("/api/games", json=two).json()
+    invite = {"Authorization": f"Bearer {game['seats'][1]['invite_token']}"}
+    refused = guest.post(f"/api/games/{game['id']}/claim", json={}, headers=invite)
+    assert (refused.status_code, refused.json()["error"]) == (403, "rated_sign_in")
+    refused = ann.post(f"/api/games/{game['id']}/claim", json={}, headers=invite)
+    assert (refused.status_code, refused.json()["error"]) == (409, "already_seated")
+    assert ann.get(f"/api/games/{game['id']}").json()["seats"][1]["claimed"] is False  # the invite still works

@@ -1,0 +1,69 @@
+// The lobby's rated-game parts: the "rated" option, each bot level's rating, and the leaderboard.
+import { api, el, levelLabel, toast } from "/static/common.js";
+import { t } from "/static/i18n.js";
+
+const boards = new Map();  // players -> GET /api/leaderboard's answer
+let shownPlayers = 2;
+
+// Fetch the leaderboard of every player count (each lists every bot level's rating).
+export async function loadRatings() {
+  try {
+    for (const players of [2, 3, 4]) boards.set(players, await api("GET", `/api/leaderboard?players=${players}`));
+  } catch (err) { toast(err.message); }
+  renderBoard();
+}
+
+// A bot level's rating for a player count, as a suffix for its name ("" until known).
+export function levelRating(level, players) {
+  const board = boards.get(players);
+  const rating = board && board.bots[level];
+  return rating === undefined ? "" : t(" · rating {rating}", { rating: rating.toFixed(1) });
+}
+
+// The "rated game" option, beside the other options of the create form.
+export function mountRatedOption() {
+  const row = document.getElementById("hints").closest(".form-row");
+  const box = el("input", { type: "checkbox", id: "rated", "data-testid": "rated" });
+  row.append(el("label", { title: t("signed-in players only, bots at a fixed level, no hints, no hot-seat") }, box, " ",
+    t("rated (changes the players' ratings)")));
+}
+
+export function ratedChosen() {
+  const box = document.getElementById("rated");
+  return Boolean(box && box.checked);
+}
+
+// The leaderboard: a panel with one tab per player count, best rating first, bots marked.
+export function mountLeaderboard() {
+  const tabs = el("div", { class: "tabs", id: "board-tabs" }, ...[2, 3, 4].map((n) => {
+    const b = el("button", { "data-n": n, class: n === shownPlayers ? "on" : null, "data-testid": `board-${n}` },
+      n === 4 ? t("4 players (teams)") : t("{n} players", { n }));
+    b.addEventListener("click", () => {
+      shownPlayers = n;
+      tabs.querySelectorAll("button").forEach((x) => x.classList.toggle("on", x === b));
+      renderBoard();
+    });
+    return b;
+  }));
+  document.querySelector("main.lobby").append(el("section", { class: "panel", "aria-label": t("Leaderboard") },
+    el("h2", {}, t("Leaderboard")),
+    el("p", { class: "muted", style: "font-size:0.85rem" },
+      t("Ratings from rated games (OpenSkill): the estimate minus three times its uncertainty. Bots start where the arena placed them.")),
+    tabs,
+    el("table", { class: "explain leaderboard", "data-testid": "leaderboard" })));
+}
+
+function renderBoard() {
+  const table = document.querySelector("[data-testid=leaderboard]");
+  const board = boards.get(shownPlayers);
+  if (!table || !board) return;
+  table.replaceChildren(
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("Player")), el("th", {}, t("Rating")),
+                               el("th", {}, t("Games")))),
+    el("tbody", {}, ...board.ratings.map((e) => el("tr", { "data-testid": "leaderboard-row", "data-bot": e.bot ? "yes" : "no",
+                                                          class: e.bot ? "bot" : null },
+      el("td", {}, String(e.rank)),
+      el("td", {}, e.bot ? t("{level} bot", { level: levelLabel(e.level) }) : e.name),
+      el("td", {}, e.rating.toFixed(1)),
+      el("td", {}, String(e.games))))));
+}

@@ -1,0 +1,138 @@
+"""Two signed-in people play a rated game in Debian's chromium (two browser contexts) and both see their
+new ratings at the end; the lobby lists every bot level's rating and the leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from webtools import OUTPUT, Server, auth
+
+from kingisdead import GameState
+from kingisdead.bots import make_bot
+from kingisdead.moves import format_move
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("rated") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+def short_game() -> tuple[int, list[str]]:
+    """A seed and the random moves that bring its 2-player game to the last struggle, where two passes
+    (one by each player) end the game."""
+    for seed in range(1, 200):
+        state = GameState.new(2, "standard", seed)
+        chooser = make_bot("random", seed)
+        moves: list[str] = []
+        while not state.is_over() and state.resolved < 7:
+            move = chooser.choose(state)
+            state.apply(move)
+            moves.append(format_move(move))
+        if state.is_over():
+            continue
+        ending = state.copy()
+        ending.apply("pass")
+        ending.apply("pass")
+        if ending.is_over():
+            return seed, moves
+    raise AssertionError("no seed found")
+
+
+def in_page(page: Any, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A JSON request from the page itself, so that the browser's own session cookie goes with it."""
+    answer: dict[str, Any] = page.evaluate(
+        """async ([method, path, body]) => {
+            const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+                                                body: body === null ? undefined : JSON.stringify(body)});
+            return {status: response.status, data: await response.json()};
+        }""", [method, path, body])
+    assert answer["status"] in (200, 201), answer
+    return answer["data"]
+
+
+def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(server, browser):
+    seed, moves = short_game()
+    contexts, pages = [], []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 1366, "height": 900}, reduced_motion="reduce")
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        page.goto(server.url + "/")
+        pages.append((page, errors))
+    (ann, ann_errors), (ben, ben_errors) = pages
+    try:
+        in_page(ann, "POST", "/api/account/sign-up", {"name": "Ann", "password": "a long password"})
+        in_page(ben, "POST", "/api/account/sign-up", {"name": "Ben", "password": "a long password"})
+        game = in_page(ann, "POST", "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                                   "seed": seed, "rated": True})
+        game_id = game["id"]
+        ann_token = game["seats"][0]["token"]
+        claimed = ben.evaluate(
+            """async ([path, invite]) => {
+                const response = await fetch(path, {method: "POST", headers: {
+                    "Content-Type": "application/json", "Authorization": `Bearer ${invite}`}});
+                return await response.json();
+            }""", [f"/api/games/{game_id}/claim", game["seats"][1]["invite_token"]])
+        ben_token = claimed["token"]
+        tokens = [ann_token, ben_token]
+        with httpx.Client(base_url=server.url, timeout=30) as http:  # most moves, quickly
+            state = GameState.new(2, "standard", seed)
+            for number, move in enumerate(moves):
+                response = http.post(f"/api/games/{game_id}/moves", json={"move": move, "move_number": number},
+                                     headers=auth(tokens[state.player]))
+                assert response.status_code == 200, response.text
+                state.apply(move)
+            to_move = http.get(f"/api/games/{game_id}").json()["table"]["to_move"]
+
+        # the last two moves through the table's UI, each from its player's own browser
+        for page, token in ((ann, ann_token), (ben, ben_token)):
+            page.goto(f"{server.url}/game/{game_id}#token={token}")
+        order = [ann, ben] if to_move == 0 else [ben, ann]
+        for page in order:
+            page.wait_for_function("document.body.dataset.turn === 'you'", polling=50)
+            page.click("[data-testid=pass]")
+            page.click("[data-testid=confirm]")
+        for page in (ann, ben):
+            page.wait_for_selector("[data-testid=ratings]")
+
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            view = http.get(f"/api/games/{game_id}").json()
+            board = http.get("/api/leaderboard", params={"players": 2}).json()
+        assert view["status"] == "finished" and len(view["ratings"]) == 2
+        winners = view["table"]["result"]["winners"]
+        for page in (ann, ben):
+            for change in view["ratings"]:
+                seat = change["seat"]
+                row = page.locator(f"[data-testid=rating-{seat}]")
+                assert f"{change['after']:.1f}" in row.inner_text()
+                shown = page.locator(f"[data-testid=rating-change-{seat}]").inner_text()
+                assert shown.startswith("+") == (seat in winners)
+            assert page.locator("[data-testid=play-again]").is_visible()
+        OUTPUT.mkdir(parents=True, exist_ok=True)
+        ann.screenshot(path=str(OUTPUT / "rated-end-screen.png"), full_page=True)
+
+        # the lobby: the leaderboard lists both players at their new ratings, and every bot level
+        ann.goto(server.url + "/")
+        ann.wait_for_selector("[data-testid=leaderboard-row]")
+        rows = ann.locator("[data-testid=leaderboard-row]").all_inner_texts()
+        by_name = {e["name"]: e for e in board["ratings"]}
+        for name in ("Ann", "Ben"):
+            assert any(name in row and f"{by_name[name]['rating']:.1f}" in row for row in rows)
+        assert ann.locator("[data-testid=leaderboard-row][data-bot=yes]").count() == 4
+        strong = ann.locator("[data-testid=seat-1] option[value='bot:strong']")
+        ann.wait_for_function("() => document.querySelector(\"[data-testid=seat-1] option[value='bot:strong']\")"
+                              ".textContent.includes('rating')", polling=50)
+        assert f"{board['bots']['strong']:.1f}" in strong.inner_text()
+        ann.screenshot(path=str(OUTPUT / "rated-lobby.png"), full_page=True)
+        assert not ann_errors and not ben_errors, ann_errors + ben_errors
+    finally:
+        for context in contexts:
+            context.close()
