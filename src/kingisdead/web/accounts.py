@@ -19,6 +19,7 @@ import functools
 import hashlib
 import secrets
 import unicodedata
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -29,6 +30,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
@@ -233,18 +235,22 @@ def _won(result: dict[str, Any] | None, seats: list[int]) -> bool | None:
     return any(seat in result.get("winners", []) for seat in seats)
 
 
+def _held(session: Session, user_id: int) -> tuple[dict[str, list[int]], Sequence[GameRow]]:
+    """The seats the account holds per game id, and those games, most recently changed first."""
+    seats: dict[str, list[int]] = {}
+    for held in session.scalars(select(SeatRow).where(SeatRow.user_id == user_id)):
+        seats.setdefault(held.game_id, []).append(held.seat)
+    if not seats:
+        return seats, []
+    return seats, session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
+                                  .order_by(GameRow.updated_at.desc())).all()
+
+
 def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dict[str, Any]]:
     """The account's games: running ones where one of its seats is to move first, then its other
     running games (both most recent first), then its ``finished`` most recent finished games."""
     with service.sessions() as session:
-        held = session.execute(select(SeatRow.game_id, SeatRow.seat).where(SeatRow.user_id == user_id)).all()
-        seats: dict[str, list[int]] = {}
-        for game_id, seat in held:
-            seats.setdefault(game_id, []).append(seat)
-        if not seats:
-            return []
-        rows = session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
-                               .order_by(GameRow.updated_at.desc())).all()
+        seats, rows = _held(session, user_id)
         entries = []
         for row in rows:
             mine = sorted(seats[row.id])
@@ -264,24 +270,20 @@ def statistics(service: GameService, user_id: int) -> dict[str, Any]:
     A game where the account holds more than one seat (hot-seat) counts in neither.
     """
     with service.sessions() as session:
-        held = session.execute(select(GameRow.id, GameRow.players, GameRow.status, GameRow.result, SeatRow.seat)
-                               .join(SeatRow, SeatRow.game_id == GameRow.id)
-                               .where(SeatRow.user_id == user_id)).all()
+        seats, rows = _held(session, user_id)
         ratings = session.scalars(select(RatingRow).where(RatingRow.user_id == user_id)
                                   .order_by(RatingRow.players)).all()
-    games: dict[str, tuple[int, str, dict[str, Any] | None, list[int]]] = {}
-    for game_id, players, status, result, seat in held:
-        games.setdefault(game_id, (players, status, result, []))[3].append(seat)
     played = {str(n): {"played": 0, "won": 0} for n in (2, 3, 4)}
     running = 0
-    for players, status, result, mine in games.values():
+    for row in rows:
+        mine = seats[row.id]
         if len(mine) != 1:
             continue
-        if status == "running":
+        if row.status == "running":
             running += 1
-        elif status == "finished":
-            played[str(players)]["played"] += 1
-            played[str(players)]["won"] += int(bool(_won(result, mine)))
+        elif row.status == "finished":
+            played[str(row.players)]["played"] += 1
+            played[str(row.players)]["won"] += int(bool(_won(row.result, mine)))
     return {"by_players": played, "running": running,
             "ratings": [{"players": r.players, "mu": r.mu, "sigma": r.sigma, "games": r.games,
                          "updated_at": _aware(r.updated_at).isoformat()} for r in ratings]}
@@ -307,6 +309,8 @@ class AccountChange(BaseModel):
 
 SignedIn = Annotated[UserRow, Depends(signed_in_user)]
 """A route parameter of this type is the signed-in account (401 ``sign_in_required`` if none)."""
+Account = Annotated[UserRow | None, Depends(current_user)]
+"""A route parameter of this type is the signed-in account, or None for a guest."""
 
 
 def _set_cookie(response: Response, secret: str) -> None:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import VARIANTS, __version__
-from .accounts import router as account_router
+from .accounts import Account, current_user, router as account_router, user_of_socket
 from ..building import Choice
 from .db import DEFAULT_URL
 from .games import GameError, GameService, LiveGame, Seat, bot_names
@@ -185,8 +185,14 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     def client_of(connection: Request | WebSocket) -> str:
         return connection.client.host if connection.client else "unknown"
 
-    def checked_seat(game: LiveGame, token: str | None, client: str) -> int:
-        """The seat of a token; wrong tokens count towards the address's limit (429 once over it)."""
+    def checked_seat(game: LiveGame, token: str | None, client: str, user_id: int | None = None) -> int:
+        """The seat of a token, or without one the seat the signed-in account ``user_id`` holds (403
+        ``not_seated`` if none); wrong tokens count towards the address's limit (429 once over it)."""
+        if not token and user_id is not None:
+            held = service.account_seat(game, user_id)
+            if held is None:
+                raise GameError(403, "not_seated", "your account holds no seat of this game")
+            return held
         if token:
             limiter.check("bad_token", client)
         try:
@@ -197,7 +203,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
             raise
 
     async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | None, request: Request) -> int:
-        return checked_seat(game, credentials.credentials if credentials else None, client_of(request))
+        """The seat of the bearer token, else of the session cookie's account (see checked_seat)."""
+        token = credentials.credentials if credentials else None
+        user = None if token else await asyncio.to_thread(current_user, request)
+        return checked_seat(game, token, client_of(request), None if user is None else user.id)
 
     # -- pages ---------------------------------------------------------------------------
 
@@ -235,8 +244,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
                 **board_facts()}
 
-    @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game", responses=_errors(429))
-    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+    @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game", responses=_errors(403, 429))
+    async def create_game(body: CreateGame, request: Request, user: Account) -> dict[str, Any]:
         """Returns the game and, once only, the creator's seat token(s) and every other human seat's invite.
 
         Each seat: ``token`` (a seat token the creator holds: the first human
@@ -247,7 +256,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         limiter.hit("create", client_of(request))
         game, tokens = await asyncio.to_thread(
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
-            body.first_player, body.hints, body.hotseat, body.memory)
+            body.first_player, body.hints, body.hotseat, body.memory,
+            user_id=None if user is None else user.id, user_name=None if user is None else user.name)
         runner.kick(game.id)
 
         def seat_entry(seat: Seat) -> dict[str, Any]:
@@ -266,30 +276,39 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     @app.get("/api/games/{game_id}", tags=["games"], summary="The game as your seat sees it",
              response_class=JSONResponse, responses=_errors(401, 403, 404, 429))
     async def get_game(game_id: str, credentials: Credentials, request: Request) -> JSONResponse:
-        """Without a token: the spectator's view (no hand). With one: your own hand as well."""
+        """Without a token: the spectator's view (no hand), or your seat's if your account holds one.
+        With a token: your own hand as well."""
         game = await game_of(game_id)
-        seat = await seat_of(game, credentials, request) if credentials else None
+        if credentials:
+            seat: int | None = await seat_of(game, credentials, request)
+        else:
+            user = await asyncio.to_thread(current_user, request)
+            seat = None if user is None else service.account_seat(game, user.id)
         return JSONResponse(service.view(service.get(game_id), seat))
 
     @app.post("/api/games/{game_id}/join", tags=["seats"], summary="Take a free seat offered in the lobby",
               responses=_errors(404, 409, 429))
-    async def join_game(game_id: str, request: Request) -> dict[str, Any]:
-        """Takes the first seat its creator opened to anyone: ``{"seat", "token"}``; 409 if none is left."""
+    async def join_game(game_id: str, request: Request, user: Account) -> dict[str, Any]:
+        """Takes the first seat its creator opened to anyone: ``{"seat", "token"}``; 409 if none is left.
+        A signed-in player's account holds the seat, under the account's name."""
         limiter.hit("join", client_of(request))
-        seat, token = await asyncio.to_thread(service.join, game_id)
+        seat, token = await asyncio.to_thread(service.join, game_id, None if user is None else user.id,
+                                              None if user is None else user.name)
         return {"seat": seat, "token": token}
 
     @app.post("/api/games/{game_id}/claim", tags=["seats"], summary="Exchange an invite for the seat's token",
               responses=_errors(401, 403, 404, 409, 429))
-    async def claim(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
+    async def claim(game_id: str, credentials: Credentials, request: Request, user: Account) -> dict[str, Any]:
         """Send the invite token (Authorization: Bearer); once only, you get ``{"seat", "token"}``.
 
         The new token is the seat's from then on; the invite is spent (403 ``invite_used``).
+        A signed-in player's account holds the seat, under the account's name.
         """
         limiter.hit("join", client_of(request))
         await game_of(game_id)
         invite = credentials.credentials if credentials else None
-        seat, token = await asyncio.to_thread(service.claim_invite, game_id, invite)
+        seat, token = await asyncio.to_thread(service.claim_invite, game_id, invite,
+                                              None if user is None else user.id, None if user is None else user.name)
         await hub.broadcast(game_id)
         return {"seat": seat, "token": token}
 
@@ -358,7 +377,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
 
     @app.websocket("/api/games/{game_id}/ws")
     async def live(socket: WebSocket, game_id: str) -> None:
-        """Live updates; a player authenticates with a first message ``{"type": "auth", "token": ...}``.
+        """Live updates; a player authenticates with a first message ``{"type": "auth", "token": ...}``,
+        or by the session cookie sent with the upgrade (a seat the signed-in account holds).
 
         See docs/web.md for the messages. Every message is checked for size,
         frame type, nesting and numbers before it is parsed; anything wrong is
@@ -371,10 +391,14 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
             await socket.send_json({"type": "error", **error_body(exc)})
             await socket.close(code=4000 + exc.status)
             return
-        seat: list[int | None] = [None]  # set by an auth message
-        hub.add(game_id, socket, None)
+        user = await asyncio.to_thread(user_of_socket, socket, public)
+        held = None if user is None else service.account_seat(service.get(game_id), user.id)
+        seat: list[int | None] = [held]  # the account's seat, or set by an auth message
+        if held is not None:
+            by_cookie.add(socket)
+        hub.add(game_id, socket, held)
         try:
-            await hub.send_state(game_id, socket, None)
+            await hub.send_state(game_id, socket, held)
             while True:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -390,7 +414,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         except WebSocketDisconnect:
             pass
         finally:
+            by_cookie.discard(socket)
             hub.remove(game_id, socket)
+
+    by_cookie: set[WebSocket] = set()  # sockets whose seat came from the cookie: a token may still replace it
 
     async def _handle(text: str, game_id: str, seat: list[int | None], socket: WebSocket) -> dict[str, Any] | None:
         """One client message: a reply for the sender, or None (moves are answered by the broadcast)."""
@@ -405,10 +432,11 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 token = message.get("token")
                 if not isinstance(token, str) or not token or len(token) > 200:
                     raise GameError(422, "invalid_request", "an auth message needs 'token' (your seat's token)")
-                if seat[0] is not None:
+                if seat[0] is not None and socket not in by_cookie:
                     raise GameError(409, "authenticated", "this socket is already authenticated")
                 game = await game_of(game_id)
                 seat[0] = checked_seat(game, token, client_of(socket))
+                by_cookie.discard(socket)
                 hub.add(game_id, socket, seat[0])
                 await hub.send_state(game_id, socket, seat[0])
                 return None

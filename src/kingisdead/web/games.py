@@ -116,6 +116,7 @@ class LiveGame:
     token_hashes: list[str | None]
     snapshot: Snapshot
     lock: threading.Lock = field(default_factory=threading.Lock)
+    owners: list[int | None] = field(default_factory=list)  # per seat: the account holding it (users.id)
 
     def start(self) -> GameState:
         return GameState.new(self.players, self.variant, self.seed, self.first_player)
@@ -158,14 +159,17 @@ class GameService:
 
     def create(self, players: int, variant: str, seats: list[dict[str, Any]], seed: int | None = None,
                first_player: int = 0, hints: bool = False, hotseat: bool = False,
-               memory: bool = False) -> tuple[LiveGame, dict[int, str]]:
+               memory: bool = False, user_id: int | None = None,
+               user_name: str | None = None) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it with the secret token of every human seat (shown once).
 
         The creator holds the first human seat (every human seat in hot-seat
         mode): those tokens are seat tokens. Every other human seat gets an
         invite token (starting with :data:`INVITE_PREFIX`) that :meth:`claim_invite`
         exchanges once for a seat token; a seat with ``"public": true`` is also
-        offered in the lobby to anyone (:meth:`join`).
+        offered in the lobby to anyone (:meth:`join`). ``user_id``: the creator's
+        account (signed in), which then holds the creator's seat, named
+        ``user_name`` unless its description gives a name.
         """
         if players not in (2, 3, 4):
             raise GameError(422, "invalid_request", "a game has 2, 3 or 4 players")
@@ -190,9 +194,11 @@ class GameService:
             else:
                 claimed = hotseat or i == first_human
                 tokens[i] = secrets.token_urlsafe(24) if claimed else INVITE_PREFIX + secrets.token_urlsafe(24)
-                rows.append(SeatRow(seat=i, kind="human", bot=None, name=spec.get("name") or f"Player {i + 1}",
+                default = user_name if i == first_human and user_name else f"Player {i + 1}"
+                rows.append(SeatRow(seat=i, kind="human", bot=None, name=spec.get("name") or default,
                                     token_hash=hash_token(tokens[i]), claimed=claimed,
-                                    public=bool(spec.get("public")) and not claimed))
+                                    public=bool(spec.get("public")) and not claimed,
+                                    user_id=user_id if i == first_human else None))
         row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(63),
                       first_player=first_player, to_move=first_player,
                       hints=hints, hotseat=hotseat, memory=memory, status="running", move_count=0, result=None)
@@ -210,7 +216,7 @@ class GameService:
             id=row.id, players=row.players, variant=row.variant, seed=row.seed, first_player=row.first_player,
             hints=row.hints, hotseat=row.hotseat, memory=bool(row.memory), bot_seed=row.bot_seed,
             seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)) for s in seats],
-            token_hashes=[s.token_hash for s in seats],
+            token_hashes=[s.token_hash for s in seats], owners=[s.user_id for s in seats],
             snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player)),
         )
         snap = game.snapshot
@@ -335,27 +341,35 @@ class GameService:
             raise GameError(403, "invite_used", "this invite was already used: its seat is taken")
         raise GameError(403, "bad_token", "this token belongs to no seat of this game")
 
-    def _take(self, game: LiveGame, seat: int, condition: Any) -> str | None:
-        """Claim an unclaimed seat in one conditional UPDATE; the new seat token, or None if it was taken first."""
+    def _take(self, game: LiveGame, seat: int, condition: Any, user_id: int | None = None,
+              user_name: str | None = None) -> str | None:
+        """Claim an unclaimed seat in one conditional UPDATE; the new seat token, or None if it was taken first.
+        A signed-in player's account (``user_id``) holds the seat from then on, under its name."""
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
+        account: dict[str, Any] = {} if user_id is None else {"user_id": user_id,
+                                                               "name": user_name or game.seats[seat].name}
         with self.engine.begin() as connection:
             taken = connection.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game.id, SeatRow.seat == seat, SeatRow.claimed.is_(False), condition)
-                .values(claimed=True, token_hash=digest)).rowcount
+                .values(claimed=True, token_hash=digest, **account)).rowcount
             if taken == 1:
                 pubsub.publish(connection, game.id, len(game.snapshot.moves))
         if taken != 1:
             return None
         with game.lock:
             old = game.seats[seat]
-            game.seats[seat] = Seat(seat, old.kind, old.bot, old.name, True, old.public)
+            game.seats[seat] = Seat(seat, old.kind, old.bot, account.get("name", old.name), True, old.public)
             game.token_hashes[seat] = digest
+            if user_id is not None:
+                game.owners[seat] = user_id
         return token
 
-    def claim_invite(self, game_id: str, invite: str | None) -> tuple[int, str]:
-        """Exchange an invite token for a new seat token, once: (seat, token); the invite is spent."""
+    def claim_invite(self, game_id: str, invite: str | None, user_id: int | None = None,
+                     user_name: str | None = None) -> tuple[int, str]:
+        """Exchange an invite token for a new seat token, once: (seat, token); the invite is spent.
+        A signed-in player's account (``user_id``, ``user_name``) holds the seat from then on."""
         game = self.get(game_id)
         if not invite:
             raise GameError(401, "no_token", "this needs the invite's token (Authorization: Bearer <token>)")
@@ -364,7 +378,7 @@ class GameService:
             if known is not None and secrets.compare_digest(known, digest):
                 if game.seats[seat].claimed:
                     raise GameError(409, "claimed", "this is a seat token, not an invite: the seat is yours already")
-                token = self._take(game, seat, SeatRow.token_hash == digest)
+                token = self._take(game, seat, SeatRow.token_hash == digest, user_id, user_name)
                 if token is not None:
                     return seat, token
                 self.forget(game_id)  # another process or request took it: reload the seats next time
@@ -373,8 +387,9 @@ class GameService:
                         "this invite was already used: its seat is taken"
                         if invite.startswith(INVITE_PREFIX) else "this token belongs to no seat of this game")
 
-    def join(self, game_id: str) -> tuple[int, str]:
-        """Take the first free public seat atomically: (seat, token); 409 if none is left.
+    def join(self, game_id: str, user_id: int | None = None, user_name: str | None = None) -> tuple[int, str]:
+        """Take the first free public seat atomically: (seat, token); 409 if none is left. A signed-in
+        player's account (``user_id``, ``user_name``) holds the seat from then on.
 
         Each attempt is a conditional UPDATE, so of simultaneous joins for one
         seat exactly one is told it holds it; the seat's invite token stops working.
@@ -384,11 +399,18 @@ class GameService:
             raise GameError(409, "over", "the game is over")
         for seat in list(game.seats):
             if seat.kind == "human" and seat.public and not seat.claimed:
-                token = self._take(game, seat.seat, SeatRow.public.is_(True))
+                token = self._take(game, seat.seat, SeatRow.public.is_(True), user_id, user_name)
                 if token is not None:
                     return seat.seat, token
         self.forget(game_id)  # what we knew may be behind another process: reload next time
         raise GameError(409, "no_free_seat", "no seat of this game is open to join")
+
+    @staticmethod
+    def account_seat(game: LiveGame, user_id: int) -> int | None:
+        """The seat an account holds in the game (the one to move if it holds several), or None."""
+        held = [seat for seat, owner in enumerate(game.owners) if owner == user_id]
+        to_move = game.snapshot.state.player
+        return to_move if to_move in held else (held[0] if held else None)
 
     @staticmethod
     def creator_seat(game: LiveGame) -> int | None:

@@ -4,10 +4,11 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
-// Call the JSON API; a seat's token goes in the Authorization header.
+// Call the JSON API; a seat's token goes in the Authorization header. Every request that changes
+// something says it is JSON, even without a body: the server refuses cookie-signed ones that do not.
 export async function api(method, path, body = null, token = null) {
   const headers = {};
-  if (body !== null) headers["Content-Type"] = "application/json";
+  if (body !== null || method !== "GET") headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
   const response = await fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => ({}));

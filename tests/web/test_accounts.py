@@ -1,0 +1,319 @@
+"""Accounts: sign-up, sign-in, sessions in a cookie, "my games", statistics, and seats held by an account.
+
+The session cookie is Secure, so the test clients speak https (an http client would not send it back).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from random import Random
+from typing import Any
+
+import pytest
+from sqlalchemy import select, update
+from webtools import auth, bot, create, human
+
+from kingisdead import GameState, rules
+from kingisdead.web.accounts import SESSION_COOKIE, hash_secret
+from kingisdead.web.db import SeatRow, UserRow, UserSessionRow
+from kingisdead.web.security import RateLimits
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def make_client(db_url: str) -> Iterator[Any]:
+    """Clients of one app (one database): each its own browser, with its own cookies."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from kingisdead.web import create_app
+
+    app = create_app(db_url, rate_limits=RateLimits(sign_in="3/minute"))
+    clients: list[Any] = []
+
+    def make() -> Any:
+        client = TestClient(app, base_url="https://testserver")
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in reversed(clients):
+        client.__exit__(None, None, None)
+
+
+def sign_up(client: Any, name: str, password: str = PASSWORD) -> dict[str, Any]:
+    response = client.post("/api/account/sign-up", json={"name": name, "password": password})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def users(client: Any) -> list[UserRow]:
+    with client.app.state.service.sessions() as session:
+        return list(session.scalars(select(UserRow)))
+
+
+def play_random(client: Any, game: dict[str, Any], rng: Random, moves: int | None = None,
+                cookie_seat: int | None = None) -> GameState:
+    """Play ``moves`` moves (None: to the end) of a game of people, from the mirrored engine state; the
+    seat ``cookie_seat`` plays through ``client``'s cookie, every other seat with its token."""
+    state = client.app.state.service.get(game["id"]).snapshot.state.copy()
+    played = 0
+    while not state.is_over() and (moves is None or played < moves):
+        seat, number = state.player, len(client.app.state.service.get(game["id"]).snapshot.moves)
+        move = rules.play_random(state, rng)
+        headers = {} if seat == cookie_seat else auth(game["seats"][seat]["token"])
+        response = client.post(f"/api/games/{game['id']}/moves", headers=headers,
+                               json={"move": str(move), "move_number": number})
+        assert response.status_code == 200, response.text
+        played += 1
+    return state
+
+
+def test_sign_up_signs_in_with_a_secure_httponly_samesite_cookie(make_client):
+    client = make_client()
+    response = client.post("/api/account/sign-up", json={"name": "  Ada   Lovelace ", "password": PASSWORD})
+    assert response.status_code == 201
+    assert response.json()["name"] == "Ada Lovelace" and response.json()["language"] is None
+    signed_in = client.post("/api/account/sign-in", json={"name": "ada lovelace", "password": PASSWORD})
+    for header in (response.headers["set-cookie"], signed_in.headers["set-cookie"]):
+        flags = {part.strip().split("=")[0].lower(): part.strip() for part in header.split(";")}
+        assert "httponly" in flags and "secure" in flags
+        assert flags["samesite"].lower() == "samesite=lax" and flags["path"] == "Path=/"
+        assert flags["max-age"] == f"Max-Age={30 * 86400}"
+    [cookie] = [c for c in client.cookies.jar if c.name == SESSION_COOKIE]
+    assert cookie.secure and cookie.has_nonstandard_attr("HttpOnly")
+    me = client.get("/api/account")
+    assert me.status_code == 200 and me.json()["name"] == "Ada Lovelace"
+    # the database keeps an Argon2id hash of the password and only a hash of each session's secret
+    [user] = users(client)
+    assert user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
+    assert user.name_key == "ada lovelace"
+    with client.app.state.service.sessions() as session:
+        stored = set(session.scalars(select(UserSessionRow.id)))
+    secret = client.cookies[SESSION_COOKIE]
+    assert stored == {hash_secret(secret)}  # signing in again from this browser replaced its session
+
+
+def test_a_name_taken_in_another_case_or_width_is_409(make_client):
+    client = make_client()
+    sign_up(client, "Merlin")
+    for other in ("MERLIN", " merlin ", "Ｍｅｒｌｉｎ"):  # the last in fullwidth letters
+        response = make_client().post("/api/account/sign-up", json={"name": other, "password": PASSWORD})
+        assert response.status_code == 409 and response.json()["error"] == "name_taken", other
+    assert [u.name for u in users(client)] == ["Merlin"]
+
+
+@pytest.mark.parametrize(("name", "password", "code"), [
+    ("ab", PASSWORD, "invalid_name"),
+    ("x" * 41, PASSWORD, "invalid_name"),
+    ("    ", PASSWORD, "invalid_name"),
+    ("bad\x00name", PASSWORD, "invalid_name"),
+    ("---", PASSWORD, "invalid_name"),
+    ("Intermediate bot", PASSWORD, "invalid_name"),
+    ("Gawain", "short", "invalid_password"),
+    ("Gawain", "x" * 129, "invalid_password"),
+])
+def test_a_bad_name_or_password_is_422_and_creates_nothing(make_client, name, password, code):
+    client = make_client()
+    response = client.post("/api/account/sign-up", json={"name": name, "password": password})
+    assert response.status_code == 422 and response.json()["error"] == code, response.text
+    assert users(client) == [] and SESSION_COOKIE not in client.cookies
+    assert client.post("/api/account/sign-up", json={"name": name}).status_code == 422  # no password at all
+
+
+def test_wrong_passwords_are_401_without_telling_whether_the_name_exists_then_429(make_client):
+    client = make_client()
+    sign_up(client, "Morgana")
+    client.cookies.clear()
+    wrong = client.post("/api/account/sign-in", json={"name": "Morgana", "password": "not her password"})
+    unknown = client.post("/api/account/sign-in", json={"name": "Nobody", "password": "not her password"})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json() == {"error": "wrong_credentials", "detail": "wrong name or password"}
+    assert client.post("/api/account/sign-in", json={"name": "Morgana", "password": "x"}).status_code == 401
+    # the limit (3 a minute here) reached: even the right password waits
+    refused = client.post("/api/account/sign-in", json={"name": "Morgana", "password": PASSWORD})
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    assert int(refused.headers["retry-after"]) >= 1
+    assert SESSION_COOKIE not in client.cookies and client.get("/api/account").status_code == 401
+
+
+def test_sign_out_ends_the_session_everywhere_it_was_copied(make_client):
+    client = make_client()
+    sign_up(client, "Gareth")
+    copied = {"cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"}
+    copy = make_client()
+    assert copy.get("/api/account", headers=copied).status_code == 200
+    out = client.post("/api/account/sign-out", json={})
+    assert out.status_code == 204 and "Max-Age=0" in out.headers["set-cookie"]
+    assert SESSION_COOKIE not in client.cookies
+    assert client.get("/api/account").json()["error"] == "sign_in_required"
+    assert copy.get("/api/account", headers=copied).status_code == 401  # the secret itself no longer works
+    with client.app.state.service.sessions() as session:
+        assert session.scalar(select(UserSessionRow.id)) is None
+    assert make_client().post("/api/account/sign-out", json={}).status_code == 204  # not signed in: nothing to do
+
+
+def test_an_expired_session_is_refused_and_deleted(make_client):
+    client = make_client()
+    sign_up(client, "Lancelot")
+    with client.app.state.service.sessions.begin() as session:
+        session.execute(update(UserSessionRow).values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+    response = client.get("/api/account")
+    assert response.status_code == 401 and response.json()["error"] == "sign_in_required"
+    with client.app.state.service.sessions() as session:
+        assert session.scalar(select(UserSessionRow.id)) is None
+    assert client.post("/api/account/sign-in", json={"name": "Lancelot", "password": PASSWORD}).status_code == 200
+    assert client.get("/api/account").status_code == 200
+
+
+def test_a_forged_cross_site_form_cannot_act_for_a_signed_in_player(make_client):
+    client = make_client()
+    sign_up(client, "Kay")
+    game = create(client, [human(), bot("random")], seed=4)
+    other = create(make_client(), [human(), {"kind": "human", "public": True}], seed=5, claim=False)
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    for path in ("/api/account/sign-out", f"/api/games/{other['id']}/join"):
+        response = client.post(path, content=b"", headers=form)
+        assert response.status_code == 403 and response.json()["error"] == "not_json", path
+    text = {"content-type": "text/plain"}  # what a cross-site form can send: JSON in a text body
+    assert client.patch("/api/account", content=b'{"language": "de"}', headers=text).status_code == 403
+    assert client.post(f"/api/games/{game['id']}/moves", content=b'{"move": "pass"}', headers=text) \
+        .status_code in (403, 422)
+    assert client.get("/api/account").json()["language"] is None  # still signed in, nothing changed
+    assert len(client.app.state.service.get(game["id"]).snapshot.moves) == 0
+    assert client.app.state.service.get(other["id"]).seats[1].claimed is False
+
+
+def test_the_preferred_language_is_checked_and_kept(make_client):
+    client = make_client()
+    assert client.patch("/api/account", json={"language": "fr"}).status_code == 401
+    sign_up(client, "Tristan")
+    assert client.patch("/api/account", json={"language": "fr"}).json()["language"] == "fr"
+    for bad in ({"language": "es"}, {"language": 7}, {}):
+        assert client.patch("/api/account", json=bad).status_code == 422, bad
+    assert client.get("/api/account").json()["language"] == "fr"
+    assert client.patch("/api/account", json={"language": None}).json()["language"] is None
+
+
+def test_a_player_sees_only_their_own_account_and_games(make_client):
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    hers = create(alice, [human(), bot("random")], seed=2)
+    his = create(bob, [human(), bot("random")], seed=3)
+    assert alice.get("/api/account").json()["name"] == "Alice"
+    assert bob.get("/api/account").json()["name"] == "Bob"
+    assert [g["id"] for g in alice.get("/api/account/games").json()["games"]] == [hers["id"]]
+    assert [g["id"] for g in bob.get("/api/account/games").json()["games"]] == [his["id"]]
+    guest = make_client()
+    for path in ("/api/account", "/api/account/games"):
+        assert guest.get(path).status_code == 401
+        assert guest.get(path, headers={"cookie": f"{SESSION_COOKIE}=made-up"}).status_code == 401
+
+
+def test_my_games_list_your_turn_first_then_running_then_finished(make_client):
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    rng = Random(7)
+    finished = create(alice, [human(), human()], seed=11, claim=False)
+    claimed = bob.post(f"/api/games/{finished['id']}/claim", json={},
+                       headers=auth(finished["seats"][1]["invite_token"]))
+    finished["seats"][1]["token"] = claimed.json()["token"]
+    end = play_random(alice, finished, rng)
+    your_turn = create(alice, [human(), bot("random")], seed=12)  # Alice moves first
+    theirs = create(alice, [human(), {"kind": "human", "public": True}], seed=13, claim=False, first_player=1)
+    joined = bob.post(f"/api/games/{theirs['id']}/join", json={})  # Bob's turn: the newest game of all
+    assert joined.status_code == 200 and joined.json()["seat"] == 1
+    games = alice.get("/api/account/games").json()["games"]
+    assert [g["id"] for g in games] == [your_turn["id"], theirs["id"], finished["id"]]
+    assert [g["your_turn"] for g in games] == [True, False, False]
+    assert [g["your_seats"] for g in games] == [[0], [0], [0]]
+    assert games[2]["status"] == "finished" and games[2]["won"] == (0 in end.result.winners)
+    assert games[0]["won"] is None
+    # Bob holds the seats he claimed and joined, under his account's name
+    his = bob.get("/api/account/games").json()["games"]
+    assert [g["id"] for g in his] == [theirs["id"], finished["id"]] and his[0]["your_turn"]
+    assert [s["name"] for s in his[0]["seats"]] == ["Alice", "Bob"]
+    assert alice.get("/api/account/games?finished=0").json()["games"][-1]["id"] == theirs["id"]
+    assert alice.get("/api/account/games?finished=101").status_code == 422
+    # statistics: one 2-player game played, won by one of them
+    stats = {name: c.get("/api/account").json() for name, c in (("Alice", alice), ("Bob", bob))}
+    assert stats["Alice"]["by_players"]["2"]["played"] == stats["Bob"]["by_players"]["2"]["played"] == 1
+    assert stats["Alice"]["by_players"]["2"]["won"] == int(0 in end.result.winners)
+    assert stats["Bob"]["by_players"]["2"]["won"] == int(1 in end.result.winners)
+    assert stats["Alice"]["running"] == 2 and stats["Alice"]["by_players"]["3"] == {"played": 0, "won": 0}
+
+
+def test_a_signed_in_seat_plays_from_a_second_browser_with_only_the_cookie(make_client):
+    first = make_client()
+    sign_up(first, "Percival")
+    game = create(first, [human(), human()], seed=21, claim=False)
+    guest = make_client()  # the second seat's invite is claimed by a guest
+    claimed = guest.post(f"/api/games/{game['id']}/claim", headers=auth(game["seats"][1]["invite_token"]))
+    game["seats"][1]["token"] = claimed.json()["token"]
+    with first.app.state.service.sessions() as session:
+        held = session.scalars(select(SeatRow.user_id).where(SeatRow.game_id == game["id"]).order_by(SeatRow.seat))
+        assert list(held) == [users(first)[0].id, None]
+    second = make_client()  # another browser: no seat token, only a sign-in
+    assert second.get(f"/api/games/{game['id']}").json()["you"] is None
+    assert second.post("/api/account/sign-in", json={"name": "percival", "password": PASSWORD}).status_code == 200
+    view = second.get(f"/api/games/{game['id']}").json()
+    assert view["you"] == 0 and view["table"]["hand"] is not None
+    live = second.app.state.service.get(game["id"])
+    rng = Random(3)
+    while live.snapshot.state.player == 0:  # the account's seat moves with the cookie alone
+        play_random(second, game, rng, moves=1, cookie_seat=0)
+        live = second.app.state.service.get(game["id"])
+    number = len(live.snapshot.moves)
+    assert number >= 1
+    # the other seat is not the account's: the cookie cannot play it
+    refused = second.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": number})
+    assert refused.status_code == 409 and refused.json()["error"] == "not_your_turn"
+    play_random(second, game, rng, moves=3, cookie_seat=0)
+    assert len(second.app.state.service.get(game["id"]).snapshot.moves) == number + 3
+
+
+def test_the_websocket_takes_the_seat_from_the_cookie_of_this_site_only(make_client):
+    client = make_client()
+    sign_up(client, "Galahad")
+    game = create(client, [human(), bot("random")], seed=5)
+    cookie = {"cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"}
+    with client.websocket_connect(f"/api/games/{game['id']}/ws", headers=cookie) as socket:
+        state = socket.receive_json()
+        assert state["type"] == "state" and state["game"]["you"] == 0 and state["game"]["table"]["hand"]
+        options = {"type": "options", "steps": []}
+        socket.send_json(options)
+        assert socket.receive_json()["type"] == "options"
+        socket.send_json({"type": "auth", "token": game["seats"][0]["token"]})  # a token may still be sent
+        assert socket.receive_json()["game"]["you"] == 0
+    foreign = {**cookie, "origin": "https://elsewhere.example"}
+    with client.websocket_connect(f"/api/games/{game['id']}/ws", headers=foreign) as socket:
+        assert socket.receive_json()["game"]["you"] is None
+        socket.send_json({"type": "options", "steps": []})
+        assert socket.receive_json()["error"] == "no_token"
+    same_site = {**cookie, "origin": "https://testserver"}
+    with client.websocket_connect(f"/api/games/{game['id']}/ws", headers=same_site) as socket:
+        assert socket.receive_json()["game"]["you"] == 0
+
+
+def test_a_guest_with_a_seat_token_plays_as_before(make_client):
+    guest = make_client()
+    game = create(guest, [human("Guest"), human()], seed=8)
+    with guest.app.state.service.sessions() as session:
+        assert set(session.scalars(select(SeatRow.user_id).where(SeatRow.game_id == game["id"]))) == {None}
+    assert guest.get(f"/api/games/{game['id']}", headers=auth(game["seats"][0]["token"])).json()["you"] == 0
+    play_random(guest, game, Random(1), moves=3)
+    # someone signed in who holds no seat is a spectator, and cannot play without a token
+    other = make_client()
+    sign_up(other, "Bedivere")
+    assert other.get(f"/api/games/{game['id']}").json()["you"] is None
+    refused = other.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": 3})
+    assert refused.status_code == 403 and refused.json()["error"] == "not_seated"
+    assert other.get("/api/account/games").json()["games"] == []
+    # a signed-in player's token still works for the seat it belongs to, cookie or not
+    assert other.get(f"/api/games/{game['id']}", headers=auth(game["seats"][1]["token"])).json()["you"] == 1
