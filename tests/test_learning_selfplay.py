@@ -205,6 +205,11 @@ def test_positions_targets_and_results_agree_with_the_python_engine(tiny_run):
                     assert not target[~offered].any(), (prefix, target, offered)
                 moves = slice(shard["move_start"][i], shard["move_start"][i + 1])
                 assert shard["move_prob"][moves].sum() == pytest.approx(1.0, abs=1e-5)
+                # Along a move's steps the targets multiply to its share of the visits.
+                for steps, prob in zip(shard["move_steps"][moves], shard["move_prob"][moves]):
+                    steps = [int(a) for a in steps if a >= 0]
+                    product = np.prod([targets[tuple(steps[:k])][a] for k, a in enumerate(steps)])
+                    assert product == pytest.approx(prob, rel=1e-4)
                 if not shard["forced"][i]:
                     assert shard["move_visits"][moves].sum() == TINY.budget
                 else:
