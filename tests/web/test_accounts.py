@@ -17,7 +17,7 @@ from webtools import auth, bot, create, human
 
 from kingisdead import GameState, rules
 from kingisdead.web.accounts import SESSION_COOKIE, hash_secret
-from kingisdead.web.db import SeatRow, UserRow, UserSessionRow
+from kingisdead.web.db import RatingRow, SeatRow, UserRow, UserSessionRow
 from kingisdead.web.security import RateLimits
 
 PASSWORD = "correct horse battery"
@@ -114,6 +114,7 @@ def test_a_name_taken_in_another_case_or_width_is_409(make_client):
     ("bad\x00name", PASSWORD, "invalid_name"),
     ("---", PASSWORD, "invalid_name"),
     ("Intermediate bot", PASSWORD, "invalid_name"),
+    ("bot:intermediate", PASSWORD, "invalid_name"),  # the key of a bot level's account
     ("Gawain", "short", "invalid_password"),
     ("Gawain", "x" * 129, "invalid_password"),
 ])
@@ -205,8 +206,15 @@ def test_a_player_sees_only_their_own_account_and_games(make_client):
     sign_up(bob, "Bob")
     hers = create(alice, [human(), bot("random")], seed=2)
     his = create(bob, [human(), bot("random")], seed=3)
+    with alice.app.state.service.sessions.begin() as session:  # as a rated game would leave it
+        alice_id = session.scalar(select(UserRow.id).where(UserRow.name_key == "alice"))
+        session.add(RatingRow(user_id=alice_id, players=3, mu=30.0, sigma=2.0, games=4))
     assert alice.get("/api/account").json()["name"] == "Alice"
+    assert alice.get("/api/account").json()["ratings"] == [
+        {"players": 3, "rating": 24.0, "mu": 30.0, "sigma": 2.0, "games": 4,
+         "updated_at": alice.get("/api/account").json()["ratings"][0]["updated_at"]}]
     assert bob.get("/api/account").json()["name"] == "Bob"
+    assert bob.get("/api/account").json()["ratings"] == []
     assert [g["id"] for g in alice.get("/api/account/games").json()["games"]] == [hers["id"]]
     assert [g["id"] for g in bob.get("/api/account/games").json()["games"]] == [his["id"]]
     guest = make_client()

@@ -35,6 +35,7 @@ from starlette.requests import HTTPConnection
 
 from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
 from .games import GameError, GameService
+from .ratings import shown
 
 SESSION_COOKIE = "kid_session"
 SESSION_DAYS = 30
@@ -60,7 +61,8 @@ def hash_secret(secret: str) -> str:
 def account_name(text: str) -> tuple[str, str]:
     """A name as shown and its key (unique ignoring case): NFKC-normalised, trimmed, inner spaces
     collapsed. Raises GameError 422 ``invalid_name`` for fewer than 3 or more than 40 characters,
-    control characters, no letter or digit, or a name ending in " bot" (kept for the bot levels)."""
+    control characters or a colon, no letter or digit, or a name ending in " bot" (kept for the bot
+    levels, whose accounts' keys hold a colon)."""
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     key = name.casefold()
     low, high = NAME_LENGTH
@@ -68,6 +70,8 @@ def account_name(text: str) -> tuple[str, str]:
         raise GameError(422, "invalid_name", f"a name has {low} to {high} characters")
     if any(unicodedata.category(c).startswith("C") for c in name) or not any(c.isalnum() for c in name):
         raise GameError(422, "invalid_name", "a name is made of printable characters, with a letter or digit")
+    if ":" in name:
+        raise GameError(422, "invalid_name", "a name cannot hold a colon")
     if key == "bot" or key.endswith(" bot"):
         raise GameError(422, "invalid_name", "names ending in 'bot' are kept for the bots")
     return name, key
@@ -265,7 +269,8 @@ def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dic
 
 
 def statistics(service: GameService, user_id: int) -> dict[str, Any]:
-    """Games played (finished) and won per player count, running games, and the account's ratings.
+    """Games played (finished) and won per player count, running games, and the account's ratings
+    (``rating``: the shown rating, mu - 3 sigma, as on the leaderboard).
 
     A game where the account holds more than one seat (hot-seat) counts in neither.
     """
@@ -285,7 +290,8 @@ def statistics(service: GameService, user_id: int) -> dict[str, Any]:
             played[str(row.players)]["played"] += 1
             played[str(row.players)]["won"] += int(bool(_won(row.result, mine)))
     return {"by_players": played, "running": running,
-            "ratings": [{"players": r.players, "mu": r.mu, "sigma": r.sigma, "games": r.games,
+            "ratings": [{"players": r.players, "rating": shown(r.mu, r.sigma), "mu": r.mu, "sigma": r.sigma,
+                         "games": r.games,
                          "updated_at": _aware(r.updated_at).isoformat()} for r in ratings]}
 
 
