@@ -251,3 +251,16 @@ def test_a_shard_of_another_format_is_refused(tmp_path, tiny_run):
     selfplay.write_shard(tmp_path / "old.npz", shard)
     with pytest.raises(ValueError, match="self-play format 99"):
         selfplay.load_shard(tmp_path / "old.npz")
+
+
+def test_ray_tasks_write_the_same_shards(tiny_run, tmp_path):
+    ray = pytest.importorskip("ray")
+    out, _ = tiny_run
+    try:
+        run = selfplay.generate(tmp_path / "ray", games=6, seed=11, settings=TINY, jobs=1, ray=True)
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+    assert run.games == 6
+    for name in ("shard-00000.npz", "shard-00001.npz", "manifest.json"):
+        assert (tmp_path / "ray" / name).read_bytes() == (out / name).read_bytes(), name
