@@ -117,7 +117,8 @@ pub struct SteppedGame {
     last_card: bool,
     /// Under the last-card rule: the winning card moves, in legal-move order.
     winning: Vec<Move>,
-    /// Every spelling of every legal action of the chosen card.
+    /// Every spelling of every legal action of the chosen card that the
+    /// action steps so far begin.
     spellings: Vec<[i8; 5]>,
     /// The number of choices in each of those actions.
     length: usize,
@@ -140,6 +141,12 @@ impl SteppedGame {
         };
         game.begin_move();
         game
+    }
+
+    /// Starts over on `state` with no step taken (keeps the buffers: no allocation).
+    pub fn restart(&mut self, state: State) {
+        self.state = state;
+        self.begin_move();
     }
 
     /// The integers offered next as a bitmask (bit a for integer a).
@@ -180,6 +187,10 @@ impl SteppedGame {
         self.taken += 1;
         if self.taken == 1 && action != PASS_ACTION {
             self.choose_card(action - CARD_BASE);
+        } else if self.taken >= 2 && self.taken - 2 < self.length {
+            // Keep only the spellings that go on from this choice.
+            let (k, value) = (self.taken - 2, step_value(action));
+            self.spellings.retain(|spelling| spelling[k] == value);
         }
         self.offered = self.options();
         if self.offered != 0 {
@@ -268,22 +279,18 @@ impl SteppedGame {
         let card = self.steps[0] - CARD_BASE;
         let length = self.length;
         let chosen_len = (self.taken - 1).min(length);
-        let mut chosen = [0i8; 5];
-        for (value, &action) in chosen.iter_mut().zip(&self.steps[1..1 + chosen_len]) {
-            *value = step_value(action);
-        }
         if chosen_len < length {
             let kind = step_kinds(card, length)[chosen_len];
-            let mut mask = 0;
-            for spelling in &self.spellings {
-                if spelling[..chosen_len] == chosen[..chosen_len] {
-                    mask |= 1 << step_action(kind, spelling[chosen_len]);
-                }
-            }
-            return mask;
+            return self.spellings.iter().fold(0, |mask, spelling| {
+                mask | 1 << step_action(kind, spelling[chosen_len])
+            });
         }
         let called = self.taken - 1 - length;
         if called == 0 {
+            let mut chosen = [0i8; 5];
+            for (value, &action) in chosen.iter_mut().zip(&self.steps[1..1 + length]) {
+                *value = step_value(action);
+            }
             self.courts = self.court_calls(card, &chosen[..length]);
         }
         match called {

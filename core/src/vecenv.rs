@@ -84,7 +84,7 @@ impl VecEnv {
         self.check_len("seeds", seeds.len())?;
         self.first_player = first_player;
         for (game, &seed) in self.games.iter_mut().zip(seeds) {
-            *game = SteppedGame::new(new_game(self.players, self.mordred, seed, first_player)?);
+            game.restart(new_game(self.players, self.mordred, seed, first_player)?);
         }
         self.write(out);
         Ok(())
@@ -123,8 +123,12 @@ impl VecEnv {
         for (i, game) in self.games.iter_mut().enumerate() {
             let row = &mut step.seat_rewards[i * n..(i + 1) * n];
             if game.is_over() {
-                let state = new_game(self.players, self.mordred, seeds[i], self.first_player)?;
-                *game = SteppedGame::new(state);
+                game.restart(new_game(
+                    self.players,
+                    self.mordred,
+                    seeds[i],
+                    self.first_player,
+                )?);
                 step.rewards[i] = 0.0;
                 row.fill(0.0);
                 step.terminated[i] = false;
