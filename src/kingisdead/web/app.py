@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path
@@ -27,10 +27,13 @@ from .. import VARIANTS, __version__
 from .accounts import Account, current_user, router as account_router, user_of_socket
 from ..building import Choice
 from .db import DEFAULT_URL
-from .games import GameError, GameService, LiveGame, Seat, bot_names
+from .games import DEFAULT_STAND_IN, GameError, GameService, LiveGame, Seat, bot_names
 from .compute import ComputePool, Refused
+from .clocks import enforce_deadlines, router as clocks_router
 from .live import BotRunner, Hub, error_body, evict_idle
 from .pubsub import Listener
+from .ratings import apply_pending, router as ratings_router
+from .rematch import router as rematch_router
 from .security import (
     BodyLimit,
     RateLimited,
@@ -40,6 +43,9 @@ from .security import (
     parse_ws_json,
 )
 from .views import board_facts, bot_levels
+from .i18n import LanguageMiddleware, language_of, localize, render_page
+from .i18n import LocalizedJSON as JSONResponse  # every JSON answer in the request's language
+from .languages import router as languages_router
 
 STATIC = files("kingisdead.web") / "static"
 MAX_SEED = 2**63 - 1
@@ -62,6 +68,13 @@ class CreateGame(BaseModel):
     hints: bool = Field(False, description="allow hints on request")
     hotseat: bool = Field(False, description="all human seats play on one screen")
     memory: bool = Field(False, description="memory mode: no card history (log, record, replay) until the game ends")
+    rated: bool = Field(False, description="the result changes the players' ratings: signed in, every person's seat "
+                                           "held by an account, bots of a fixed level, no hints, no hot-seat")
+    time_limit: Literal[120, 600, 86400, 259200] | None = Field(
+        None, description="seconds per move (2 or 10 minutes, 1 or 3 days), or none: a person out of time is "
+                          "replaced by the stand-in bot until they take their seat back")
+    stand_in: str = Field(DEFAULT_STAND_IN, max_length=32, description="the bot level (GET /api/meta's bots) that "
+                                                                       "plays for a person out of time or gone")
 
 
 class Step(BaseModel):
@@ -122,9 +135,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Bots whose turn it was when the server stopped move now, in the background; idle games leave memory.
         background = [asyncio.create_task(runner.resume()), asyncio.create_task(evict_idle(service, hub, runner))]
+        background.append(asyncio.create_task(enforce_deadlines(service, hub, runner)))  # move time limits
         # Other processes' moves (PostgreSQL): reload those games and tell their watchers here.
         listener = Listener(service.engine, lambda game_id, _number: hub.catch_up(game_id), hub.catch_up_all)
         listener.start()
+        # Rated games that ended just before a crash, their ratings not yet applied.
+        await asyncio.to_thread(apply_pending, service.engine)
         try:
             yield
         finally:
@@ -143,12 +159,17 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                     "See docs/web.md for the WebSocket protocol.",
         lifespan=lifespan,
         docs_url=None, redoc_url=None,  # /docs is served below from the package, with no inline script
+        default_response_class=JSONResponse,
     )
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(LanguageMiddleware)
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
     app.state.limiter, app.state.public_url = limiter, public
     app.include_router(account_router(_errors))
+    app.include_router(ratings_router(_errors))
+    app.include_router(rematch_router(_errors))
+    app.include_router(clocks_router(_errors))
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:
@@ -164,7 +185,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if (exc.status_code == 404 and not request.url.path.startswith("/api/")
                 and "text/html" in request.headers.get("accept", "")):  # a browser: the friendly page
-            return FileResponse(str(STATIC / "notfound.html"), status_code=404)
+            return page("notfound.html", request, 404)
         if exc.status_code == 400:  # a body that is not even text (FastAPI's own 400): malformed, like bad JSON
             return JSONResponse({"error": "invalid_request", "detail": f"malformed body: {exc.detail}"},
                                 status_code=422)
@@ -208,33 +229,41 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         user = None if token else await asyncio.to_thread(current_user, request)
         return checked_seat(game, token, client_of(request), None if user is None else user.id)
 
+    app.state.seat_of = seat_of  # for the routers' seat checks (clocks.py)
+
     # -- pages ---------------------------------------------------------------------------
 
+    def page(name: str, request: Request, status: int = 200) -> HTMLResponse:
+        """An HTML page (a Jinja2 template in static/) in the request's language."""
+        return HTMLResponse(render_page(str(STATIC), name, language_of(request)), status_code=status)
+
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"))
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return page("index.html", request)
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
+    async def game_page(game_id: str, request: Request) -> HTMLResponse:
         try:
             service.get(game_id)
         except GameError as exc:
             if exc.status != 404:
                 raise
-            return FileResponse(str(STATIC / "notfound.html"), status_code=404)
-        return FileResponse(str(STATIC / "game.html"))
+            return page("notfound.html", request, 404)
+        return page("game.html", request)
 
     @app.get("/rules", include_in_schema=False)
-    async def rules_page() -> FileResponse:
-        return FileResponse(str(STATIC / "rules.html"))
+    async def rules_page(request: Request) -> HTMLResponse:
+        return page("rules.html", request)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
-    async def api_docs() -> FileResponse:
+    async def api_docs(request: Request) -> HTMLResponse:
         """Swagger UI from the swagger-ui-bundle package: works offline, no inline script."""
-        return FileResponse(str(STATIC / "docs.html"))
+        return page("docs.html", request)
+
+    app.include_router(languages_router)
 
     # -- API ------------------------------------------------------------------------------
 
@@ -244,8 +273,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
                 **board_facts()}
 
-    @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game", responses=_errors(403, 429))
-    async def create_game(body: CreateGame, request: Request, user: Account) -> dict[str, Any]:
+    @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game",
+              responses=_errors(403, 429))
+    async def create_game(body: CreateGame, request: Request,
+                          user: Annotated[Any, Depends(current_user)]) -> dict[str, Any]:
         """Returns the game and, once only, the creator's seat token(s) and every other human seat's invite.
 
         Each seat: ``token`` (a seat token the creator holds: the first human
@@ -257,7 +288,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         game, tokens = await asyncio.to_thread(
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat, body.memory,
-            user_id=None if user is None else user.id, user_name=None if user is None else user.name)
+            rated=body.rated, user_id=None if user is None else user.id, user_name=None if user is None else user.name,
+            time_limit=body.time_limit, stand_in=body.stand_in)
         runner.kick(game.id)
 
         def seat_entry(seat: Seat) -> dict[str, Any]:
@@ -388,7 +420,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         try:
             await game_of(game_id)
         except GameError as exc:
-            await socket.send_json({"type": "error", **error_body(exc)})
+            await socket.send_json(localize({"type": "error", **error_body(exc)}, language_of(socket)))
             await socket.close(code=4000 + exc.status)
             return
         user = await asyncio.to_thread(user_of_socket, socket, public)
@@ -410,7 +442,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 else:
                     reply = await _handle(text, game_id, seat, socket)
                 if reply is not None:
-                    await socket.send_json(reply)
+                    await socket.send_json(localize(reply, language_of(socket)))
         except WebSocketDisconnect:
             pass
         finally:

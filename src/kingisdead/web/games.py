@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -35,7 +36,10 @@ from . import compute, pubsub
 from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .explain import analysis_summary
-from .views import describe_move, move_changes, preview, step_guide, table_view
+from .i18n import _
+from .views import choice_label, describe_move, move_changes, preview, step_guide, table_view
+
+log = logging.getLogger("kingisdead.web")
 
 INVITE_PREFIX = "invite-"
 """Invite tokens start with this: one used again is told "already used", not "no such token"."""
@@ -49,6 +53,10 @@ GAMES_KEPT = 2000
 """Games in memory at most, beyond those watched or with a bot thinking (the least recently used go first)."""
 GAME_IDLE = 900.0
 """Seconds unused after which a game leaves memory (it reloads from the database on its next use)."""
+TIME_LIMITS = (120, 600, 86_400, 259_200)
+"""The move time limits a game may have, in seconds (2 and 10 minutes, 1 and 3 days); None: no limit."""
+DEFAULT_STAND_IN = "intermediate"
+"""The bot level that plays for a person who ran out of time or left, unless the game names another."""
 
 
 class GameError(Exception):
@@ -69,10 +77,12 @@ class Seat:
     name: str
     claimed: bool
     public: bool = False
+    away: bool = False  # a person who ran out of time: the stand-in bot plays until they come back
+    left: bool = False  # a person who left: the stand-in bot finishes the game
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name, "claimed": self.claimed,
-                "public": self.public}
+                "public": self.public, "away": self.away, "left": self.left}
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,13 @@ class LiveGame:
     seats: list[Seat]
     token_hashes: list[str | None]
     snapshot: Snapshot
+    rated: bool = False
+    time_limit: int | None = None  # seconds per move
+    stand_in: str = DEFAULT_STAND_IN
+    deadline: datetime | None = None  # when the person to move runs out of time (UTC); None: no clock running
+    rematch_of: str | None = None  # the game this one is a rematch of
+    rematch: str | None = None  # the rematch of this game, once made
+    ratings: list[dict[str, Any]] | None = None  # a rated game's rating changes, once applied and read
     lock: threading.Lock = field(default_factory=threading.Lock)
     owners: list[int | None] = field(default_factory=list)  # per seat: the account holding it (users.id)
 
@@ -125,11 +142,30 @@ class LiveGame:
     def status(self) -> str:
         return "finished" if self.snapshot.state.is_over() else "running"
 
+    def bot_for(self, seat: int) -> str | None:
+        """The bot level that plays ``seat``: a bot seat's own, the stand-in for a person away or gone, else None."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return s.bot
+        return self.stand_in if s.away or s.left else None
+
+    def next_deadline(self, state: GameState, now: datetime) -> datetime | None:
+        """When the seat to move in ``state`` runs out of time: ``now`` plus the limit if a person plays it,
+        None if the game has no limit, is over, or a bot (or a stand-in) is to move."""
+        if self.time_limit is None or state.is_over() or self.bot_for(state.player) is not None:
+            return None
+        return now + timedelta(seconds=self.time_limit)
+
     def record(self) -> GameRecord:
         snap = self.snapshot
         result = snap.state.result
         return GameRecord([s.name for s in self.seats], self.variant, self.seed, self.first_player,
                           list(snap.moves), None if result is None else result.to_dict())
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A stored time as an aware UTC datetime (SQLite gives them back without their zone)."""
+    return moment if moment is None or moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def hash_token(token: str) -> str:
@@ -159,26 +195,41 @@ class GameService:
 
     def create(self, players: int, variant: str, seats: list[dict[str, Any]], seed: int | None = None,
                first_player: int = 0, hints: bool = False, hotseat: bool = False,
-               memory: bool = False, user_id: int | None = None,
-               user_name: str | None = None) -> tuple[LiveGame, dict[int, str]]:
+               memory: bool = False, time_limit: int | None = None,
+               stand_in: str = DEFAULT_STAND_IN, rated: bool = False,
+               user_id: int | None = None, user_name: str | None = None) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it with the secret token of every human seat (shown once).
 
         The creator holds the first human seat (every human seat in hot-seat
         mode): those tokens are seat tokens. Every other human seat gets an
         invite token (starting with :data:`INVITE_PREFIX`) that :meth:`claim_invite`
         exchanges once for a seat token; a seat with ``"public": true`` is also
-        offered in the lobby to anyone (:meth:`join`). ``user_id``: the creator's
-        account (signed in), which then holds the creator's seat, named
-        ``user_name`` unless its description gives a name.
+        offered in the lobby to anyone (:meth:`join`). ``time_limit``: seconds per
+        move, one of :data:`TIME_LIMITS` or None; ``stand_in``: the bot level that
+        plays for a person who runs out of time or leaves (422 for anything else).
+        ``user_id``: the creator's account (signed in), which then holds the creator's
+        seat, named ``user_name`` unless its description gives a name. ``rated``: the result changes ratings (see :func:`.ratings.check_rated`
+        for the games that may be rated: 403/422 otherwise); each bot seat is then
+        held by its level's account.
         """
+        from .ratings import bot_account, check_rated  # ratings.py imports this module
+
         if players not in (2, 3, 4):
-            raise GameError(422, "invalid_request", "a game has 2, 3 or 4 players")
+            raise GameError(422, "invalid_request", _("a game has 2, 3 or 4 players"))
         if variant not in VARIANTS:
-            raise GameError(422, "invalid_request", f"variant must be one of {', '.join(VARIANTS)}")
+            raise GameError(422, "invalid_request", _("variant must be one of {variants}", variants=", ".join(VARIANTS)))
         if len(seats) != players:
-            raise GameError(422, "invalid_request", f"give one seat description per player ({players})")
+            raise GameError(422, "invalid_request", _("give one seat description per player ({players})", players=players))
         if not 0 <= first_player < players:
-            raise GameError(422, "invalid_request", f"first_player must be a seat from 0 to {players - 1}")
+            raise GameError(422, "invalid_request", _("first_player must be a seat from 0 to {last}", last=players - 1))
+        if time_limit is not None and time_limit not in TIME_LIMITS:
+            raise GameError(422, "invalid_request", _("time_limit must be none or one of {limits} (seconds per move)",
+                                                      limits=", ".join(map(str, TIME_LIMITS))))
+        if stand_in not in BOTS:
+            raise GameError(422, "invalid_request", _("stand_in: unknown bot {bot} (known: {known})", bot=repr(stand_in),
+                                                      known=", ".join(BOTS)))
+        if rated:
+            check_rated(seats, hints=hints, hotseat=hotseat, stand_in=stand_in, user_id=user_id)
         seed = secrets.randbits(32) if seed is None else seed
         game_id = secrets.token_urlsafe(8)
         tokens: dict[int, str] = {}
@@ -188,9 +239,11 @@ class GameService:
             if spec["kind"] == "bot":
                 bot = (spec.get("bot") or "").lower()
                 if bot not in BOTS:
-                    raise GameError(422, "invalid_request", f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
+                    raise GameError(422, "invalid_request", _("unknown bot {bot} (known: {known})", bot=repr(bot),
+                                                              known=", ".join(BOTS)))
                 name = spec.get("name") or f"{bot.capitalize()} bot"
-                rows.append(SeatRow(seat=i, kind="bot", bot=bot, name=name, token_hash=None, claimed=True))
+                rows.append(SeatRow(seat=i, kind="bot", bot=bot, name=name, token_hash=None, claimed=True,
+                                    user_id=bot_account(self.sessions, bot) if rated else None))
             else:
                 claimed = hotseat or i == first_human
                 tokens[i] = secrets.token_urlsafe(24) if claimed else INVITE_PREFIX + secrets.token_urlsafe(24)
@@ -201,8 +254,11 @@ class GameService:
                                     user_id=user_id if i == first_human else None))
         row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(63),
                       first_player=first_player, to_move=first_player,
-                      hints=hints, hotseat=hotseat, memory=memory, status="running", move_count=0, result=None)
+                      hints=hints, hotseat=hotseat, memory=memory, status="running", move_count=0, result=None,
+                      time_limit=time_limit, stand_in=stand_in, rated=rated)
         row.seats = rows
+        if time_limit is not None and rows[first_player].kind == "human":
+            row.deadline = datetime.now(UTC) + timedelta(seconds=time_limit)
         with self.sessions.begin() as session:
             session.add(row)
         game = self._from_rows(row, rows, [])
@@ -215,9 +271,12 @@ class GameService:
         game = LiveGame(
             id=row.id, players=row.players, variant=row.variant, seed=row.seed, first_player=row.first_player,
             hints=row.hints, hotseat=row.hotseat, memory=bool(row.memory), bot_seed=row.bot_seed,
-            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)) for s in seats],
+            seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public), bool(s.away), bool(s.left))
+                   for s in seats],
             token_hashes=[s.token_hash for s in seats], owners=[s.user_id for s in seats],
             snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player)),
+            rated=bool(row.rated), time_limit=row.time_limit, stand_in=row.stand_in or DEFAULT_STAND_IN,
+            deadline=as_utc(row.deadline), rematch_of=row.rematch_of, rematch=row.rematch,
         )
         snap = game.snapshot
         for number, text in enumerate(moves, start=1):
@@ -274,7 +333,7 @@ class GameService:
         with self.sessions() as session:
             row = session.get(GameRow, game_id)
             if row is None:
-                raise GameError(404, "unknown_game", f"no game {game_id!r}")
+                raise GameError(404, "unknown_game", _("no game {id}", id=repr(game_id)))
             moves = session.scalars(
                 select(MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.number)).all()
             return self._from_rows(row, list(row.seats), list(moves))
@@ -304,7 +363,7 @@ class GameService:
         seats = [Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)).to_dict() for s in row.seats]
         return {
             "id": row.id, "players": row.players, "variant": row.variant, "status": row.status,
-            "move_number": row.move_count, "hotseat": row.hotseat, "seats": seats,
+            "move_number": row.move_count, "hotseat": row.hotseat, "seats": seats, "time_limit": row.time_limit,
             "open_seats": [s["seat"] for s in seats if s["kind"] == "human" and s["public"] and not s["claimed"]]
             if row.status == "running" else [],
             "winners": (row.result or {}).get("winners"),
@@ -316,7 +375,8 @@ class GameService:
         with self.sessions() as session:
             return list(session.scalars(
                 select(GameRow.id).join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.to_move))
-                .where(GameRow.status == "running", SeatRow.kind == "bot")).all())
+                .where(GameRow.status == "running",
+                       (SeatRow.kind == "bot") | SeatRow.away.is_(True) | SeatRow.left.is_(True))).all())
 
     # -- seats and tokens --------------------------------------------------------------------
 
@@ -329,22 +389,27 @@ class GameService:
         for any other token.
         """
         if not token:
-            raise GameError(401, "no_token", "this needs your seat's token (Authorization: Bearer <token>)")
+            raise GameError(401, "no_token", _("this needs your seat's token (Authorization: Bearer <token>)"))
         digest = hash_token(token)
         for seat, known in enumerate(game.token_hashes):
             if known is not None and secrets.compare_digest(known, digest):
                 if not game.seats[seat].claimed:
-                    raise GameError(403, "invite_unclaimed", "this is an invite: claim the seat first "
-                                                             f"(POST /api/games/{game.id}/claim)")
+                    raise GameError(403, "invite_unclaimed", _("this is an invite: claim the seat first (POST {path})",
+                                                               path=f"/api/games/{game.id}/claim"))
                 return seat
         if token.startswith(INVITE_PREFIX):
-            raise GameError(403, "invite_used", "this invite was already used: its seat is taken")
-        raise GameError(403, "bad_token", "this token belongs to no seat of this game")
+            raise GameError(403, "invite_used", _("this invite was already used: its seat is taken"))
+        raise GameError(403, "bad_token", _("this token belongs to no seat of this game"))
 
     def _take(self, game: LiveGame, seat: int, condition: Any, user_id: int | None = None,
               user_name: str | None = None) -> str | None:
         """Claim an unclaimed seat in one conditional UPDATE; the new seat token, or None if it was taken first.
-        A signed-in player's account (``user_id``) holds the seat from then on, under its name."""
+        A signed-in player's account (``user_id``) holds the seat from then on, under its name. A rated
+        game's seats go to signed-in accounts only, one each (403 ``rated_sign_in``, 409 ``already_seated``)."""
+        if game.rated:
+            from .ratings import check_rated_seat  # ratings.py imports this module
+
+            check_rated_seat(self.sessions, game.id, user_id)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         account: dict[str, Any] = {} if user_id is None else {"user_id": user_id,
@@ -359,8 +424,7 @@ class GameService:
         if taken != 1:
             return None
         with game.lock:
-            old = game.seats[seat]
-            game.seats[seat] = Seat(seat, old.kind, old.bot, account.get("name", old.name), True, old.public)
+            game.seats[seat] = replace(game.seats[seat], claimed=True, name=account.get("name", game.seats[seat].name))
             game.token_hashes[seat] = digest
             if user_id is not None:
                 game.owners[seat] = user_id
@@ -372,20 +436,20 @@ class GameService:
         A signed-in player's account (``user_id``, ``user_name``) holds the seat from then on."""
         game = self.get(game_id)
         if not invite:
-            raise GameError(401, "no_token", "this needs the invite's token (Authorization: Bearer <token>)")
+            raise GameError(401, "no_token", _("this needs the invite's token (Authorization: Bearer <token>)"))
         digest = hash_token(invite)
         for seat, known in enumerate(game.token_hashes):
             if known is not None and secrets.compare_digest(known, digest):
                 if game.seats[seat].claimed:
-                    raise GameError(409, "claimed", "this is a seat token, not an invite: the seat is yours already")
+                    raise GameError(409, "claimed", _("this is a seat token, not an invite: the seat is yours already"))
                 token = self._take(game, seat, SeatRow.token_hash == digest, user_id, user_name)
                 if token is not None:
                     return seat, token
                 self.forget(game_id)  # another process or request took it: reload the seats next time
                 break
         raise GameError(403, "invite_used" if invite.startswith(INVITE_PREFIX) else "bad_token",
-                        "this invite was already used: its seat is taken"
-                        if invite.startswith(INVITE_PREFIX) else "this token belongs to no seat of this game")
+                        _("this invite was already used: its seat is taken")
+                        if invite.startswith(INVITE_PREFIX) else _("this token belongs to no seat of this game"))
 
     def join(self, game_id: str, user_id: int | None = None, user_name: str | None = None) -> tuple[int, str]:
         """Take the first free public seat atomically: (seat, token); 409 if none is left. A signed-in
@@ -396,14 +460,14 @@ class GameService:
         """
         game = self.get(game_id)
         if game.snapshot.state.is_over():
-            raise GameError(409, "over", "the game is over")
+            raise GameError(409, "over", _("the game is over"))
         for seat in list(game.seats):
             if seat.kind == "human" and seat.public and not seat.claimed:
                 token = self._take(game, seat.seat, SeatRow.public.is_(True), user_id, user_name)
                 if token is not None:
                     return seat.seat, token
         self.forget(game_id)  # what we knew may be behind another process: reload next time
-        raise GameError(409, "no_free_seat", "no seat of this game is open to join")
+        raise GameError(409, "no_free_seat", _("no seat of this game is open to join"))
 
     @staticmethod
     def account_seat(game: LiveGame, user_id: int) -> int | None:
@@ -421,22 +485,35 @@ class GameService:
         """Offer a private seat in the lobby; only the creator (seat ``by``) may. 409 if already taken."""
         game = self.get(game_id)
         if by != self.creator_seat(game):
-            raise GameError(403, "not_creator", "only the game's creator can open a seat")
+            raise GameError(403, "not_creator", _("only the game's creator can open a seat"))
         if not 0 <= seat < game.players or game.seats[seat].kind != "human":
-            raise GameError(404, "no_such_seat", f"seat {seat} is not a human seat of this game")
+            raise GameError(404, "no_such_seat", _("seat {seat} is not a human seat of this game", seat=seat))
         if game.snapshot.state.is_over():
-            raise GameError(409, "over", "the game is over")
+            raise GameError(409, "over", _("the game is over"))
         if game.seats[seat].claimed:
-            raise GameError(409, "claimed", f"seat {seat} is taken already")
+            raise GameError(409, "claimed", _("seat {seat} is taken already", seat=seat))
         with game.lock, self.engine.begin() as connection:
             connection.execute(update(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)
                                .values(public=True))
             pubsub.publish(connection, game.id, len(game.snapshot.moves))
-            old = game.seats[seat]
-            game.seats[seat] = Seat(seat, old.kind, old.bot, old.name, old.claimed, True)
+            game.seats[seat] = replace(game.seats[seat], public=True)
         return game
 
     # -- views ---------------------------------------------------------------------------------
+
+    def rating_changes(self, game: LiveGame) -> list[dict[str, Any]] | None:
+        """A finished rated game's rating change of each seat (:func:`.ratings.game_ratings`; ``[]`` until
+        applied); None for a running or unrated game. Read from the database until found, then kept."""
+        if not game.rated or not game.snapshot.state.is_over():
+            return None
+        if game.ratings is None:
+            from .ratings import game_ratings  # ratings.py imports this module
+
+            found = game_ratings(self.sessions, game.id)
+            if not found:
+                return found
+            game.ratings = found
+        return game.ratings
 
     def view(self, game: LiveGame, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` (None: a spectator) may see it; every hand once the game is over."""
@@ -452,6 +529,14 @@ class GameService:
             "memory": game.memory,
             "seats": [s.to_dict() for s in game.seats],
             "you": seat,
+            "time_limit": game.time_limit,
+            "stand_in": game.stand_in,
+            "deadline": None if game.deadline is None else game.deadline.isoformat(),
+            "takeback": seat is not None and takeback_refusal(game, seat) is None,
+            "rated": game.rated,
+            "ratings": self.rating_changes(game),
+            "rematch_of": game.rematch_of,
+            "rematch": game.rematch,
             "move_number": len(snap.moves),
             "log": list(snap.log) if over or not game.memory else [_without_card(e) for e in snap.log],
             "table": table_view(snap.state, seat, reveal=over),
@@ -461,7 +546,7 @@ class GameService:
     def public_record(game: LiveGame) -> str:
         """The game's record (JSON text) as anyone may see it: the seed, which decides every hand and
         the order of the region cards, is null until the game is over."""
-        _refuse_in_memory_mode(game, "the record")
+        _refuse_in_memory_mode(game, _("the record"))
         text = game.record().dumps()
         if game.snapshot.state.is_over():
             return text
@@ -469,10 +554,11 @@ class GameService:
 
     def replay_frame(self, game: LiveGame, number: int) -> dict[str, Any]:
         """The public table after ``number`` moves (hands shown only once the game is over)."""
-        _refuse_in_memory_mode(game, "a replay")
+        _refuse_in_memory_mode(game, _("a replay"))
         snap = game.snapshot
         if not 0 <= number <= len(snap.moves):
-            raise GameError(404, "no_such_move", f"the game has moves 0 to {len(snap.moves)}, not {number}")
+            raise GameError(404, "no_such_move", _("the game has moves 0 to {last}, not {number}", last=len(snap.moves),
+                                                    number=number))
         frame = Snapshot(game.start())
         for text in snap.moves[:number]:
             frame = frame.after(parse_move(text))
@@ -488,6 +574,7 @@ class GameService:
         """The choices that can follow ``steps`` in building this seat's move (the engine's builder)."""
         state = game.snapshot.state
         self._check_turn(state, seat)
+        self._check_person_plays(game, seat)
         builder = state.builder()
         for number, step in enumerate(steps, start=1):
             try:
@@ -510,31 +597,49 @@ class GameService:
     @staticmethod
     def _check_turn(state: GameState, seat: int) -> None:
         if state.is_over():
-            raise GameError(409, "over", "the game is over")
+            raise GameError(409, "over", _("the game is over"))
         if seat != state.player:
-            raise GameError(409, "not_your_turn", f"not your turn: player {state.player + 1} is to move")
+            raise GameError(409, "not_your_turn", _("not your turn: player {n} is to move", n=state.player + 1))
 
-    def play(self, game_id: str, seat: int, notation: str, expected: int | None = None) -> LiveGame:
+    @staticmethod
+    def _check_person_plays(game: LiveGame, seat: int) -> None:
+        """Refuse a person's move on their turn while the stand-in bot plays their seat or once their time is up."""
+        if game.seats[seat].left:
+            raise GameError(409, "left", _("you left this game: the stand-in bot plays your seat to the end"))
+        if game.seats[seat].away:
+            raise GameError(409, "away", _("you ran out of time and the stand-in bot plays for you: "
+                                           "take your seat back to play again"))
+        if game.deadline is not None and datetime.now(UTC) >= game.deadline:
+            raise GameError(409, "out_of_time", _("your time for this move ran out: the stand-in bot plays it"))
+
+    def play(self, game_id: str, seat: int, notation: str, expected: int | None = None,
+             position: GameState | None = None) -> LiveGame:
         """Validate and store one move; errors change nothing.
+
+        A person's move (``position`` None) is refused while the stand-in plays
+        their seat (409 ``away``, ``left``) or once their deadline has passed (409
+        ``out_of_time``). A bot's move names the ``position`` it was chosen for
+        (from :meth:`bot_turn`): it is dropped as stale if the game is no longer
+        there (a take-back) or a bot no longer plays the seat (the person came back).
 
         Before refusing with a 409 (stale, not your turn, over), the game is
         compared with the database: if another process stored moves this one
         has not seen yet, it reloads and judges the move again.
         """
         try:
-            return self._play(game_id, seat, notation, expected)
+            return self._play(game_id, seat, notation, expected, position)
         except GameError as exc:
             if exc.status != 409 or not self.catch_up(game_id):
                 raise
-        return self._play(game_id, seat, notation, expected)
+        return self._play(game_id, seat, notation, expected, position)
 
     def catch_up(self, game_id: str) -> bool:
         """Reload the cached game if the database holds more moves than it; True if it was behind."""
         game = self._games.get(game_id)
         with self.sessions() as session:
             stored = session.scalar(select(GameRow.move_count).where(GameRow.id == game_id))
-        if stored is None or (game is not None and len(game.snapshot.moves) >= stored):
-            return False
+        if stored is None or (game is not None and len(game.snapshot.moves) == stored):
+            return False  # (a count below ours: another process took moves back)
         self.reload(game_id)
         return True
 
@@ -550,7 +655,8 @@ class GameService:
                     self._games[game_id] = fresh
         return fresh
 
-    def _play(self, game_id: str, seat: int, notation: str, expected: int | None) -> LiveGame:
+    def _play(self, game_id: str, seat: int, notation: str, expected: int | None,
+              position: GameState | None = None) -> LiveGame:
         game = self.get(game_id)
         game.lock.acquire()
         while self._games.get(game_id) is not game:  # reloaded while we waited: judge against the new copy
@@ -560,9 +666,15 @@ class GameService:
         try:
             snap = game.snapshot
             if expected is not None and expected != len(snap.moves):
-                raise GameError(409, "stale", f"stale: the game is at move {len(snap.moves)}, not {expected}; "
-                                              "reload to see the latest position")
+                raise GameError(409, "stale", _("stale: the game is at move {current}, not {expected}; "
+                                                "reload to see the latest position", current=len(snap.moves),
+                                                expected=expected))
+            if position is not None and (game.bot_for(seat) is None or snap.state != position):
+                # a bot's move chosen before a take-back, or for a person who has come back: drop it
+                raise GameError(409, "stale", _("stale: the position this bot move was chosen for has changed"))
             self._check_turn(snap.state, seat)
+            if position is None:
+                self._check_person_plays(game, seat)
             try:
                 move = parse_move(notation)
                 snap.state.check(move)
@@ -576,10 +688,13 @@ class GameService:
         return game
 
     def _store(self, game: LiveGame, snap: Snapshot, seat: int) -> None:
-        """Append the move and update the game row in one transaction (two plain statements)."""
+        """Append the move and update the game row in one transaction (two plain statements); the
+        next person to move gets a new deadline (``game.deadline``, set only once stored)."""
         number = len(snap.moves)
         result = snap.state.result
-        changes: dict[str, Any] = {"move_count": number, "updated_at": datetime.now(UTC),
+        now = datetime.now(UTC)
+        deadline = game.next_deadline(snap.state, now)
+        changes: dict[str, Any] = {"move_count": number, "updated_at": now, "deadline": deadline,
                                    "to_move": None if result is not None else snap.state.player}
         if result is not None:
             changes.update(status="finished", result=result.to_dict())
@@ -591,25 +706,40 @@ class GameService:
                 pubsub.publish(connection, game.id, number)
         except IntegrityError:
             self.forget(game.id)  # another writer got there first: reload its moves next time
-            raise GameError(409, "stale", f"stale: move {number} was already played; reload") from None
+            raise GameError(409, "stale", _("stale: move {number} was already played; reload", number=number)) from None
+        game.deadline = deadline
+        if result is not None and game.rated:
+            self._apply_ratings(game.id)
+
+    def _apply_ratings(self, game_id: str) -> None:
+        """Apply a rated game's result once it is stored; a failure is logged, the move stands, and the
+        next start applies it (:func:`.ratings.apply_pending`)."""
+        from .ratings import apply_ratings  # ratings.py imports this module
+
+        try:
+            apply_ratings(self.engine, game_id)
+        except Exception:
+            log.exception("ratings of game %s not applied: they will be at the next start", game_id)
 
     @staticmethod
     def bot_is_to_move(game: LiveGame) -> bool:
+        """True if a bot plays the seat to move: a bot seat, or the stand-in for a person away or gone."""
         state = game.snapshot.state
-        return not state.is_over() and game.seats[state.player].kind == "bot"
+        return not state.is_over() and game.bot_for(state.player) is not None
 
-    def bot_turn(self, game_id: str) -> tuple[Job, int] | None:
-        """If a bot is to move: (the job that chooses its move, in notation; the seat), else None."""
+    def bot_turn(self, game_id: str) -> tuple[Job, int, GameState] | None:
+        """If a bot is to move: (the job that chooses its move, in notation; the seat; the position it is
+        chosen for, to pass to :meth:`play` as ``position``), else None."""
         game = self.get(game_id)
         snap = game.snapshot
         state = snap.state
         if not self.bot_is_to_move(game):
             return None
-        name = game.seats[state.player].bot
+        name = game.bot_for(state.player)
         assert name is not None
         number = len(snap.moves)
         job = Job("bot", game_id, number, compute.bot_move, (name, game.bot_seed * 1009 + number, state.copy()))
-        return job, state.player
+        return job, state.player, state
 
     def hint(self, game: LiveGame, seat: int) -> Job:
         """The job that finds this seat's best moves (only if the game allows hints); run it in the pool.
@@ -618,7 +748,7 @@ class GameService:
         follows the public move log (every card played is in it).
         """
         if not game.hints:
-            raise GameError(403, "hints_off", "hints are off in this game's settings")
+            raise GameError(403, "hints_off", _("hints are off in this game's settings"))
         snap = game.snapshot
         self._check_turn(snap.state, seat)
         number = len(snap.moves)
@@ -628,7 +758,7 @@ class GameService:
     def analysis(self, game: LiveGame) -> dict[str, Any] | Job:
         """The analysis of a finished game if it is known, else the job that makes it (then :meth:`remember`)."""
         if not game.snapshot.state.is_over():
-            raise GameError(409, "not_over", "the analysis is shown once the game is over")
+            raise GameError(409, "not_over", _("the analysis is shown once the game is over"))
         cached = self._analyses.get(game.id)
         if cached is not None:
             self._analyses.move_to_end(game.id)
@@ -647,19 +777,55 @@ class GameService:
         return found
 
 
+def takeback_refusal(game: LiveGame, seat: int) -> GameError | None:
+    """Why ``seat`` may not take back its last move now (the error to raise), or None if it may.
+
+    Take-backs are for unrated games against bots only (403 ``rated``,
+    ``not_against_bots``), while the game runs and the seat is played by its
+    person (409 ``over``, ``away``, ``left``), for a seat that has moved (409
+    ``nothing_to_take_back``), and only while no struggle has been resolved by
+    that move or since (409 ``struggle_resolved``): a resolution is settled.
+    """
+    if game.rated:
+        return GameError(403, "rated", _("take-backs are never allowed in rated games"))
+    if any(s.kind != "bot" for s in game.seats if s.seat != seat):
+        return GameError(403, "not_against_bots", _("take-backs are only for games against bots: "
+                                                    "another person plays at this table"))
+    if game.snapshot.state.is_over():
+        return GameError(409, "over", _("the game is over"))
+    if game.seats[seat].left or game.seats[seat].away:
+        return GameError(409, "left" if game.seats[seat].left else "away",
+                         _("the stand-in bot plays your seat: take it back before taking back a move")
+                         if game.seats[seat].away else _("you left this game"))
+    log = game.snapshot.log
+    number = last_move_of(log, seat)
+    if number is None:
+        return GameError(409, "nothing_to_take_back", _("you have made no move to take back"))
+    if any(entry["resolved"] for entry in log[number - 1:]):
+        return GameError(409, "struggle_resolved", _("a struggle has been resolved since your last move began: "
+                                                     "moves up to a resolution cannot be taken back"))
+    return None
+
+
+def last_move_of(log: tuple[dict[str, Any], ...], seat: int) -> int | None:
+    """The number (from 1) of the seat's latest move in the log, or None if it has not moved."""
+    return next((entry["number"] for entry in reversed(log) if entry["seat"] == seat), None)
+
+
 def _without_card(entry: dict[str, Any]) -> dict[str, Any]:
     """A log entry as memory mode shows it while the game runs: who moved and what changed on the
     board, but not the card played nor the move's notation."""
     passed = entry["notation"] == "pass"
-    return {**entry, "notation": "pass" if passed else "card", "text": "passes" if passed else "plays a card"}
+    return {**entry, "notation": "pass" if passed else "card", "text": _("passes") if passed else _("plays a card")}
 
 
 def _refuse_in_memory_mode(game: LiveGame, what: str) -> None:
     """Raises GameError 409 for ``what`` (a record or a replay) of a running memory-mode game."""
     if game.memory and not game.snapshot.state.is_over():
-        raise GameError(409, "memory_mode", f"this game is played from memory: {what} is available once it ends")
+        raise GameError(409, "memory_mode", _("this game is played from memory: {what} is available once it ends",
+                                              what=what))
 
 
 def _choice_dict(choice: Choice) -> dict[str, Any]:
-    return {"kind": choice.kind, "value": choice.value, "label": choice.label}
+    return {"kind": choice.kind, "value": choice.value, "label": choice_label(choice.kind, choice.value)}
 

@@ -16,6 +16,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from .compute import ComputePool, Refused
 from .games import GameError, GameService
+from .i18n import language_of, localize
 
 log = logging.getLogger("kingisdead.web")
 
@@ -41,7 +42,7 @@ class Hub:
 
     async def send_state(self, game_id: str, socket: WebSocket, seat: int | None) -> None:
         game = self.service.get(game_id)
-        await socket.send_json({"type": "state", "game": self.service.view(game, seat)})
+        await socket.send_json(localize({"type": "state", "game": self.service.view(game, seat)}, language_of(socket)))
 
     async def catch_up(self, game_id: str) -> None:
         """Another process stored a move or changed a seat: reload the cached game and tell its
@@ -56,6 +57,14 @@ class Hub:
         """After missing notices (a lost connection to the database): reload every watched game."""
         for game_id in list(self._watchers):
             await self.catch_up(game_id)
+
+    async def announce(self, game_id: str, message: dict[str, Any]) -> None:
+        """Send every watcher of the game the same message (e.g. the rematch's id)."""
+        for socket in list(self._watchers.get(game_id, {})):
+            try:
+                await socket.send_json(message)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.remove(game_id, socket)
 
     async def broadcast(self, game_id: str) -> None:
         """Send every watcher of the game its own view of the latest position."""
@@ -127,13 +136,13 @@ class BotRunner:
                     if game_id in self._wake:  # a move arrived while we looked: look again
                         continue
                     return False
-                job, seat = turn
+                job, seat, position = turn  # a bot's seat, or a person's played by the stand-in
                 if self.delay:
                     await asyncio.sleep(self.delay)
                 try:
                     notation = await self.compute.run(job)
                     await loop.run_in_executor(self._threads, self.service.play, game_id, seat, notation,
-                                               job.move_number)
+                                               job.move_number, position)
                 except Refused as exc:  # the pool is full: this bot waits its turn
                     await asyncio.sleep(exc.retry_after)
                     continue
