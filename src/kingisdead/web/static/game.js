@@ -37,6 +37,12 @@ async function start() {
       seatTokens.set(v.you, token);
     } catch (err) { /* a token for another game or a seat taken over: ignore it */ }
   }
+  if (!seatTokens.size) {  // no seat token in this browser: a seat the signed-in account holds (by its cookie)
+    try {
+      const mine = await api("GET", `/api/games/${gameId}`);
+      if (mine.you !== null && mine.you !== undefined) seatTokens.set(mine.you, null);
+    } catch (err) { /* the game's own errors are shown just below */ }
+  }
   $("download").href = `/api/games/${gameId}/record`;
   try {
     publicView = await api("GET", `/api/games/${gameId}`);

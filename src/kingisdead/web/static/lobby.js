@@ -1,5 +1,6 @@
 // The lobby: create a game, hand out invite links, list games to join, watch or replay.
 import { api, el, myGames, saveTokens, toast, seatLabel } from "/static/common.js";
+import { mountAccount } from "/static/account.js";
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
@@ -8,6 +9,7 @@ let seatChoices = ["human", "bot:random", "bot:random", "bot:random"];
 let seatAccess = ["private", "private", "private", "private"];  // per human seat but yours: invite only, or open
 
 async function start() {
+  mountAccount();  // sign-in form or the signed-in player's games, beside the rest
   meta = await api("GET", "/api/meta");
   const defaultBot = defaultLevel();
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];

@@ -1,0 +1,140 @@
+// The lobby's account panel: sign up or sign in (or carry on as a guest), then the signed-in name with
+// a sign-out button, "my games" (those where it is your turn first, marked), finished games and statistics.
+// The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
+import { api, el } from "/static/common.js";
+import { t } from "/static/i18n.js";
+
+let panel = null;
+let timer = null;
+
+export async function mountAccount() {
+  panel = el("section", { class: "panel account", "aria-label": t("Your account"), "data-testid": "account" });
+  const lobby = document.querySelector("main.lobby");
+  const hero = lobby.querySelector(".hero");
+  if (hero) hero.after(panel); else lobby.prepend(panel);
+  await refresh();
+}
+
+// Whoever is signed in (null: a guest).
+async function whoAmI() {
+  try {
+    return await api("GET", "/api/account");
+  } catch (err) {
+    if (err.status === 401) return null;
+    throw err;
+  }
+}
+
+async function refresh() {
+  clearInterval(timer);
+  let account;
+  try {
+    account = await whoAmI();
+  } catch (err) {
+    panel.replaceChildren(el("h2", {}, t("Your account")), el("div", { class: "error-box" }, err.message));
+    return;
+  }
+  document.body.dataset.account = account ? account.name : "";
+  if (!account) { showForm(); return; }
+  showAccount(account);
+  await loadMyGames();
+  timer = setInterval(loadMyGames, 10000);
+}
+
+function showForm() {
+  const name = el("input", { type: "text", maxlength: 40, autocomplete: "username", "data-testid": "account-name",
+                             "aria-label": t("Name"), placeholder: t("Name") });
+  const password = el("input", { type: "password", maxlength: 128, autocomplete: "current-password",
+                                 "data-testid": "account-password", "aria-label": t("Password"), placeholder: t("Password") });
+  const error = el("div", { class: "error-box hidden", "data-testid": "account-error", role: "alert" });
+  const signIn = el("button", { class: "btn", type: "submit", "data-testid": "sign-in" }, t("Sign in"));
+  const signUp = el("button", { class: "btn secondary", type: "button", "data-testid": "sign-up" }, t("Sign up"));
+  const form = el("form", { class: "account-form" },
+    el("div", { class: "form-row" }, name, password, signIn, signUp),
+    el("p", { class: "muted", style: "font-size:0.85rem" },
+      t("Sign in to see your games on any device, and to play rated games. Or carry on as a guest: your games stay in this browser.")),
+    error);
+  const send = async (path) => {
+    error.classList.add("hidden");
+    try {
+      await api("POST", path, { name: name.value, password: password.value });
+    } catch (err) {
+      error.textContent = err.message;
+      error.classList.remove("hidden");
+      return;
+    }
+    await refresh();
+  };
+  form.addEventListener("submit", (event) => { event.preventDefault(); send("/api/account/sign-in"); });
+  signUp.addEventListener("click", () => {
+    password.setAttribute("autocomplete", "new-password");
+    send("/api/account/sign-up");
+  });
+  panel.replaceChildren(el("h2", {}, t("Your account")), form);
+}
+
+function showAccount(account) {
+  const out = el("button", { class: "btn secondary small", "data-testid": "sign-out" }, t("Sign out"));
+  out.addEventListener("click", async () => {
+    try { await api("POST", "/api/account/sign-out"); } catch { /* signed out already */ }
+    await refresh();
+  });
+  panel.replaceChildren(
+    el("div", { class: "account-head" },
+      el("h2", {}, t("Signed in as {name}", { name: account.name })), out),
+    el("h3", {}, t("My games")),
+    el("ul", { class: "game-list", "data-testid": "my-games" }),
+    el("h3", {}, t("Finished games")),
+    el("ul", { class: "game-list", "data-testid": "my-finished" }),
+    el("h3", {}, t("Statistics")),
+    statistics(account));
+}
+
+function statistics(account) {
+  const ratings = new Map(account.ratings.map((r) => [r.players, r]));
+  const rows = [2, 3, 4].map((n) => {
+    const s = account.by_players[String(n)];
+    const rating = ratings.get(n);
+    return el("tr", { "data-testid": `stats-${n}` },
+      el("td", {}, n === 4 ? t("4 players (teams)") : t("{n} players", { n })),
+      el("td", {}, String(s.played)), el("td", {}, String(s.won)),
+      el("td", {}, rating ? rating.rating.toFixed(1) : "–"));
+  });
+  return el("table", { class: "explain account-stats", "data-testid": "stats" },
+    el("thead", {}, el("tr", {}, el("th", {}, t("Game")), el("th", {}, t("Played")), el("th", {}, t("Won")),
+                                 el("th", {}, t("Rating")))),
+    el("tbody", {}, ...rows));
+}
+
+async function loadMyGames() {
+  let games;
+  try {
+    games = (await api("GET", "/api/account/games")).games;
+  } catch (err) {
+    if (err.status === 401) { await refresh(); return; }  // signed out elsewhere, or the session ended
+    return;
+  }
+  const list = panel.querySelector("[data-testid=my-games]");
+  const finished = panel.querySelector("[data-testid=my-finished]");
+  if (!list || !finished) return;
+  const running = games.filter((g) => g.status !== "finished");
+  const done = games.filter((g) => g.status === "finished");
+  list.replaceChildren(...(running.length ? running.map(item) : [el("li", { class: "muted" }, t("No running games: create one."))]));
+  finished.replaceChildren(...(done.length ? done.map(item) : [el("li", { class: "muted" }, t("None yet."))]));
+}
+
+function item(game) {
+  const others = game.seats.filter((s) => !game.your_seats.includes(s.seat))
+    .map((s) => (s.kind === "bot" || s.claimed ? s.name : t("free seat"))).join(" · ");
+  let state;
+  if (game.status === "finished") state = el("span", { class: game.won ? "tag won" : "tag" }, game.won ? t("won") : t("lost"));
+  else if (game.your_turn) state = el("span", { class: "tag your-turn", "data-testid": "your-turn" }, t("Your turn"));
+  else state = el("span", { class: "muted" }, t("move {n}", { n: game.move_number }));
+  return el("li", { "data-testid": "my-game", "data-game": game.id, "data-your-turn": game.your_turn ? "yes" : "no" },
+    el("span", { class: "gid" }, game.id),
+    state,
+    el("span", {}, t("{n} players", { n: game.players })),
+    el("span", { style: "font-size:0.85rem" }, others ? t("against {names}", { names: others }) : ""),
+    el("span", { class: "actions" },
+      el("a", { class: "btn secondary small", href: `/game/${game.id}` }, game.status === "finished" ? t("View") : t("Open"))));
+}

@@ -1,0 +1,100 @@
+"""Accounts in Debian's headless chromium: sign up, "my games", playing from another browser by the
+session cookie alone, sign out and sign in again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from webtools import Server, bot, human
+
+from kingisdead.web.accounts import SESSION_COOKIE
+
+PASSWORD = "a long enough secret"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("accounts") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def new_page(browser):
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport={"width": 1200, "height": 900}, reduced_motion="reduce")
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.errors = errors
+        return page
+
+    yield make
+    for context in contexts:
+        errors = [e for p in context.pages for e in p.errors]
+        context.close()
+        assert not errors, errors
+
+
+def session_of(page) -> str:
+    [cookie] = [c for c in page.context.cookies() if c["name"] == SESSION_COOKIE]
+    assert cookie["httpOnly"] and cookie["secure"] and cookie["sameSite"] == "Lax"
+    return cookie["value"]
+
+
+def fill_and_send(page, name: str, button: str) -> None:
+    page.get_by_test_id("account-name").fill(name)
+    page.get_by_test_id("account-password").fill(PASSWORD)
+    page.get_by_test_id(button).click()
+
+
+def test_sign_up_see_my_games_play_from_another_browser_sign_out_and_in(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/")
+    fill_and_send(page, "Elaine", "sign-up")
+    page.wait_for_function("() => document.body.dataset.account === 'Elaine'")
+    assert "Elaine" in page.get_by_test_id("account").inner_text()
+    assert page.evaluate("() => document.cookie") == ""  # the session is HttpOnly: no script can read it
+    cookie = {"Cookie": f"{SESSION_COOKIE}={session_of(page)}"}
+
+    # two games held by the account: one where it is Elaine's turn, one where it is not (yet)
+    with httpx.Client(base_url=server.url, headers=cookie) as http:
+        mine = http.post("/api/games", json={"players": 2, "seats": [human(), bot("random")], "seed": 3})
+        waiting = http.post("/api/games", json={"players": 2, "seats": [human(), human()], "seed": 4,
+                                                "first_player": 1})
+        assert mine.status_code == waiting.status_code == 201
+    mine_id, waiting_id = mine.json()["id"], waiting.json()["id"]
+    page.reload()
+    page.wait_for_selector(f"[data-testid=my-game][data-game='{waiting_id}']")
+    games = page.get_by_test_id("my-game")
+    assert [games.nth(i).get_attribute("data-game") for i in range(games.count())] == [mine_id, waiting_id]
+    assert games.nth(0).get_by_test_id("your-turn").is_visible()
+    assert games.nth(1).get_by_test_id("your-turn").count() == 0
+    assert page.get_by_test_id("stats-2").is_visible()
+
+    # another browser signs in and plays Elaine's seat: no seat token there, only the session cookie
+    other = new_page()
+    other.goto(server.url + "/")
+    fill_and_send(other, "elaine", "sign-in")
+    other.wait_for_function("() => document.body.dataset.account === 'Elaine'")
+    other.locator(f"[data-testid=my-game][data-game='{mine_id}'] a").click()
+    other.wait_for_function("() => document.body.dataset.turn === 'you'")
+    assert other.evaluate("id => localStorage.getItem(`kid:tokens:${id}`)", mine_id) in (None, "[]")
+
+    # sign out, then the form is back; a wrong password is refused in words; signing in again works
+    page.get_by_test_id("sign-out").click()
+    page.wait_for_function("() => document.body.dataset.account === ''")
+    assert not [c for c in page.context.cookies() if c["name"] == SESSION_COOKIE]
+    page.get_by_test_id("account-name").fill("Elaine")
+    page.get_by_test_id("account-password").fill("not the password")
+    page.get_by_test_id("sign-in").click()
+    page.get_by_test_id("account-error").wait_for(state="visible")
+    fill_and_send(page, "Elaine", "sign-in")
+    page.wait_for_function("() => document.body.dataset.account === 'Elaine'")
+    page.wait_for_selector(f"[data-testid=my-game][data-game='{mine_id}']")
