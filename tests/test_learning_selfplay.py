@@ -143,6 +143,7 @@ def test_the_shards_have_the_documented_shapes_and_types(tiny_run):
         "move_start": ((n + 1,), "int64"), "move_steps": ((m, 8), "int8"), "move_visits": ((m,), "int32"),
         "move_prob": ((m,), "float32"), "move_value": ((m,), "float32"), "target_start": ((n + 1,), "int64"),
         "target_prefix": ((k, 8), "int8"), "target_len": ((k,), "int8"), "target": ((k, 21), "float32"),
+        "target_legal": ((k, 21), "bool"), "legal": ((n, 21), "bool"),
         "game_start": ((g + 1,), "int64"), "game_number": ((g,), "int64"), "game_setup_seed": ((g,), "uint64"),
         "game_play_seed": ((g,), "uint64"), "game_players": ((g,), "int8"), "game_mordred": ((g,), "bool"),
         "game_result": ((g, 4), "float32"), "game_winners": ((g,), "uint8"), "game_ending": ((g,), "int8"),
@@ -203,6 +204,9 @@ def test_positions_targets_and_results_agree_with_the_python_engine(tiny_run):
                     offered[legal_actions(builder)] = True
                     assert target.sum() == pytest.approx(1.0, abs=1e-5)
                     assert not target[~offered].any(), (prefix, target, offered)
+                    k = shard["target_start"][i] + list(targets).index(prefix)
+                    assert (shard["target_legal"][k] == offered).all()
+                assert (shard["legal"][i] == shard["target_legal"][shard["target_start"][i]]).all()
                 moves = slice(shard["move_start"][i], shard["move_start"][i + 1])
                 assert shard["move_prob"][moves].sum() == pytest.approx(1.0, abs=1e-5)
                 # Along a move's steps the targets multiply to its share of the visits.

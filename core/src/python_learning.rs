@@ -90,7 +90,8 @@ fn le_bytes<'py, T: Copy, const N: usize>(
 /// 255): `features` f32 (P, FEATURES), `player`, `forced` u8 (P), `played`,
 /// `move_count`, `target_count` u32 (P), `move_steps` u8 (M, 8), `move_len` u8
 /// (M), `move_visits` u32 (M), `move_value` f32 (M), `target_prefix` u8 (K,
-/// 8), `target_len` u8 (K), `target` f32 (K, NUM_ACTIONS); and `result`
+/// 8), `target_len` u8 (K), `target` f32 (K, NUM_ACTIONS), `target_legal`
+/// u32 (K, bit a: action a offered after the prefix); and `result`
 /// (list per seat), `end` (the final state tuple). Releases the GIL.
 #[pyfunction]
 #[pyo3(signature = (players, mordred, setup_seed, seed, iterations, explore_plies, temperature, config))]
@@ -209,6 +210,10 @@ fn selfplay_game<'py>(
     d.set_item(
         "target",
         le_bytes(py, targets().flat_map(|t| t.target), f32::to_le_bytes),
+    )?;
+    d.set_item(
+        "target_legal",
+        le_bytes(py, targets().map(|t| t.legal), u32::to_le_bytes),
     )?;
     d.set_item("result", game.result[..players as usize].to_vec())?;
     d.set_item("end", state_to_py(py, &game.end)?)?;

@@ -20,6 +20,7 @@ use crate::rng::SplitMix64;
 use crate::rules;
 use crate::setup::new_game;
 use crate::state::{Move, State, MAX_PLAYERS};
+use crate::stepping::SteppedGame;
 
 /// How self-play games are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,6 +64,9 @@ pub struct StepTarget {
     pub len: u8,
     /// Sums to 1 over the actions that continue the prefix into a searched move.
     pub target: [f32; NUM_ACTIONS],
+    /// Bit a set when the rules offer action a after the prefix (every legal
+    /// continuation, searched or not).
+    pub legal: u32,
 }
 
 /// One position of a self-play game and what the search made of it.
@@ -133,6 +137,7 @@ fn step_targets(moves: &[RootMove], out: &mut Vec<StepTarget>) {
                         prefix: p,
                         len: k as u8,
                         target: [0.0; NUM_ACTIONS],
+                        legal: 0,
                     });
                     mass.push([0.0; NUM_ACTIONS]);
                     out.len() - 1
@@ -177,6 +182,7 @@ pub fn play_game(
     let mut s = new_game(players, mordred, setup_seed, 0)?;
     let mut rng = SplitMix64::new(seed);
     let mut positions = Vec::new();
+    let mut stepper = SteppedGame::new(s);
     let mut ply = 0u32;
     while !s.is_over() {
         let mover = s.player;
@@ -208,6 +214,16 @@ pub fn play_game(
         );
         let mut targets = Vec::new();
         step_targets(&moves, &mut targets);
+        for t in &mut targets {
+            stepper.restart(s);
+            for &a in &t.prefix[..t.len as usize] {
+                let done = stepper
+                    .step(i64::from(a))
+                    .expect("a searched move's steps are offered");
+                debug_assert!(done.is_none(), "a prefix is shorter than its move");
+            }
+            t.legal = stepper.offered();
+        }
         let mv = moves[played].mv;
         positions.push(Position {
             state: s,
@@ -292,7 +308,19 @@ mod tests {
             for t in &p.targets {
                 let sum: f32 = t.target.iter().sum();
                 assert!((sum - 1.0).abs() < 1e-5);
+                for (a, &x) in t.target.iter().enumerate() {
+                    assert!(
+                        x == 0.0 || t.legal >> a & 1 == 1,
+                        "a target off the legal steps"
+                    );
+                }
             }
+            // The first step: the pass and every card in hand (no last-card rule with 2 players).
+            let hand = p.state.hands[p.state.player as usize];
+            let cards = (0..7)
+                .filter(|&c| hand[c] > 0)
+                .fold(0u32, |m, c| m | 1 << (c + 1));
+            assert_eq!(p.targets[0].legal, 1 | cards);
             let first = first_step(p);
             for m in &p.moves {
                 assert!(first[m.steps[0] as usize] > 0.0);

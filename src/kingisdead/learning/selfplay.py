@@ -124,6 +124,7 @@ def play_game(settings: SelfPlaySettings, seed: int, game: int) -> dict[str, Any
         "target_prefix": arr("target_prefix", "u1", MAX_STEPS).view(np.int8),
         "target_len": arr("target_len", "u1").astype(np.int8),
         "target": arr("target", "<f4", NUM_ACTIONS),
+        "target_legal": (arr("target_legal", "<u4")[:, None] >> np.arange(NUM_ACTIONS, dtype=np.uint32)) & 1 == 1,
         "result": np.array(raw["result"] + [0.0] * (MAX_SEATS - players), dtype=np.float32),
         "winners": sum(1 << p for p in result.winners),
         "ending": ENDINGS.index(result.ending),
@@ -160,6 +161,7 @@ def make_shard(settings: SelfPlaySettings, seed: int, first_game: int, games: in
     totals = np.add.reduceat(visits, move_start[:-1]).astype(np.float64)
     move_prob = (visits / np.repeat(totals, move_count)).astype(np.float32)
     target = cat([r["target"] for r in records])
+    target_legal = cat([r["target_legal"] for r in records])
     return {
         "format_version": np.array(FORMAT_VERSION, np.int32),
         "features": cat([r["features"] for r in records]),
@@ -171,6 +173,7 @@ def make_shard(settings: SelfPlaySettings, seed: int, first_game: int, games: in
         "forced": cat([r["forced"] for r in records]),
         "result": result,
         "policy": target[target_start[:-1]],
+        "legal": target_legal[target_start[:-1]],
         "played": move_start[:-1] + cat([r["played"] for r in records]),
         "move_start": move_start,
         "move_steps": cat([r["move_steps"] for r in records]),
@@ -181,6 +184,7 @@ def make_shard(settings: SelfPlaySettings, seed: int, first_game: int, games: in
         "target_prefix": cat([r["target_prefix"] for r in records]),
         "target_len": cat([r["target_len"] for r in records]),
         "target": target,
+        "target_legal": target_legal,
         "game_start": _starts(n_pos),
         "game_number": np.arange(first_game, first_game + games, dtype=np.int64),
         "game_setup_seed": np.array([r["setup_seed"] for r in records], np.uint64),
