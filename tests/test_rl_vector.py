@@ -37,12 +37,13 @@ def assert_same_as_pettingzoo(obs, info, pz, i: int) -> None:
     np.testing.assert_array_equal(info["action_mask"][i], seen["action_mask"])
 
 
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
 @pytest.mark.parametrize(("players", "variant"), CONFIGS)
-def test_step_by_step_the_vector_env_equals_the_pettingzoo_env(players, variant):
+def test_step_by_step_the_vector_env_equals_the_pettingzoo_env(players, variant, mode):
     """Same seeds, same integers: the same observations, masks, seats, rewards and endings,
     through a whole game, its autoreset and the start of the next game."""
     n, seed = 2, 100 * players + len(variant)
-    env = vector_env(n, players, variant)
+    env = vector_env(n, players, variant, autoreset_mode=mode)
     obs, info = env.reset(seed=seed)
     pzs = [raw_env(players, variant) for _ in range(n)]
     for i, pz in enumerate(pzs):
@@ -56,8 +57,9 @@ def test_step_by_step_the_vector_env_equals_the_pettingzoo_env(players, variant)
         actions = random_actions(info["action_mask"], rng)
         obs, rewards, terminations, truncations, info = env.step(actions)
         assert not truncations.any()
+        assert ("final_obs" in info) == (mode is AutoresetMode.SAME_STEP and terminations.any())
         for i, pz in enumerate(pzs):
-            if previous_terminations[i]:
+            if previous_terminations[i] and mode is AutoresetMode.NEXT_STEP:
                 pz.reset()  # continues the seed sequence, as the autoreset does
                 restarted[i] += 1
                 assert rewards[i] == 0.0 and not terminations[i]
@@ -67,6 +69,14 @@ def test_step_by_step_the_vector_env_equals_the_pettingzoo_env(players, variant)
                 assert rewards[i] == pz.rewards[actor]
                 assert terminations[i] == pz.terminations[actor]
             assert list(info["seat_rewards"][i]) == [pz.rewards[a] for a in pz.possible_agents]
+            if terminations[i] and mode is AutoresetMode.SAME_STEP:
+                assert info["_final_obs"][i]
+                last = pz.observe(pz.agent_selection)["observation"]
+                np.testing.assert_array_equal(info["final_obs"][i], last)
+                pz.reset()  # the new game is already under way in the vector env
+                restarted[i] += 1
+            elif "final_obs" in info:
+                assert not info["_final_obs"][i] and info["final_obs"][i] is None
             assert_same_as_pettingzoo(obs, info, pz, i)
             assert env.game_state(i) == pz.game.state
             assert env.move_steps(i) == pz.game.steps
@@ -195,8 +205,9 @@ def test_the_spaces_and_data_pass_gymnasium_s_checks():
     np.testing.assert_array_equal(env.action_masks(), info["action_mask"].astype(bool))
 
 
-def test_gymnasium_s_episode_statistics_wrapper_counts_whole_games():
-    env = RecordEpisodeStatistics(vector_env(2, 2))
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_gymnasium_s_episode_statistics_wrapper_counts_whole_games(mode):
+    env = RecordEpisodeStatistics(vector_env(2, 2, autoreset_mode=mode))
     obs, info = env.reset(seed=1)
     rng = np.random.default_rng(1)
     lengths = []
@@ -222,6 +233,10 @@ def test_bad_arguments_are_refused():
         vector_env(2, players=5)
     with pytest.raises(ValueError):
         vector_env(2, variant="arthur")
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        vector_env(2, autoreset_mode=AutoresetMode.DISABLED)
+    assert vector_env(1, autoreset_mode="SameStep").metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert KingIsDeadVectorEnv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     env = vector_env(2, players=3)
     with pytest.raises(RuntimeError, match="reset"):
         env.step([0, 0])

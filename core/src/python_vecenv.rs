@@ -13,7 +13,7 @@ use pyo3::types::PyTuple;
 use super::state_to_py;
 use crate::encoding::OBSERVATION_SIZE;
 use crate::stepping::NUM_ACTIONS;
-use crate::vecenv::{Outputs, StepOutputs, VecEnv};
+use crate::vecenv::{Autoreset, Outputs, StepOutputs, VecEnv};
 
 fn contiguous<'a, T>(
     slice: Result<&'a mut [T], numpy::NotContiguousError>,
@@ -55,19 +55,27 @@ struct PyVecEnv {
 
 #[pymethods]
 impl PyVecEnv {
-    /// `len(seeds)` games set up as `new_game(players, mordred, seed, first_player)`.
+    /// `len(seeds)` games set up as `new_game(players, mordred, seed, first_player)`;
+    /// `same_step` replaces a finished game in the step that ends it, else at the next step.
     #[new]
+    #[pyo3(signature = (players, mordred, first_player, seeds, same_step=false))]
     fn new(
         players: u8,
         mordred: bool,
         first_player: u8,
         seeds: PyReadonlyArray1<'_, u64>,
+        same_step: bool,
     ) -> PyResult<Self> {
         let seeds = seeds
             .as_slice()
             .map_err(|_| PyValueError::new_err("seeds: the array must be contiguous"))?;
-        let env =
-            VecEnv::new(players, mordred, first_player, seeds).map_err(PyValueError::new_err)?;
+        let autoreset = if same_step {
+            Autoreset::SameStep
+        } else {
+            Autoreset::NextStep
+        };
+        let env = VecEnv::new(players, mordred, first_player, seeds, autoreset)
+            .map_err(PyValueError::new_err)?;
         Ok(PyVecEnv { env })
     }
 
@@ -104,9 +112,11 @@ impl PyVecEnv {
 
     /// One step in every game (see `VecEnv::step`); besides the reset's
     /// buffers it fills rewards (N,) float32, seat_rewards (N, players)
-    /// float32, terminated (N,) bool and reset (N,) bool. ValueError (nothing
-    /// changed) when a running game is not offered its integer.
+    /// float32, terminated (N,) bool and reset (N,) bool, and with same-step
+    /// autoreset final_observations (N, 456) float32 for the games that ended.
+    /// ValueError (nothing changed) when a running game is not offered its integer.
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (actions, seeds, observations, masks, seats, rewards, seat_rewards, terminated, reset, final_observations=None))]
     fn step(
         &mut self,
         py: Python<'_>,
@@ -119,6 +129,7 @@ impl PyVecEnv {
         mut seat_rewards: PyReadwriteArray2<'_, f32>,
         mut terminated: PyReadwriteArray1<'_, bool>,
         mut reset: PyReadwriteArray1<'_, bool>,
+        mut final_observations: Option<PyReadwriteArray2<'_, f32>>,
     ) -> PyResult<()> {
         let n = self.env.num_envs();
         let players = self.env.players() as usize;
@@ -138,6 +149,14 @@ impl PyVecEnv {
             seat_rewards: contiguous(seat_rewards.as_slice_mut(), "seat_rewards", n * players)?,
             terminated: contiguous(terminated.as_slice_mut(), "terminated", n)?,
             reset: contiguous(reset.as_slice_mut(), "reset", n)?,
+            final_observations: match final_observations.as_mut() {
+                Some(buffer) => Some(contiguous(
+                    buffer.as_slice_mut(),
+                    "final_observations",
+                    n * OBSERVATION_SIZE,
+                )?),
+                None => None,
+            },
         };
         let env = &mut self.env;
         py.detach(|| env.step(actions, seeds, out, step))

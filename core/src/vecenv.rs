@@ -2,9 +2,8 @@
 //! `kingisdead/interfaces/vector.py`, which gives it NumPy buffers to fill.
 //!
 //! Every output goes into caller-owned flat slices (row i for game i), so a
-//! step allocates nothing per game. A game that ends is set up anew at the
-//! next call (Gymnasium's "next-step" autoreset), from the seed the caller
-//! passes for it then.
+//! step allocates nothing per game. A game that ends is set up anew, from the
+//! seed the caller passes for it, at the next call or at once ([`Autoreset`]).
 
 use crate::encoding::{observe, returns, OBSERVATION_SIZE};
 use crate::setup::{check_setup_arguments, new_game};
@@ -29,8 +28,21 @@ pub struct StepOutputs<'a> {
     pub seat_rewards: &'a mut [f32],
     /// `num_envs`: the game ended with this step.
     pub terminated: &'a mut [bool],
-    /// `num_envs`: the game was set up anew by this step (its action was ignored).
+    /// `num_envs`: the game was set up anew by this step.
     pub reset: &'a mut [bool],
+    /// `num_envs * OBSERVATION_SIZE`, same-step autoreset only: the last
+    /// observation of each game that ended with this step (other rows untouched).
+    pub final_observations: Option<&'a mut [f32]>,
+}
+
+/// When a finished game is set up anew (Gymnasium's autoreset modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Autoreset {
+    /// At the next step, which ignores that game's action and pays nothing.
+    NextStep,
+    /// In the step that ended it: the step returns the new game's first
+    /// observation, and the last one goes to `final_observations`.
+    SameStep,
 }
 
 /// A batch of games of one configuration.
@@ -38,6 +50,7 @@ pub struct VecEnv {
     players: u8,
     mordred: bool,
     first_player: u8,
+    autoreset: Autoreset,
     games: Vec<SteppedGame>,
 }
 
@@ -49,6 +62,7 @@ impl VecEnv {
         mordred: bool,
         first_player: u8,
         seeds: &[u64],
+        autoreset: Autoreset,
     ) -> Result<VecEnv, String> {
         check_setup_arguments(players, first_player)?;
         if seeds.is_empty() {
@@ -62,6 +76,7 @@ impl VecEnv {
             players,
             mordred,
             first_player,
+            autoreset,
             games,
         })
     }
@@ -107,14 +122,15 @@ impl VecEnv {
     }
 
     /// One step in every game: the integer `actions[i]` for game i, or, for a
-    /// game over since the last call, a new game from `seeds[i]`. Checked
-    /// first ([`VecEnv::check`]): on an error no game has changed.
+    /// game over since the last call, a new game from `seeds[i]` (with
+    /// same-step autoreset a game that ends is replaced at once, from the same
+    /// seed). Checked first ([`VecEnv::check`]): on an error no game has changed.
     pub fn step(
         &mut self,
         actions: &[i64],
         seeds: &[u64],
         out: Outputs,
-        step: StepOutputs,
+        mut step: StepOutputs,
     ) -> Result<(), String> {
         self.check(actions)?;
         self.check_len("seeds", seeds.len())?;
@@ -142,6 +158,19 @@ impl VecEnv {
             step.rewards[i] = seat_rewards[actor];
             step.terminated[i] = game.is_over();
             step.reset[i] = false;
+            if game.is_over() && self.autoreset == Autoreset::SameStep {
+                if let Some(finals) = step.final_observations.as_deref_mut() {
+                    let obs = &mut finals[i * OBSERVATION_SIZE..(i + 1) * OBSERVATION_SIZE];
+                    observe(&game.state, game.state.player as usize, game.steps(), obs);
+                }
+                game.restart(new_game(
+                    self.players,
+                    self.mordred,
+                    seeds[i],
+                    self.first_player,
+                )?);
+                step.reset[i] = true;
+            }
         }
         self.write(out);
         Ok(())
@@ -177,6 +206,7 @@ impl VecEnv {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+    use crate::setup::new_game;
 
     struct Buffers {
         obs: Vec<f32>,
@@ -186,6 +216,7 @@ mod tests {
         seat_rewards: Vec<f32>,
         terminated: Vec<bool>,
         reset: Vec<bool>,
+        finals: Vec<f32>,
     }
 
     impl Buffers {
@@ -198,6 +229,7 @@ mod tests {
                 seat_rewards: vec![0.0; n * players],
                 terminated: vec![false; n],
                 reset: vec![false; n],
+                finals: vec![0.0; n * OBSERVATION_SIZE],
             }
         }
 
@@ -212,6 +244,7 @@ mod tests {
                 seat_rewards: &mut self.seat_rewards,
                 terminated: &mut self.terminated,
                 reset: &mut self.reset,
+                final_observations: Some(&mut self.finals),
             };
             env.step(actions, seeds, out, step)
         }
@@ -234,7 +267,7 @@ mod tests {
     #[test]
     fn games_end_pay_and_start_again_at_the_next_step() {
         let n = 4;
-        let mut env = VecEnv::new(3, true, 0, &[1, 2, 3, 4]).unwrap();
+        let mut env = VecEnv::new(3, true, 0, &[1, 2, 3, 4], Autoreset::NextStep).unwrap();
         let mut b = Buffers::new(n, 3);
         let mut rng = SplitMix64::new(7);
         let mut ended = vec![0; n];
@@ -270,8 +303,48 @@ mod tests {
     }
 
     #[test]
+    fn with_same_step_autoreset_a_game_ends_and_restarts_in_one_step() {
+        let mut env = VecEnv::new(2, false, 0, &[1, 2], Autoreset::SameStep).unwrap();
+        let mut b = Buffers::new(2, 2);
+        let mut rng = SplitMix64::new(3);
+        env.write(Outputs {
+            observations: &mut b.obs,
+            masks: &mut b.masks,
+            seats: &mut b.seats,
+        });
+        let mut ended = 0;
+        while ended < 3 {
+            let before = env.games.clone();
+            let actions = random_actions(&b.masks, &mut rng);
+            b.step(&mut env, &actions, &[77, 78]).unwrap();
+            for i in 0..2 {
+                assert!(!env.games[i].is_over(), "never left over");
+                assert_eq!(b.reset[i], b.terminated[i]);
+                if b.terminated[i] {
+                    ended += 1;
+                    let mut replay = before[i].clone();
+                    let actor = replay.state.player as usize;
+                    replay.step(actions[i]).unwrap();
+                    let finished = replay.state;
+                    assert!(finished.is_over());
+                    let mut expected = vec![0.0; OBSERVATION_SIZE];
+                    observe(&finished, finished.player as usize, &[], &mut expected);
+                    let row = &b.finals[i * OBSERVATION_SIZE..(i + 1) * OBSERVATION_SIZE];
+                    assert_eq!(row, &expected[..]);
+                    let mut paid = [0.0f32; MAX_PLAYERS];
+                    returns(&finished, &mut paid);
+                    assert_eq!(&b.seat_rewards[i * 2..i * 2 + 2], &paid[..2]);
+                    assert_eq!(b.rewards[i], paid[actor]);
+                    let fresh = new_game(2, false, 77 + i as u64, 0).unwrap();
+                    assert_eq!(env.games[i].state, fresh);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_batch_with_one_refused_integer_changes_no_game() {
-        let mut env = VecEnv::new(2, false, 0, &[5, 6]).unwrap();
+        let mut env = VecEnv::new(2, false, 0, &[5, 6], Autoreset::NextStep).unwrap();
         let mut b = Buffers::new(2, 2);
         let before: Vec<_> = env.games.iter().map(|g| g.state).collect();
         let error = b.step(&mut env, &[0, 8], &[0, 0]).unwrap_err();
@@ -289,8 +362,8 @@ mod tests {
 
     #[test]
     fn bad_configurations_are_refused() {
-        assert!(VecEnv::new(5, false, 0, &[1]).is_err());
-        assert!(VecEnv::new(2, false, 2, &[1]).is_err());
-        assert!(VecEnv::new(2, false, 0, &[]).is_err());
+        assert!(VecEnv::new(5, false, 0, &[1], Autoreset::NextStep).is_err());
+        assert!(VecEnv::new(2, false, 2, &[1], Autoreset::NextStep).is_err());
+        assert!(VecEnv::new(2, false, 0, &[], Autoreset::NextStep).is_err());
     }
 }

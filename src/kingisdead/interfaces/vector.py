@@ -18,7 +18,11 @@ once, and returns NumPy arrays with one row per game:
 
 A finished game is set up anew at the next step ("next-step" autoreset, the
 Gymnasium default): that step ignores its action and returns the new game's
-first observation with reward 0. See docs/rl.md.
+first observation with reward 0. With ``autoreset_mode=AutoresetMode.SAME_STEP``
+it is set up anew in the step that ends it: that step returns the final
+rewards and terminations with the new game's first observation, and the
+last observation in ``infos["final_obs"]`` (as Gymnasium's own vector
+environments do). See docs/rl.md.
 """
 
 from __future__ import annotations
@@ -46,18 +50,26 @@ class KingIsDeadVectorEnv(VectorEnv):
     ``copy`` False returns the environment's own buffers from ``reset`` and
     ``step`` (no copying, but the next call overwrites them); True (the
     default, as Gymnasium's vector environments) returns fresh arrays.
+    ``autoreset_mode`` is ``AutoresetMode.NEXT_STEP`` (the default) or
+    ``AutoresetMode.SAME_STEP`` (or their values, "NextStep" and "SameStep").
     Needs the compiled core (RuntimeError otherwise).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
 
     def __init__(self, num_envs: int, players: int = 2, variant: str = "standard", copy: bool = True,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         mordred = GameState.new(players, variant).mordred  # validates players and variant
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+        mode = next((m for m in modes if autoreset_mode in (m, m.value)), None)
+        if mode is None:
+            raise ValueError(f"autoreset_mode must be AutoresetMode.NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
         self.num_envs = num_envs
         self.players = players
         self.variant = variant
@@ -67,7 +79,9 @@ class KingIsDeadVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._core = core.require().VecEnv(players, mordred, 0, np.zeros(num_envs, dtype=np.uint64))
+        self._same_step = mode is AutoresetMode.SAME_STEP
+        self._core = core.require().VecEnv(players, mordred, 0, np.zeros(num_envs, dtype=np.uint64),
+                                           self._same_step)
         self._generators: list[np.random.Generator] | None = None
         self._observations = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
@@ -79,6 +93,8 @@ class KingIsDeadVectorEnv(VectorEnv):
         self._reset_flags = np.zeros(num_envs, dtype=np.bool_)
         self._game_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._next_seeds = np.zeros(num_envs, dtype=np.uint64)
+        self._final_observations = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32) \
+            if self._same_step else None
         self._started = False
 
     # -- the Gymnasium API ---------------------------------------------------------
@@ -127,7 +143,8 @@ class KingIsDeadVectorEnv(VectorEnv):
 
         ``actions``: ``(num_envs,)`` integers. An integer outside its game's
         mask raises IllegalMoveError naming the game and its choices, and no
-        game changes; games that ended at the previous step ignore theirs.
+        game changes; games that ended at the previous step (next-step
+        autoreset) ignore theirs.
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
@@ -139,16 +156,24 @@ class KingIsDeadVectorEnv(VectorEnv):
         try:
             self._core.step(np.ascontiguousarray(batch, dtype=np.int64), self._next_seeds,
                             self._observations, self._masks, self._seats, self._rewards,
-                            self._seat_rewards, self._terminations, self._reset_flags)
+                            self._seat_rewards, self._terminations, self._reset_flags,
+                            self._final_observations)
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
         restarted = np.flatnonzero(self._reset_flags)
         if restarted.size:
             self._game_seeds[restarted] = self._next_seeds[restarted]
             self._draw_next_seeds(restarted)
+        infos = self._infos()
+        if self._final_observations is not None and restarted.size:
+            # Gymnasium's shape for it: an object array, None for the games that go on.
+            finals = np.full(self.num_envs, None, dtype=object)
+            for i in restarted:
+                finals[i] = self._final_observations[i].copy()
+            infos["final_obs"], infos["_final_obs"] = finals, self._reset_flags.copy()
         out = self._out
         return (out(self._observations), out(self._rewards), out(self._terminations),
-                out(self._truncations), self._infos())
+                out(self._truncations), infos)
 
     def action_masks(self) -> np.ndarray:
         """The integers each game's seat to act may choose now, as booleans ``(num_envs, 21)``."""
@@ -211,6 +236,7 @@ class KingIsDeadVectorEnv(VectorEnv):
 
 
 def vector_env(num_envs: int, players: int = 2, variant: str = "standard", copy: bool = True,
-               render_mode: str | None = None) -> KingIsDeadVectorEnv:
+               render_mode: str | None = None,
+               autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> KingIsDeadVectorEnv:
     """The batched environment (see :class:`KingIsDeadVectorEnv`)."""
-    return KingIsDeadVectorEnv(num_envs, players, variant, copy, render_mode)
+    return KingIsDeadVectorEnv(num_envs, players, variant, copy, render_mode, autoreset_mode)
