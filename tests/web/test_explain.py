@@ -5,7 +5,7 @@ from __future__ import annotations
 from positions import build
 
 from kingisdead import GameState
-from kingisdead.web.explain import explain_result, plural
+from kingisdead.web.explain import explain_result, regions_text
 from kingisdead.web.views import table_view
 
 ALL = ["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"]
@@ -29,7 +29,7 @@ def test_a_running_game_has_no_explanation_and_a_finished_one_is_in_the_view():
 
 
 def test_plural_wording():
-    assert plural(1, "region") == "1 region" and plural(3, "region") == "3 regions"
+    assert regions_text(1) == "1 region" and regions_text(3) == "3 regions"
 
 
 def test_coronation_names_the_ruling_faction_and_the_deciding_comparison():

@@ -43,9 +43,9 @@ from .security import (
     parse_ws_json,
 )
 from .views import board_facts, bot_levels
-from .i18n import LanguageMiddleware, language_of, localize, render_page
+from .i18n import N_, LanguageMiddleware, LocalizedRoute, _, join, language_of, localize, render_page
 from .i18n import LocalizedJSON as JSONResponse  # every JSON answer in the request's language
-from .languages import router as languages_router
+from .languages import account_language, router as languages_router
 
 STATIC = files("kingisdead.web") / "static"
 MAX_SEED = 2**63 - 1
@@ -161,9 +161,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         docs_url=None, redoc_url=None,  # /docs is served below from the package, with no inline script
         default_response_class=JSONResponse,
     )
+    app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see i18n.py)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(LanguageMiddleware)
+    app.add_middleware(LanguageMiddleware, user_language=account_language)
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
     app.state.limiter, app.state.public_url = limiter, public
     app.include_router(account_router(_errors))
@@ -187,7 +188,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 and "text/html" in request.headers.get("accept", "")):  # a browser: the friendly page
             return page("notfound.html", request, 404)
         if exc.status_code == 400:  # a body that is not even text (FastAPI's own 400): malformed, like bad JSON
-            return JSONResponse({"error": "invalid_request", "detail": f"malformed body: {exc.detail}"},
+            return JSONResponse({"error": "invalid_request", "detail": _("malformed body: {problem}",
+                                                                             problem=str(exc.detail))},
                                 status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse({"error": code, "detail": str(exc.detail)}, status_code=exc.status_code,
@@ -195,7 +197,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(_problem(e) for e in exc.errors())
+        problems = join([_problem(e) for e in exc.errors()], "; ")
         return JSONResponse({"error": "invalid_request", "detail": problems}, status_code=422)
 
     async def game_of(game_id: str) -> LiveGame:
@@ -212,7 +214,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         if not token and user_id is not None:
             held = service.account_seat(game, user_id)
             if held is None:
-                raise GameError(403, "not_seated", "your account holds no seat of this game")
+                raise GameError(403, "not_seated", _("your account holds no seat of this game"))
             return held
         if token:
             limiter.check("bad_token", client)
@@ -438,7 +440,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 text = frame.get("text")
                 if text is None:
                     reply: dict[str, Any] | None = {"type": "error", "error": "invalid_request",
-                                                    "detail": "binary frames are not part of this protocol"}
+                                                    "detail": _("binary frames are not part of this protocol")}
                 else:
                     reply = await _handle(text, game_id, seat, socket)
                 if reply is not None:
@@ -456,16 +458,16 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         try:
             message = parse_ws_json(text)
             if not isinstance(message, dict):
-                raise GameError(422, "invalid_request", "a message is a JSON object")
+                raise GameError(422, "invalid_request", _("a message is a JSON object"))
             kind = message.get("type")
             if kind == "ping":
                 return {"type": "pong"}
             if kind == "auth":
                 token = message.get("token")
                 if not isinstance(token, str) or not token or len(token) > 200:
-                    raise GameError(422, "invalid_request", "an auth message needs 'token' (your seat's token)")
+                    raise GameError(422, "invalid_request", _("an auth message needs 'token' (your seat's token)"))
                 if seat[0] is not None and socket not in by_cookie:
-                    raise GameError(409, "authenticated", "this socket is already authenticated")
+                    raise GameError(409, "authenticated", _("this socket is already authenticated"))
                 game = await game_of(game_id)
                 seat[0] = checked_seat(game, token, client_of(socket))
                 by_cookie.discard(socket)
@@ -473,23 +475,24 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 await hub.send_state(game_id, socket, seat[0])
                 return None
             if kind not in ("move", "options"):
-                raise GameError(422, "invalid_request", "message type must be 'auth', 'move', 'options' or 'ping'")
+                raise GameError(422, "invalid_request", _("message type must be 'auth', 'move', 'options' or 'ping'"))
             if seat[0] is None:
-                raise GameError(401, "no_token", "spectators cannot play: send {\"type\": \"auth\", \"token\": …} first")
+                raise GameError(401, "no_token", _("spectators cannot play: send {message} first",
+                                                    message='{"type": "auth", "token": …}'))
             if kind == "options":
                 try:
                     parsed = _STEPS.validate_python(message.get("steps", []))
                 except ValidationError as exc:
-                    raise GameError(422, "invalid_request",
-                                    "malformed steps: " + "; ".join(_problem(dict(e)) for e in exc.errors())) from None
+                    raise GameError(422, "invalid_request", _("malformed steps: {problems}", problems=join(
+                        [_problem(dict(e)) for e in exc.errors()], "; "))) from None
                 game = service.get(game_id)
                 steps = [Choice(s.kind, s.value) for s in parsed]
                 return {"type": "options", **await asyncio.to_thread(service.options, game, seat[0], steps)}
             move, number = message.get("move"), message.get("move_number")
             if not isinstance(move, str) or len(move) > 100 or not (
                     number is None or (type(number) is int and 0 <= number <= 10_000)):
-                raise GameError(422, "invalid_request", "a move message needs 'move' (text, at most 100 characters) "
-                                                        "and 'move_number' (a whole number from 0)")
+                raise GameError(422, "invalid_request", _("a move message needs 'move' (text, at most 100 characters) "
+                                                          "and 'move_number' (a whole number from 0)"))
             await asyncio.to_thread(service.play, game_id, seat[0], move, number)
         except GameError as exc:
             reply = {"type": "error", **error_body(exc)}
@@ -503,8 +506,31 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     return app
 
 
+_VALIDATION = {  # Pydantic's messages by error type, as interface texts filled from the error's ctx
+    "missing": N_("Field required"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "string_too_long": N_("String should have at most {max_length} characters"),
+    "literal_error": N_("Input should be {expected}"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_type": N_("Input should be a valid integer"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "string_type": N_("Input should be a valid string"),
+    "list_type": N_("Input should be a valid list"),
+    "model_attributes_type": N_("Input should be a valid dictionary or object to extract fields from"),
+}
+
+
 def _problem(error: dict[str, Any]) -> str:
+    """One validation error in words (in the request's language where its type is known)."""
+    ctx = error.get("ctx") or {}
     if error.get("type") == "json_invalid":
-        return f"malformed JSON: {error.get('ctx', {}).get('error', 'cannot be read')}"
+        return _("malformed JSON: {problem}", problem=str(ctx.get("error", "cannot be read")))
     where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
-    return f"{where}: {error.get('msg')}" if where else str(error.get("msg"))
+    known = _VALIDATION.get(str(error.get("type")))
+    english = str(error.get("msg"))
+    message = _(known, **{k: str(v) for k, v in ctx.items()}) if known else english
+    if known and message != english:  # a message Pydantic words differently: keep Pydantic's
+        message = english
+    return _("{field}: {problem}", field=where, problem=message) if where else message

@@ -39,6 +39,7 @@ from ..moves import format_move, parse_move
 from ..record import GameRecord
 from ..state import GameState
 from ..workers import process_pool, stop_pool
+from .i18n import _
 from .views import describe_move
 
 RETRY_AFTER = 2
@@ -79,7 +80,7 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
     """The ``top`` best moves for the player to move: the hint endpoint's answer."""
     found = analyse_position(state, budget, seed=seed, top=top)
     return {
-        "method": f"search of {found.iterations} playouts; win chance as the search estimates it",
+        "method": _("search of {playouts} playouts; win chance as the search estimates it", playouts=found.iterations),
         "exact": found.exact,
         "moves": [{"move": e.move, "description": describe_move(parse_move(e.move)),
                    "win_chance": e.win_chance, "visits": e.visits} for e in found.moves],
@@ -198,11 +199,11 @@ class ComputePool:
         running = self._jobs.get(job.key)
         if running is None:
             if len(self._jobs) >= self.queue_limit:
-                raise Refused(503, "busy", f"the server is busy ({len(self._jobs)} searches in progress): "
-                                           f"try again in {RETRY_AFTER} s")
+                raise Refused(503, "busy", _("the server is busy ({jobs} searches in progress): try again in {wait} s",
+                                             jobs=len(self._jobs), wait=RETRY_AFTER))
             if client is not None and self._clients[client] >= self.client_limit:
-                raise Refused(429, "too_many_jobs", f"you have {self._clients[client]} hints or analyses in "
-                                                    "progress already: wait for one to finish")
+                raise Refused(429, "too_many_jobs", _("you have {jobs} hints or analyses in progress already: "
+                                                      "wait for one to finish", jobs=self._clients[client]))
             running = self.backend.submit(job.call, job.args)
             self._jobs[job.key] = running
             if client is not None:

@@ -12,16 +12,17 @@ from typing import Any
 from ..board import FACTION_NAMES, NUM_REGIONS
 from ..scoring import _last_player, _sets, faction_ranking
 from ..state import GameState
+from .i18n import Text, _, and_list, join, ngettext
+from .texts import FACTION_TEXTS
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``"1 region"``, ``"3 regions"``; ``many`` for irregular plurals."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+def regions_text(n: int) -> Text:
+    """``"1 region"``, ``"3 regions"`` in the language it is shown in."""
+    return ngettext("{n} region", "{n} regions", n)
 
 
-def _who(players: list[int]) -> str:
-    names = [f"Player {p + 1}" for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _who(players: list[int]) -> Any:
+    return and_list([_("Player {n}", n=p + 1) for p in players])
 
 
 def _step(kind: str, label: str, values: dict[int, int], kept: list[int], text: str) -> dict[str, Any]:
@@ -40,24 +41,27 @@ def _faction_rows(s: GameState) -> list[dict[str, Any]]:
     rows = []
     for rank, group in enumerate(faction_ranking(s), start=1):
         for f in group:
-            rows.append({"faction": FACTION_NAMES[f], "rank": rank, "regions": regions[f],
+            rows.append({"faction": FACTION_TEXTS[f], "rank": rank, "regions": regions[f],
                          "latest_win": latest[f], "tied": len(group) > 1})
     return rows
 
 
-def _ranking_text(rows: list[dict[str, Any]]) -> str:
+def _ranking_text(rows: list[dict[str, Any]]) -> Any:
     parts = []
     for a, b in zip(rows, rows[1:], strict=False):
         if a["rank"] == b["rank"]:
-            parts.append(f"the {a['faction']} and the {b['faction']} hold no region and stay tied")
+            parts.append(_("the {faction} and the {other} hold no region and stay tied",
+                           faction=a["faction"], other=b["faction"]))
         elif a["regions"] == b["regions"]:
-            parts.append(f"the {a['faction']} rank above the {b['faction']}: both hold "
-                         f"{plural(a['regions'], 'region')}, and the {a['faction']} won a struggle "
-                         f"more recently (struggle {a['latest_win']} against {b['latest_win']})")
+            parts.append(_("the {faction} rank above the {other}: both hold {regions}, and the {faction} won a "
+                           "struggle more recently (struggle {latest} against {other_latest})",
+                           faction=a["faction"], other=b["faction"], regions=regions_text(a["regions"]),
+                           latest=a["latest_win"], other_latest=b["latest_win"]))
         else:
-            parts.append(f"the {a['faction']} ({plural(a['regions'], 'region')}) rank above the "
-                         f"{b['faction']} ({plural(b['regions'], 'region')})")
-    return ("Factions by power: " + "; ".join(parts) + ".") if parts else ""
+            parts.append(_("the {faction} ({regions}) rank above the {other} ({other_regions})",
+                           faction=a["faction"], regions=regions_text(a["regions"]), other=b["faction"],
+                           other_regions=regions_text(b["regions"])))
+    return _("Factions by power: {comparisons}.", comparisons=join(parts, "; ")) if parts else ""
 
 
 def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
@@ -68,18 +72,23 @@ def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
         f = group[0]
         if len(group) > 1 or not any(s.control[r] == f for r in range(NUM_REGIONS)):
             break  # the ranking is no longer strict, or no faction holds a region
-        name = FACTION_NAMES[f]
+        name = FACTION_TEXTS[f]
         values = {p: s.courts[p * 3 + f] for p in candidates}
         best = max(values.values())
         kept = [p for p in candidates if values[p] == best]
         if len(kept) == 1:
             others = sorted((v for v in values.values() if v != best), reverse=True)
-            against = f" against {others[0]}" if others else ""
-            text = f"{_who(kept)} has the most {name} followers at court: {best}{against}."
+            text = (_("{player} has the most {faction} followers at court: {count} against {other}.",
+                      player=_who(kept), faction=name, count=best, other=others[0]) if others
+                    else _("{player} has the most {faction} followers at court: {count}.",
+                           player=_who(kept), faction=name, count=best))
+        elif rank + 1 < len(groups):
+            text = _("{players} tie on {faction} followers with {count} each, so the next faction decides.",
+                     players=_who(kept), faction=name, count=best)
         else:
-            text = f"{_who(kept)} tie on {name} followers with {best} each" + (
-                ", so the next faction decides." if rank + 1 < len(groups) else ".")
-        steps.append(_step("faction", f"{name} at court", values, kept, text))
+            text = _("{players} tie on {faction} followers with {count} each.", players=_who(kept), faction=name,
+                     count=best)
+        steps.append(_step("faction", _("{faction} at court", faction=name), values, kept, text))
         candidates = kept
         if len(candidates) == 1:
             return steps
@@ -87,15 +96,16 @@ def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
         values = {p: sum(s.courts[p * 3:p * 3 + 3]) for p in candidates}
         best = max(values.values())
         kept = [p for p in candidates if values[p] == best]
-        steps.append(_step("total", "followers at court", values, kept,
-                           f"Most followers at court in total: {_who(kept)} with {best}."))
+        steps.append(_step("total", _("followers at court"), values, kept,
+                           _("Most followers at court in total: {players} with {count}.", players=_who(kept),
+                             count=best)))
         candidates = kept
         if len(candidates) > 1:
             last = _last_player(s, candidates)
             if last is not None:
                 values = {p: s.last_play[p] for p in candidates}
-                steps.append(_step("last_play", "last card played (play number)", values, [last],
-                                   f"Still tied: {_who([last])} played a card last and wins."))
+                steps.append(_step("last_play", _("last card played (play number)"), values, [last],
+                                   _("Still tied: {player} played a card last and wins.", player=_who([last]))))
         return steps
     while len(candidates) > 1:
         last = _last_player(s, candidates)
@@ -103,8 +113,8 @@ def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
             break
         values = {p: s.last_play[p] for p in candidates}
         kept = [p for p in candidates if p != last]
-        steps.append(_step("last_play", "last card played (play number)", values, kept,
-                           f"Still tied: {_who([last])} played a card last and drops out."))
+        steps.append(_step("last_play", _("last card played (play number)"), values, kept,
+                           _("Still tied: {player} played a card last and drops out.", player=_who([last]))))
         candidates = kept
     return steps
 
@@ -115,21 +125,24 @@ def _invasion_steps(s: GameState) -> list[dict[str, Any]]:
     best = max(values.values())
     leaders = [side for side in sides if values[side[0]] == best]
     kept = [p for side in leaders for p in side]
-    label = "complete sets (team courts pooled)" if s.players == 4 else "complete sets"
-    who = (f"the team of players {leaders[0][0] + 1} and {leaders[0][1] + 1}"
+    label = _("complete sets (team courts pooled)") if s.players == 4 else _("complete sets")
+    who = (_("the team of players {a} and {b}", a=leaders[0][0] + 1, b=leaders[0][1] + 1)
            if s.players == 4 and len(leaders) == 1 else _who([side[0] for side in leaders]))
     if len(leaders) == 1:
-        text = f"Most complete sets: {who} with {best}."
+        text = _("Most complete sets: {who} with {count}.", who=who, count=best)
+    elif s.players == 4:
+        text = _("Tie at {sets} between the teams.", sets=ngettext("{n} complete set", "{n} complete sets", best))
     else:
-        text = f"Tie at {plural(best, 'complete set')}" + (" between the teams." if s.players == 4 else f": {who}.")
+        text = _("Tie at {sets}: {who}.", sets=ngettext("{n} complete set", "{n} complete sets", best), who=who)
     steps = [_step("sets", label, values, kept, text)]
     if len(leaders) > 1:
         last = _last_player(s, kept)
         if last is not None:
-            steps.append(_step("last_play", "last card played (play number)",
+            steps.append(_step("last_play", _("last card played (play number)"),
                                {p: s.last_play[p] for p in kept}, [last],
-                               f"Still tied: {_who([last])} played a card last"
-                               + (", so that team wins." if s.players == 4 else " and wins.")))
+                               _("Still tied: {player} played a card last, so that team wins.", player=_who([last]))
+                               if s.players == 4 else
+                               _("Still tied: {player} played a card last and wins.", player=_who([last]))))
     return steps
 
 
@@ -143,7 +156,9 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
     last_play: play number, 0 if none), ``steps`` (each: kind "faction" |
     "total" | "sets" | "last_play", label, values: {player as str: int}, kept:
     players still in contention after it, text), ``winners``, ``ruler`` and,
-    in 4-player games, ``team`` ({"winners": [a, b], "text"}).
+    in 4-player games, ``team`` ({"winners": [a, b], "text"}). Texts are
+    :class:`~kingisdead.web.i18n.Text` (English as str, translated when sent);
+    the courts' keys are the engine's faction names.
     """
     result = state.result
     if result is None:
@@ -155,23 +170,26 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
                 "sets": min(s.courts[p * 3:p * 3 + 3]),
                 "last_play": s.last_play[p]} for p in range(s.players)]
     factions = _faction_rows(s)
+    headline: Any
     if result.ending == "invasion":
-        headline = (f"The Saxons invade: {plural(s.saxons, 'region')} fell to them. Complete sets "
-                    "(one follower of each faction at court) decide who leads the resistance.")
+        headline = _("The Saxons invade: {regions} fell to them. Complete sets (one follower of each faction at "
+                     "court) decide who leads the resistance.", regions=regions_text(s.saxons))
         steps = _invasion_steps(s)
     else:
         ruling = factions[0]
         if result.ending == "mordred":
-            headline = ("Mordred's rebellion: the Loyalists won a struggle, which ends the game. "
-                        "The courts are compared over the factions that hold regions.")
+            headline = _("Mordred's rebellion: the Loyalists won a struggle, which ends the game. "
+                         "The courts are compared over the factions that hold regions.")
         else:
-            headline = f"Coronation: all {NUM_REGIONS} regions are resolved."
+            headline = _("Coronation: all {n} regions are resolved.", n=NUM_REGIONS)
         if ruling["regions"]:
-            headline += f" The {ruling['faction']} rule with {plural(ruling['regions'], 'region')}."
+            headline = join([headline, _("The {faction} rule with {regions}.", faction=ruling["faction"],
+                                         regions=regions_text(ruling["regions"]))], " ")
         steps = _coronation_steps(s, result.ending)
     if result.ruler is None and len(result.winners) > 1 and s.players != 4:
-        steps.append(_step("shared", "shared win", {}, list(result.winners),
-                           f"{_who(list(result.winners))} stay tied (none played a card) and share the win."))
+        steps.append(_step("shared", _("shared win"), {}, list(result.winners),
+                           _("{players} stay tied (none played a card) and share the win.",
+                             players=_who(list(result.winners)))))
     out: dict[str, Any] = {
         "ending": result.ending, "headline": headline, "factions": factions,
         "ranking_text": "" if result.ending == "invasion" else _ranking_text(factions),
@@ -181,7 +199,7 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
     if s.players == 4:
         a, b = sorted(result.winners)[:2] if len(result.winners) >= 2 else (result.winners[0], result.winners[0])
         out["team"] = {"winners": list(result.winners),
-                       "text": f"The team of players {a + 1} and {b + 1} wins together."}
+                       "text": _("The team of players {a} and {b} wins together.", a=a + 1, b=b + 1)}
     return out
 
 

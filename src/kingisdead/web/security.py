@@ -28,6 +28,7 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .games import GameError
+from .i18n import N_, _
 
 MAX_BODY = 64 * 1024
 """Bytes: the largest request body (a game creation is well under 2 KiB)."""
@@ -179,9 +180,16 @@ class RateLimiter:
         item = self._items[kind]
         reset = self._limiter.get_window_stats(item, kind, client).reset_time
         wait = max(1, math.ceil(reset - time.time()))
-        what = {"create": "new games", "join": "joins", "bad_token": "wrong tokens", "sign_in": "wrong passwords",
-                "sign_up": "new accounts"}[kind]
-        return RateLimited(wait, f"too many {what} from your address (limit {item}); try again in {wait} s")
+        return RateLimited(wait, _(_REFUSALS[kind], limit=str(item), wait=wait))
+
+
+_REFUSALS = {
+    "create": N_("too many new games from your address (limit {limit}); try again in {wait} s"),
+    "join": N_("too many joins from your address (limit {limit}); try again in {wait} s"),
+    "bad_token": N_("too many wrong tokens from your address (limit {limit}); try again in {wait} s"),
+    "sign_in": N_("too many wrong passwords from your address (limit {limit}); try again in {wait} s"),
+    "sign_up": N_("too many new accounts from your address (limit {limit}); try again in {wait} s"),
+}
 
 
 class RateLimited(GameError):
@@ -195,7 +203,7 @@ class RateLimited(GameError):
 def check_ws_text(text: str) -> None:
     """Refuse a WebSocket message before parsing: over :data:`MAX_WS_MESSAGE` or nested too deep."""
     if len(text) > MAX_WS_MESSAGE:
-        raise GameError(413, "too_large", f"a message is at most {MAX_WS_MESSAGE} characters")
+        raise GameError(413, "too_large", _("a message is at most {limit} characters", limit=MAX_WS_MESSAGE))
     depth = 0
     in_string = escaped = False
     for char in text:

@@ -28,18 +28,42 @@ from ..building import Choice
 from ..moves import NONE, Move, make_move
 from ..state import GameState
 from .explain import explain_result
+from .i18n import N_, Text, _, and_list, join
+from .texts import CARD_TEXTS, CONTROL_TEXTS, FACTION_TEXTS
 
 CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
+LEVEL_TEXTS = {
+    "beginner": (_("beginner"), _("greedy over a few drawn moves, with a random move one time in two")),
+    "intermediate": (_("intermediate"), _("greedy: looks at every legal move, one move deep")),
+    "strong": (_("strong"), _("Monte Carlo tree search with the endgame solver, 1 s a move")),
+    "max": (_("max"), _("the same search on two cores, 2 s a move")),
+}
+"""The engine's levels (bots.levels.LEVELS) by name: label and description as interface texts."""
 
 
-def bot_levels() -> list[dict[str, str]]:
-    """The engine's level ladder for the lobby: name, what it is, and about how long it thinks a move."""
+def bot_levels() -> list[dict[str, Any]]:
+    """The engine's level ladder for the lobby: name, label (in words), what it is, about how long it thinks
+    a move, and whether the description says so already."""
     from ..bots.levels import LEVELS
 
-    return [{"name": level.name, "description": level.description,
-             "thinks": "moves at once" if level.budget is None
-             else "a fixed search a move" if level.budget.seconds is None
-             else f"thinks about {level.budget.seconds:g} s a move"} for level in LEVELS.values()]
+    return [{"name": level.name, "label": LEVEL_TEXTS.get(level.name, (level.name,))[0],
+             "description": LEVEL_TEXTS[level.name][1] if level.name in LEVEL_TEXTS else level.description,
+             "thinks_in_description": " a move" in level.description,
+             "thinks": _("moves at once") if level.budget is None
+             else _("a fixed search a move") if level.budget.seconds is None
+             else _("thinks about {seconds} s a move", seconds=f"{level.budget.seconds:g}")}
+            for level in LEVELS.values()]
+
+
+def choice_label(kind: str, value: int) -> str:
+    """A move step's label in words: the card, region or faction it names; region names are proper names."""
+    if kind == "card":
+        return CARD_TEXTS[value]
+    if kind == "region":
+        return REGION_NAMES[value]
+    if kind == "faction":
+        return FACTION_TEXTS[value]
+    return _("pass") if kind == "pass" else _("none")
 
 
 def board_facts() -> dict[str, Any]:
@@ -48,9 +72,10 @@ def board_facts() -> dict[str, Any]:
         "regions": [{"name": REGION_NAMES[r], "code": REGION_CODES[r]} for r in range(NUM_REGIONS)],
         "borders": [[int(a), int(b)] for a, b in BORDERS],
         "homes": [int(r) for r in HOMES],
-        "factions": list(FACTION_NAMES),
-        "cards": list(CARD_NAMES),
-        "controls": list(CONTROL_NAMES),
+        "factions": list(FACTION_TEXTS),
+        "cards": list(CARD_TEXTS),
+        "card_keys": list(CARD_NAMES),
+        "controls": list(CONTROL_TEXTS),
         "mordred_flags": [int(r) for r in MORDRED_FLAGS],
     }
 
@@ -94,42 +119,45 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
 
 # -- moves in words ------------------------------------------------------------------
 
-def _follower(region: int, faction: int) -> str:
-    return f"a {FACTION_NAMES[faction]} follower in {REGION_NAMES[region]}"
-
-
-def describe_move(move: Move) -> str:
+def describe_move(move: Move) -> Text:
     """A move as a sentence, e.g. 'Crown: swaps Deva and Londinium, crowns Londinium; calls ...'."""
     if move.card is None:
-        return "passes"
+        return _("passes")
     card, a = move.card, move.action
-    title = CARD_NAMES[card]
+    title = CARD_TEXTS[card]
+    regions, factions = REGION_NAMES, FACTION_TEXTS
     if not a:
-        text = f"{title}: no action possible"
+        text = _("{card}: no action possible", card=title)
     elif card == Card.CROWN:
-        text = f"{title}: swaps {REGION_NAMES[a[0]]} and {REGION_NAMES[a[1]]}, crowns {REGION_NAMES[a[2]]}"
+        text = _("{card}: swaps {first} and {second}, crowns {crowned}", card=title, first=regions[a[0]],
+                 second=regions[a[1]], crowned=regions[a[2]])
     elif card == Card.GARRISON and len(a) == 5:
-        text = (f"{title}: {FACTION_NAMES[a[1]]} and {FACTION_NAMES[a[2]]} leave {REGION_NAMES[a[0]]} "
-                f"for {REGION_NAMES[a[3]]}, a {FACTION_NAMES[a[4]]} follower comes back")
+        text = _("{card}: {first} and {second} leave {source} for {target}, a {back} follower comes back",
+                 card=title, first=factions[a[1]], second=factions[a[2]], source=regions[a[0]],
+                 target=regions[a[3]], back=factions[a[4]])
     elif card in (Card.GARRISON, Card.AMBASSADOR):
-        text = f"{title}: exchanges {_follower(a[0], a[1])} with {_follower(a[2], a[3])}"
+        text = _("{card}: exchanges a {faction} follower in {region} with a {other_faction} follower in "
+                 "{other_region}", card=title, faction=factions[a[1]], region=regions[a[0]],
+                 other_faction=factions[a[3]], other_region=regions[a[2]])
     elif card == Card.SETTLEMENTS:
-        placed = [f"{FACTION_NAMES[f]} to {REGION_NAMES[r]}" for f, r in enumerate(a) if r != NONE]
-        text = f"{title}: " + (", ".join(placed) if placed else "nothing to place")
+        placed = [_("{faction} to {region}", faction=factions[f], region=regions[r])
+                  for f, r in enumerate(a) if r != NONE]
+        text = _("{card}: {placements}", card=title, placements=join(placed)) if placed \
+            else _("{card}: nothing to place", card=title)
+    elif len(a) == 2 and a[0] == a[1]:
+        text = _("{card}: places 2 followers in {region}", card=title, region=regions[a[0]])
     else:
-        if len(a) == 2 and a[0] == a[1]:
-            text = f"{title}: places 2 followers in {REGION_NAMES[a[0]]}"
-        else:
-            text = f"{title}: places followers in " + " and ".join(REGION_NAMES[r] for r in a)
+        text = _("{card}: places followers in {regions}", card=title, regions=and_list([regions[r] for r in a]))
     if move.court is not None:
         region, faction = move.court
-        text += f"; calls a {FACTION_NAMES[faction]} follower from {REGION_NAMES[region]} to court"
+        text = _("{action}; calls a {faction} follower from {region} to court", action=text,
+                 faction=factions[faction], region=regions[region])
     return text
 
 
 # -- what a move changed --------------------------------------------------------------------
 
-def describe_struggle(region: int, counts: list[int], control: int) -> str:
+def describe_struggle(region: int, counts: list[int], control: int) -> Text:
     """A struggle's outcome with its tally, e.g. 'Deva: Welsh 3, Scots 3 — tie, the Saxons take it'.
 
     ``counts`` holds the followers per faction (Scots, Welsh, Romano-British,
@@ -137,13 +165,14 @@ def describe_struggle(region: int, counts: list[int], control: int) -> str:
     index into :data:`CONTROL_NAMES` of who took the region.
     """
     present = sorted(((n, f) for f, n in enumerate(counts) if n), key=lambda t: (-t[0], t[1]))
-    tally = ", ".join(f"{FACTION_NAMES[f]} {n}" for n, f in present) or "no followers"
+    tally = join([_("{faction} {count}", faction=FACTION_TEXTS[f], count=n) for n, f in present]) if present \
+        else _("no followers")
     if control == len(FACTION_NAMES):
-        why = "tie, the Saxons take it" if len(present) > 1 and present[0][0] == present[1][0] \
-            else "the Saxons take it"
+        why = _("tie, the Saxons take it") if len(present) > 1 and present[0][0] == present[1][0] \
+            else _("the Saxons take it")
     else:
-        why = f"the {CONTROL_NAMES[control]} take control"
-    return f"{REGION_NAMES[region]}: {tally} — {why}"
+        why = _("the {faction} take control", faction=CONTROL_TEXTS[control])
+    return _("{region}: {tally} — {outcome}", region=REGION_NAMES[region], tally=tally, outcome=why)
 
 
 def move_changes(before: GameState, after: GameState, move: Move) -> dict[str, Any]:
@@ -199,60 +228,66 @@ def move_changes(before: GameState, after: GameState, move: Move) -> dict[str, A
 
 # -- step-by-step prompts ----------------------------------------------------------------
 
-_ACTION_PROMPTS: dict[tuple[int, int], tuple[str, ...]] = {
-    (Card.CROWN, 3): ("Choose a region card to swap", "Choose the card to swap it with",
-                      "Choose which of the two cards gets your Crown token"),
-    (Card.GARRISON, 5): ("Choose the region that sends two followers", "Choose the first follower that leaves {0}",
-                         "Choose the second follower that leaves {0}", "Choose the bordering region they go to",
-                         "Choose the follower that comes back from {3}"),
-    (Card.GARRISON, 4): ("Choose a region for the exchange", "Choose the follower that leaves {0}",
-                         "Choose the bordering region to exchange with", "Choose the follower that comes back from {2}"),
-    (Card.AMBASSADOR, 4): ("Choose a region for the exchange", "Choose the follower that leaves {0}",
-                           "Choose the other region", "Choose the follower that comes back from {2}"),
-    (Card.SETTLEMENTS, 3): ("Choose where the Scots follower from the stock goes",
-                            "Choose where the Welsh follower from the stock goes",
-                            "Choose where the Romano-British follower from the stock goes"),
+_ACTION_PROMPTS: dict[tuple[int, int], tuple[str, ...]] = {  # {0}, {2}, {3}: the region chosen at that step
+    (Card.CROWN, 3): (N_("Choose a region card to swap"), N_("Choose the card to swap it with"),
+                      N_("Choose which of the two cards gets your Crown token")),
+    (Card.GARRISON, 5): (N_("Choose the region that sends two followers"),
+                         N_("Choose the first follower that leaves {0}"), N_("Choose the second follower that leaves {0}"),
+                         N_("Choose the bordering region they go to"), N_("Choose the follower that comes back from {3}")),
+    (Card.GARRISON, 4): (N_("Choose a region for the exchange"), N_("Choose the follower that leaves {0}"),
+                         N_("Choose the bordering region to exchange with"),
+                         N_("Choose the follower that comes back from {2}")),
+    (Card.AMBASSADOR, 4): (N_("Choose a region for the exchange"), N_("Choose the follower that leaves {0}"),
+                           N_("Choose the other region"), N_("Choose the follower that comes back from {2}")),
+    (Card.SETTLEMENTS, 3): (N_("Choose where the Scots follower from the stock goes"),
+                            N_("Choose where the Welsh follower from the stock goes"),
+                            N_("Choose where the Romano-British follower from the stock goes")),
 }
+_FIRST_PROMPTS = (N_("Choose a region for the first Scots follower"), N_("Choose a region for the first Welsh follower"),
+                  N_("Choose a region for the first Romano-British follower"))
+_SECOND_PROMPTS = (N_("Choose a region for the second Scots follower"),
+                   N_("Choose a region for the second Welsh follower"),
+                   N_("Choose a region for the second Romano-British follower"))
 
 
-def _action_prompt(card: int, length: int, chosen: list[Choice]) -> str:
-    names = [c.label for c in chosen]
+def _action_prompt(card: int, length: int, chosen: list[Choice]) -> Text:
     if card >= Card.SCOTS:
-        which = "first" if not chosen else "second"
-        return f"Choose a region for the {which} {FACTION_NAMES[card - Card.SCOTS]} follower"
-    return _ACTION_PROMPTS[(card, length)][len(chosen)].format(*names)
+        return _((_SECOND_PROMPTS if chosen else _FIRST_PROMPTS)[card - Card.SCOTS])
+    return _(_ACTION_PROMPTS[(card, length)][len(chosen)],
+             **{str(i): choice_label(c.kind, c.value) for i, c in enumerate(chosen)})
 
 
 def _partial_notes(state: GameState, card: int, length: int) -> list[str]:
     """Why a card's action will be partial here, in words (empty when it is full)."""
-    notes = []
+    notes: list[str] = []
     if card == Card.CROWN and length == 0:
-        notes.append("Partial action: fewer than two region cards can be swapped (crowned and resolved "
-                     "cards cannot), so the Crown only lets you call a follower.")
+        notes.append(_("Partial action: fewer than two region cards can be swapped (crowned and resolved "
+                       "cards cannot), so the Crown only lets you call a follower."))
     elif card == Card.GARRISON and length == 4:
-        notes.append("Partial action: no region can send two followers to a bordering region, so the "
-                     "Garrison exchanges one follower for one.")
+        notes.append(_("Partial action: no region can send two followers to a bordering region, so the "
+                       "Garrison exchanges one follower for one."))
     elif card in (Card.GARRISON, Card.AMBASSADOR) and length == 0:
-        notes.append(f"Partial action: no exchange is possible, so the {CARD_NAMES[card]} only lets you "
-                     "call a follower.")
+        notes.append(_("Partial action: no exchange is possible, so the {card} only lets you call a follower.",
+                       card=CARD_TEXTS[card]))
     elif card == Card.SETTLEMENTS:
         for f in range(3):
             if not state.stock[f]:
-                notes.append(f"Partial action: the stock has no {FACTION_NAMES[f]} follower left, "
-                             "so none is placed.")
+                notes.append(_("Partial action: the stock has no {faction} follower left, so none is placed.",
+                               faction=FACTION_TEXTS[f]))
     elif card >= Card.SCOTS:
         f = card - Card.SCOTS
-        name = FACTION_NAMES[f]
+        name = FACTION_TEXTS[f]
         if not state.stock[f]:
-            notes.append(f"Partial action: the stock has no {name} follower left, so none is placed.")
+            notes.append(_("Partial action: the stock has no {faction} follower left, so none is placed.",
+                           faction=name))
         elif not rules.faction_targets(state, f):
-            notes.append(f"Partial action: no unresolved region borders a region the {name} control, "
-                         "so no follower is placed.")
+            notes.append(_("Partial action: no unresolved region borders a region the {faction} control, "
+                           "so no follower is placed.", faction=name))
         elif length == 1:
-            notes.append(f"Partial action: only one {name} follower is left in the stock.")
+            notes.append(_("Partial action: only one {faction} follower is left in the stock.", faction=name))
     if card in (Card.GARRISON, Card.AMBASSADOR) and state.undo_ban is not None \
             and state.undo_ban[0] != state.player:
-        notes.append(f"Player {state.undo_ban[0] + 1}'s last exchange may not be reversed right away.")
+        notes.append(_("Player {n}'s last exchange may not be reversed right away.", n=state.undo_ban[0] + 1))
     return notes
 
 
@@ -260,12 +295,12 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     """The prompt for the next step and notes on partial actions and the last-card rule."""
     notes: list[str] = []
     if rules.last_card_applies(state):
-        notes.append("Last card (3 players): the last card of the game may only be played by a move "
-                     "that wins the game outright; if none does, you can only pass.")
+        notes.append(_("Last card (3 players): the last card of the game may only be played by a move "
+                       "that wins the game outright; if none does, you can only pass."))
     if not steps:
-        return {"prompt": "Play a card from your hand, or pass", "notes": notes}
+        return {"prompt": _("Play a card from your hand, or pass"), "notes": notes}
     if steps[0].kind == "pass":
-        return {"prompt": "Confirm your pass, or go back", "notes": notes}
+        return {"prompt": _("Confirm your pass, or go back"), "notes": notes}
     card = steps[0].value
     length = len(rules.action_options(state, card)[0])
     notes += _partial_notes(state, card, length)
@@ -273,14 +308,15 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     called = steps[1 + length:]
     if complete:
         if len(chosen) == length and not called:
-            notes.append("No follower is left on the board to call to court.")
-        prompt = "Confirm your move, or go back"
+            notes.append(_("No follower is left on the board to call to court."))
+        prompt = _("Confirm your move, or go back")
     elif len(chosen) < length:
         prompt = _action_prompt(card, length, chosen)
     elif not called:
-        prompt = "Call a follower to court: choose a region"
+        prompt = _("Call a follower to court: choose a region")
     else:
-        prompt = f"Call a follower to court: choose one in {called[0].label}"
+        prompt = _("Call a follower to court: choose one in {region}", region=choice_label(called[0].kind,
+                                                                                          called[0].value))
     return {"prompt": prompt, "notes": notes}
 
 

@@ -1,4 +1,5 @@
 // Helpers shared by the lobby and the table: API calls, seat tokens, small DOM builders.
+import { t } from "/static/i18n.js";
 
 export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
@@ -38,7 +39,7 @@ export async function claimInvites(gameId, tokens) {
       const claimed = await api("POST", `/api/games/${gameId}/claim`, null, token);
       kept.push(claimed.token);
     } catch (err) {
-      toast(err.status === 403 ? "This invite was already used: its seat belongs to the browser that opened it first." : err.message);
+      toast(err.status === 403 ? t("This invite was already used: its seat belongs to the browser that opened it first.") : err.message);
     }
   }
   localStorage.setItem(`kid:tokens:${gameId}`, JSON.stringify(kept));
@@ -78,30 +79,59 @@ export function toast(message) {
 }
 
 const CARD_TEXTS = [
-  "Swap two region cards and crown one of them.",
-  "Trade 2 followers of a region for 1 from a bordering region.",
-  "Trade 1 follower with 1 from any other region.",
-  "Place one Scots, one Welsh and one Romano-British follower from the stock.",
-  "Place 2 Scots next to Scots-held land.",
-  "Place 2 Welsh next to Welsh-held land.",
-  "Place 2 Romano-British next to their land.",
+  t("Swap two region cards and crown one of them."),
+  t("Trade 2 followers of a region for 1 from a bordering region."),
+  t("Trade 1 follower with 1 from any other region."),
+  t("Place one Scots, one Welsh and one Romano-British follower from the stock."),
+  t("Place 2 Scots next to Scots-held land."),
+  t("Place 2 Welsh next to Welsh-held land."),
+  t("Place 2 Romano-British next to their land."),
 ];
 export function cardText(card) { return CARD_TEXTS[card]; }
 
+// Bot levels by name, as GET /api/meta's "levels" gives them (label in the page's language); pages call
+// knowLevels once they have the meta data.
+const LEVELS = new Map();
+export function knowLevels(levels) { for (const level of levels) LEVELS.set(level.name, level); }
+export function levelLabel(bot) { return LEVELS.has(bot) ? LEVELS.get(bot).label : bot; }
+
+// The server names seats "Player 2" and "Intermediate bot" when their creator gave no name: those
+// default names are shown in the page's language.
+function shownName(seat) {
+  if (!seat.name || seat.name === `Player ${seat.seat + 1}`) return null;
+  if (seat.kind === "bot" && seat.bot && seat.name === `${seat.bot[0].toUpperCase()}${seat.bot.slice(1)} bot`) {
+    return t("{level} bot", { level: levelLabel(seat.bot) });
+  }
+  return seat.name;
+}
+
 export function seatLabel(seat) {
-  const number = `Player ${seat.seat + 1}`;
-  return seat.name && seat.name !== number ? `${number} · ${seat.name}` : number;
+  const number = t("Player {n}", { n: seat.seat + 1 });
+  const name = shownName(seat);
+  return name && name !== number ? `${number} · ${name}` : number;
+}
+
+// "A and B", "A, B and C" in the page's language.
+export function andList(items) {
+  if (items.length < 2) return items.join("");
+  return t("{list} and {last}", { list: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
 export function resultTitle(result, view) {
   const name = (p) => seatLabel(view.seats[p]);
+  const winners = andList(result.winners.map(name));
   if (result.ending === "invasion") {
-    if (view.players === 4) return `The Saxons invade: ${result.winners.map(name).join(" and ")} lead the resistance`;
-    return result.ruler !== null ? `The Saxons invade: ${name(result.ruler)} leads the resistance`
-                                 : `The Saxons invade: ${result.winners.map(name).join(" and ")} share the lead`;
+    if (view.players === 4) return t("The Saxons invade: {players} lead the resistance", { players: winners });
+    return result.ruler !== null ? t("The Saxons invade: {player} leads the resistance", { player: name(result.ruler) })
+                                 : t("The Saxons invade: {players} share the lead", { players: winners });
   }
-  const how = result.ending === "mordred" ? "after Mordred's rebellion" : "is crowned";
-  if (result.ruler === null) return `${result.winners.map(name).join(" and ")} share the throne`;
-  const partner = view.players === 4 ? ` (with ${name((result.ruler + 2) % 4)})` : "";
-  return result.ending === "mordred" ? `${name(result.ruler)} rules ${how}${partner}` : `${name(result.ruler)} ${how}${partner}`;
+  if (result.ruler === null) return t("{players} share the throne", { players: winners });
+  const player = name(result.ruler);
+  if (view.players === 4) {
+    const partner = name((result.ruler + 2) % 4);
+    return result.ending === "mordred" ? t("{player} rules after Mordred's rebellion (with {partner})", { player, partner })
+                                       : t("{player} is crowned (with {partner})", { player, partner });
+  }
+  return result.ending === "mordred" ? t("{player} rules after Mordred's rebellion", { player })
+                                     : t("{player} is crowned", { player });
 }

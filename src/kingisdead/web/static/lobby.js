@@ -1,8 +1,12 @@
 // The lobby: create a game, hand out invite links, list games to join, watch or replay.
-import { api, el, myGames, saveTokens, toast, seatLabel } from "/static/common.js";
+import { api, el, myGames, saveTokens, toast, seatLabel, knowLevels, levelLabel } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { mountAccount } from "/static/account.js";
+import { levelRating, loadRatings, mountLeaderboard, mountRatedOption, ratedChosen } from "/static/leaderboard.js";
+import { clockSettings } from "/static/clock.js";
 
 const $ = (id) => document.getElementById(id);
+let clock = null;  // the time limit and stand-in rows of the create form (clock.js)
 let meta = null;
 let players = 2, variant = "standard", tab = "mine";
 let seatChoices = ["human", "bot:random", "bot:random", "bot:random"];
@@ -11,6 +15,9 @@ let seatAccess = ["private", "private", "private", "private"];  // per human sea
 async function start() {
   mountAccount();  // sign-in form or the signed-in player's games, beside the rest
   meta = await api("GET", "/api/meta");
+  knowLevels(meta.levels);
+  clock = clockSettings(meta.levels);
+  $("seed").closest(".form-row").after(...clock.rows);
   const defaultBot = defaultLevel();
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
   $("advanced-bots").addEventListener("change", renderSeats);
@@ -19,6 +26,9 @@ async function start() {
   segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
   $("create").addEventListener("click", create);
   renderSeats();
+  mountRatedOption();
+  mountLeaderboard();
+  loadRatings().then(renderSeats);  // each bot level's rating shows once known
   loadGames();
   setInterval(loadGames, 5000);
 }
@@ -34,35 +44,35 @@ function segmented(id, onPick) {
 function renderSeats() {
   const rows = [];
   for (let i = 0; i < players; i++) {
-    const select = el("select", { "data-testid": `seat-${i}`, "aria-label": `seat ${i + 1}` },
-      el("option", { value: "human" }, "Person"), ...botOptions());
+    const select = el("select", { "data-testid": `seat-${i}`, "aria-label": t("seat {n}", { n: i + 1 }) },
+      el("option", { value: "human" }, t("Person")), ...botOptions());
     if (!select.querySelector(`option[value="${seatChoices[i]}"]`)) seatChoices[i] = `bot:${defaultLevel()}`;
     select.value = seatChoices[i];
     select.addEventListener("change", () => { seatChoices[i] = select.value; });
-    const name = el("input", { type: "text", maxlength: 40, placeholder: `Player ${i + 1}`, "data-testid": `name-${i}`, "aria-label": `name of seat ${i + 1}` });
-    const team = players === 4 ? (i % 2 ? " (team B)" : " (team A)") : "";
-    const access = el("select", { class: "access", "data-testid": `access-${i}`, "aria-label": `who may take seat ${i + 1}` },
-      el("option", { value: "private" }, "invite a friend (private link)"),
-      el("option", { value: "public" }, "open to anyone"));
+    const name = el("input", { type: "text", maxlength: 40, placeholder: t("Player {n}", { n: i + 1 }), "data-testid": `name-${i}`, "aria-label": t("name of seat {n}", { n: i + 1 }) });
+    const seatTitle = players === 4 ? (i % 2 ? t("seat {n} (team B)", { n: i + 1 }) : t("seat {n} (team A)", { n: i + 1 })) : t("seat {n}", { n: i + 1 });
+    const access = el("select", { class: "access", "data-testid": `access-${i}`, "aria-label": t("who may take seat {n}", { n: i + 1 }) },
+      el("option", { value: "private" }, t("invite a friend (private link)")),
+      el("option", { value: "public" }, t("open to anyone")));
     access.value = seatAccess[i];
     access.addEventListener("change", () => { seatAccess[i] = access.value; });
     select.addEventListener("change", updateAccess);
-    rows.push(el("div", { class: "seat-row" }, el("b", { title: `seat ${i + 1}${team}` }, `${i + 1}`), select, name, access));
+    rows.push(el("div", { class: "seat-row" }, el("b", { title: seatTitle }, `${i + 1}`), select, name, access));
   }
   $("seats").replaceChildren(el("div", { class: "muted", style: "font-size:0.85rem" },
-    players === 4 ? "Seats 1+3 and 2+4 play as teams. Seat 1 starts." : "Seat 1 starts."), ...rows);
+    players === 4 ? t("Seats 1+3 and 2+4 play as teams. Seat 1 starts.") : t("Seat 1 starts.")), ...rows);
   updateAccess();
 }
 
 // Bots by level (the engine's ladder, one line each); the raw engine bots only with "advanced" ticked.
 function botOptions() {
   const levels = meta.levels.map((l) => el("option", { value: `bot:${l.name}`, title: l.description, "data-testid": "level-option" },
-    `Bot: ${l.name} (${l.description.includes(" a move") ? l.description : `${l.description}; ${l.thinks}`})`));
+    t("Bot: {level} ({about})", { level: l.label, about: l.thinks_in_description ? l.description : `${l.description}; ${l.thinks}` }) + levelRating(l.name, players)));
   if (!$("advanced-bots").checked) return levels;
   const named = new Set(meta.levels.map((l) => l.name));
-  return [el("optgroup", { label: "Levels" }, ...levels),
-          el("optgroup", { label: "Advanced: engine bots" },
-            ...meta.bots.filter((b) => !named.has(b)).map((b) => el("option", { value: `bot:${b}`, "data-testid": "raw-bot-option" }, `Engine bot: ${b}`)))];
+  return [el("optgroup", { label: t("Levels") }, ...levels),
+          el("optgroup", { label: t("Advanced: engine bots") },
+            ...meta.bots.filter((b) => !named.has(b)).map((b) => el("option", { value: `bot:${b}`, "data-testid": "raw-bot-option" }, t("Engine bot: {name}", { name: b }))))];
 }
 
 function defaultLevel() {
@@ -91,8 +101,8 @@ async function create() {
                                   : { kind: "bot", bot: choice.slice(4), name });
   }
   const seedText = $("seed").value.trim();
-  const body = { players, variant, seats, hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
-                 seed: seedText === "" ? null : Number(seedText) };
+  const body = { players, variant, seats, rated: ratedChosen(), hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
+                 seed: seedText === "" ? null : Number(seedText), ...clock.values() };
   let game;
   try {
     game = await api("POST", "/api/games", body);
@@ -109,16 +119,16 @@ async function create() {
   const box = $("created");
   box.classList.remove("hidden");
   box.replaceChildren(
-    el("h3", { style: "margin-top:14px" }, "Invite the other players"),
-    el("p", { class: "muted" }, "Each link is a seat's secret: send it only to that player."),
+    el("h3", { style: "margin-top:14px" }, t("Invite the other players")),
+    el("p", { class: "muted" }, t("Each link is a seat's secret: send it only to that player.")),
     el("div", { class: "invites" }, ...invited.map((s) => {
       const input = el("input", { readonly: true, value: s.invite, "data-testid": `invite-${s.seat}` });
-      const copy = el("button", { class: "btn secondary small" }, "Copy");
-      copy.addEventListener("click", async () => { input.select(); try { await navigator.clipboard.writeText(s.invite); toast("Link copied"); } catch { document.execCommand("copy"); } });
+      const copy = el("button", { class: "btn secondary small" }, t("Copy"));
+      copy.addEventListener("click", async () => { input.select(); try { await navigator.clipboard.writeText(s.invite); toast(t("Link copied")); } catch { document.execCommand("copy"); } });
       return el("div", { class: "inv" }, el("b", {}, seatLabel(s)), input, copy,
-        s.public ? el("span", { class: "muted" }, "also open to anyone in the lobby") : "");
+        s.public ? el("span", { class: "muted" }, t("also open to anyone in the lobby")) : "");
     })),
-    el("div", { class: "buttons" }, el("a", { class: "btn", href: `/game/${game.id}`, "data-testid": "open-game" }, `Go to the table as ${seatLabel(mine[0])}`)));
+    el("div", { class: "buttons" }, el("a", { class: "btn", href: `/game/${game.id}`, "data-testid": "open-game" }, t("Go to the table as {player}", { player: seatLabel(mine[0]) }))));
 }
 
 async function loadGames() {
@@ -130,22 +140,22 @@ async function loadGames() {
     games = (await api("GET", `/api/games?status=${tab}`)).games;
   }
   const items = games.map((g) => {
-    const seats = g.seats.map((s) => s.kind === "bot" ? `${s.bot} bot` : (s.claimed ? s.name : "free seat")).join(" · ");
+    const seats = g.seats.map((s) => s.kind === "bot" ? t("{level} bot", { level: levelLabel(s.bot) }) : (s.claimed ? s.name : t("free seat"))).join(" · ");
     const actions = [];
     if (g.open_seats.length && tab !== "mine") {
-      const join = el("button", { class: "btn small", "data-testid": "join" }, "Join");
+      const join = el("button", { class: "btn small", "data-testid": "join" }, t("Join"));
       join.addEventListener("click", () => joinGame(g.id));
       actions.push(join);
     }
-    actions.push(el("a", { class: "btn secondary small", href: `/game/${g.id}` }, g.status === "finished" ? "View" : (tab === "mine" ? "Open" : "Watch")));
+    actions.push(el("a", { class: "btn secondary small", href: `/game/${g.id}` }, g.status === "finished" ? t("View") : (tab === "mine" ? t("Open") : t("Watch"))));
     return el("li", {},
       el("span", { class: "gid" }, g.id),
-      el("span", {}, `${g.players}p ${g.variant === "mordred" ? "Mordred" : ""}`),
-      el("span", { class: "muted" }, `${g.status === "finished" ? "finished" : "move " + g.move_number}`),
+      el("span", {}, t("{n}p", { n: g.players }) + (g.variant === "mordred" ? " " + t("Mordred") : "")),
+      el("span", { class: "muted" }, g.status === "finished" ? t("finished") : t("move {n}", { n: g.move_number })),
       el("span", { style: "font-size:0.85rem" }, seats),
       el("span", { class: "actions" }, ...actions));
   });
-  if (!items.length) items.push(el("li", { class: "muted" }, tab === "mine" ? "No games yet: create one." : "None right now."));
+  if (!items.length) items.push(el("li", { class: "muted" }, tab === "mine" ? t("No games yet: create one.") : t("None right now.")));
   $("games").replaceChildren(...items);
 }
 

@@ -18,6 +18,7 @@
 //                  the exchange, a double arrow for the swap, a cube leaving for the court.
 //   ui.loyalists   bool, default true: in a Mordred game, mark on each unresolved region
 //                  where its resolution adds a Loyalist (facts.mordred_flags).
+import { t } from "/static/i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -67,7 +68,7 @@ function controlToken(parent, x, y, control, name) {
   } else {
     el("path", { d: "M0,-8 L7,-4 L6,4 L0,9 L-6,4 L-7,-4 Z", fill: "#fffbe9", opacity: 0.9 }, g);
   }
-  el("title", {}, g).textContent = `Controlled by the ${name}`;
+  el("title", {}, g).textContent = t("Controlled by the {faction}", { faction: name });
   return g;
 }
 
@@ -174,7 +175,7 @@ export function drawMap(svg, facts, table, ui = {}) {
       const shield = el("path", { d: "M0,-7 L7,-4 L6,3.5 L0,8 L-6,3.5 L-7,-4 Z", fill: FACTION_COLOURS[home],
                                   stroke: "#fffbe9", "stroke-width": 1.4, class: "home-symbol", "data-faction": home,
                                   transform: `translate(${ax + half + 11},${ay - 18})` }, g);
-      el("title", {}, shield).textContent = `${facts.factions[home]} home`;
+      el("title", {}, shield).textContent = t("Home of the {faction}", { faction: facts.factions[home] });
     }
     if (table.crowns[r] >= 0) crownIcon(g, ax + half + 11, ay - 36, PLAYER_COLOURS[table.crowns[r]], 0.9);
     if (table.control[r] >= 0) controlToken(g, ax, ay + 8, table.control[r], facts.controls[table.control[r]]);
@@ -194,7 +195,7 @@ export function drawMap(svg, facts, table, ui = {}) {
 function drawFollowers(parent, ax, ay, counts, facts) {
   const present = counts.map((n, kind) => [n, kind]).filter(([n]) => n > 0);
   if (!present.length) {
-    el("text", { x: ax, y: ay + 8, class: "empty-region", "text-anchor": "middle" }, parent).textContent = "empty";
+    el("text", { x: ax, y: ay + 8, class: "empty-region", "text-anchor": "middle" }, parent).textContent = t("empty");
     return;
   }
   const size = 14, step = 19;
@@ -221,18 +222,18 @@ function drawLoyalistFlags(parent, facts, table) {
     const text = `⚑ ${facts.regions[to].code}`;
     el("rect", { x: -18, y: -8, width: 36, height: 14, rx: 7 }, g);
     el("text", { y: 3, "text-anchor": "middle" }, g).textContent = text;
-    el("title", {}, g).textContent = `Resolving ${region.name} adds a Loyalist to ${facts.regions[to].name}`;
+    el("title", {}, g).textContent = t("Resolving {region} adds a Loyalist to {target}", { region: region.name, target: facts.regions[to].name });
   });
   const [w] = BRITAIN.size;
   // The key spells out each flag's region in full: "⚑ Aqu = Aquae Sulis".
   const targets = [...new Set(facts.mordred_flags)];
-  const lines = ["⚑ on a region: resolving it adds", "a Loyalist to the region named:",
-                 ...targets.map((t) => `⚑ ${facts.regions[t].code} = ${facts.regions[t].name}`)];
+  const lines = [t("⚑ on a region: resolving it adds"), t("a Loyalist to the region named:"),
+                 ...targets.map((r) => `⚑ ${facts.regions[r].code} = ${facts.regions[r].name}`)];
   const key = el("g", { class: "loyalist-key", transform: `translate(${w - 198},22)` }, parent);
   el("rect", { x: 0, y: 0, width: 190, height: 10 + lines.length * 15, rx: 6 }, key);
   lines.forEach((line, i) => { el("text", { x: 8, y: 16 + i * 15 }, key).textContent = line; });
-  el("title", {}, key).textContent = "Mordred: the Loyalists' flags. " +
-    targets.map((t) => `⚑ ${facts.regions[t].code} means a Loyalist is added to ${facts.regions[t].name}`).join("; ");
+  el("title", {}, key).textContent = t("Mordred: the Loyalists' flags.") + " " +
+    targets.map((r) => t("⚑ {code} means a Loyalist is added to {region}", { code: facts.regions[r].code, region: facts.regions[r].name })).join("; ");
 }
 
 function badge(parent, x, y, text, colour, cls) {
@@ -279,6 +280,6 @@ function drawMarks(svg, facts, marks) {
     const c = el("g", { class: "mark-court", "data-region": marks.court.region }, g);
     el("path", { d: `M${ax - 30},${ay} q-14,-6 -26,-24`, class: "court-arrow", "marker-end": "url(#arrow-court)" }, c);
     cube(c, ax - 64, ay - 40, marks.court.faction, 12);
-    el("text", { x: ax - 58, y: ay - 44, "text-anchor": "middle", class: "court-label" }, c).textContent = "to court";
+    el("text", { x: ax - 58, y: ay - 44, "text-anchor": "middle", class: "court-label" }, c).textContent = t("to court");
   }
 }
