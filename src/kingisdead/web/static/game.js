@@ -2,7 +2,10 @@
 // Moves are built step by step with the server's options (the engine's MoveBuilder), so only
 // choices that can still complete a legal move are ever offered.
 import { drawMap, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/map.js";
-import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle } from "/static/common.js";
+import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
+import { t, tn } from "/static/i18n.js";
+import { ratingsPanel, rematchButtons } from "/static/rematch.js";
+import { clockNode, seatTools, signalTurn } from "/static/clock.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -24,13 +27,14 @@ const STEP_MS = 1200;
 
 function hotseat() { return seatTokens.size > 1; }
 function mySeatToMove(v) {
-  const t = v && v.table.to_move;
-  return t !== null && t !== undefined && seatTokens.has(t) ? t : null;
+  const toMove = v && v.table.to_move;
+  return toMove !== null && toMove !== undefined && seatTokens.has(toMove) ? toMove : null;
 }
 
 // ---------- start ----------
 async function start() {
   facts = await api("GET", "/api/meta");
+  knowLevels(facts.levels);
   for (const token of await claimInvites(gameId, tokensFor(gameId))) {
     try {
       const v = await api("GET", `/api/games/${gameId}`, null, token);
@@ -70,20 +74,21 @@ function connect() {
   };
   socket.onmessage = async (event) => {
     const message = JSON.parse(event.data);
+    if (message.type === "rematch") { toast(t("A rematch is ready: join it from the result.")); return; }
     if (message.type !== "state") return;
-    if (message.game.you !== null && message.game.you !== undefined) show(message.game);
+    if (message.game.you !== null && message.game.you !== undefined) show(message.game, true);
     else await onPublic(message.game, false);
   };
 }
 
 // A free seat: "open in the lobby", or for the creator (the first human seat) a button to open a private one.
 function seatAccess(seat) {
-  if (seat.public) return el("span", { class: "tag" }, "open in the lobby");
+  if (seat.public) return el("span", { class: "tag" }, t("open in the lobby"));
   const creator = view.seats.find((s) => s.kind === "human");
   if (view.status === "finished" || view.you === null || !creator || view.you !== creator.seat) return null;
   const button = el("button", { class: "btn secondary small", "data-testid": `open-seat-${seat.seat}`,
-                                title: "let anyone in the lobby take this seat (its invite link still works until then)" },
-                    "Open to anyone");
+                                title: t("let anyone in the lobby take this seat (its invite link still works until then)") },
+                    t("Open to anyone"));
   button.addEventListener("click", async () => {
     try { show(await api("POST", `/api/games/${gameId}/seats/${seat.seat}/open`, null, seatTokens.get(view.you))); }
     catch (err) { toast(err.message); }
@@ -96,16 +101,17 @@ async function onPublic(v, first) {
   publicView = v;
   if (seatTokens.size === 1 && !hotseat()) {
     const [seat, token] = [...seatTokens.entries()][0];
-    if (first || v.move_number !== (view && view.move_number)) {
-      show(await api("GET", `/api/games/${gameId}`, null, token));
+    if (first || v.move_number !== (view && view.move_number) || JSON.stringify(v.seats) !== JSON.stringify(view.seats)
+        || v.deadline !== view.deadline) {
+      show(await api("GET", `/api/games/${gameId}`, null, token), true);
     }
     return;
   }
   const active = mySeatToMove(v);
   if (active !== null && active === revealed) {
-    show(await api("GET", `/api/games/${gameId}`, null, seatTokens.get(active)));
+    show(await api("GET", `/api/games/${gameId}`, null, seatTokens.get(active)), true);
   } else {
-    show(v);
+    show(v, true);
   }
 }
 
@@ -116,8 +122,11 @@ async function refresh() {
 }
 
 // ---------- rendering ----------
-function show(v) {
-  if (view && v.move_number < view.move_number && v.id === view.id) return;  // an older message
+// `fresh`: a view just sent by the server over the socket (or fetched because of it), or the answer to a
+// take-back: it may have fewer moves than the one on screen (moves taken back). Other answers may be older.
+function show(v, fresh = false) {
+  if (!fresh && view && v.move_number < view.move_number && v.id === view.id) return;  // an older message
+  if (view && v.move_number < view.move_number) stopStepping();
   const changed = !view || view.move_number !== v.move_number || view.you !== v.you;
   const seen = view && view.id === v.id ? view.move_number : null;
   view = v;
@@ -126,6 +135,8 @@ function show(v) {
   const myTurn = v.you !== null && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
+  const active = v.status === "finished" ? null : mySeatToMove(v);  // a seat of this browser is to move
+  signalTurn(active !== null && !v.seats[active].away && !v.seats[active].left, gameId);
   renderVeil();
   render();
   if (myTurn && !build.options && !replay) loadOptions([]);
@@ -134,7 +145,9 @@ function show(v) {
 function render() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
-  $("game-meta").textContent = `Game ${view.id} · ${view.players} players · ${view.variant === "mordred" ? "Mordred" : "Standard"}${view.memory ? " · memory mode" : ""} · move ${view.move_number}`;
+  $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
+    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.memory ? t("memory mode") : null,
+    t("move {n}", { n: view.move_number })].filter(Boolean).join(" · ");
   renderLegend();
   renderMap(shown);
   renderTrack(shown);
@@ -174,12 +187,12 @@ function renderMap(table) { drawMap($("map"), facts, table, interaction()); }
 function renderLegend() {
   const items = facts.factions.slice(0, view.variant === "mordred" ? 4 : 3).map((name, k) =>
     el("span", {}, el("i", { class: "swatch", style: `background:${FACTION_COLOURS[k]}` }), name));
-  items.push(el("span", {}, el("i", { class: "swatch", style: `background:${SAXON_COLOUR}` }), "Saxons"));
-  items.push(el("span", {}, el("i", { class: "swatch", style: "background:#f0c75a;border-radius:50%" }), "contested now"));
+  items.push(el("span", {}, el("i", { class: "swatch", style: `background:${SAXON_COLOUR}` }), facts.controls[4]));
+  items.push(el("span", {}, el("i", { class: "swatch", style: "background:#f0c75a;border-radius:50%" }), t("contested now")));
   if (view.variant === "mordred" && facts.mordred_flags) {
-    const names = [...new Set(facts.mordred_flags)].map((t) => `⚑ ${facts.regions[t].code} = ${facts.regions[t].name}`);
-    items.push(el("span", { "data-testid": "legend-loyalist", title: "Hover a flag on the map for its region" },
-      `Loyalist flag: resolving the region adds a Loyalist to the region named (${names.join(", ")})`));
+    const names = [...new Set(facts.mordred_flags)].map((r) => `⚑ ${facts.regions[r].code} = ${facts.regions[r].name}`);
+    items.push(el("span", { "data-testid": "legend-loyalist", title: t("Hover a flag on the map for its region") },
+      t("Loyalist flag: resolving the region adds a Loyalist to the region named ({names})", { names: names.join(", ") })));
   }
   $("legend").replaceChildren(...items);
 }
@@ -201,13 +214,13 @@ function renderTrack(table) {
     if (control >= 0) {
       const colour = control === 4 ? SAXON_COLOUR : FACTION_COLOURS[control];
       card.append(el("div", { class: "ctl", style: `background:${colour}`, title: facts.controls[control] }),
-                  el("div", { class: "state" }, control === 4 ? "Saxons" : facts.controls[control]));
+                  el("div", { class: "state" }, facts.controls[control]));
     } else {
-      card.append(el("div", { class: "state" }, table.contested === region ? "contested" : ""));
+      card.append(el("div", { class: "state" }, table.contested === region ? t("contested") : ""));
     }
     if (table.crowns[region] >= 0) {
       const p = table.crowns[region];
-      card.append(el("span", { class: "crown", title: `Crown token of player ${p + 1}` }, crownBadge(p)));
+      card.append(el("span", { class: "crown", title: t("Crown token of player {n}", { n: p + 1 }) }, crownBadge(p)));
     }
     if (ui.selectable.has(region)) card.addEventListener("click", () => ui.onRegion(region));
     return card;
@@ -236,24 +249,28 @@ function renderTurn(table) {
   const mine = !replay && view.you !== null && toMove === view.you;
   turn.className = "turn panel" + (mine ? " yours" : "");
   let who;
-  if (replay) who = `Replay: after move ${replay.n} of ${replay.frame.total}`;
-  else if (toMove === null) who = "Game over";
-  else if (mine) who = "Your turn";
+  if (replay) who = t("Replay: after move {n} of {total}", { n: replay.n, total: replay.frame.total });
+  else if (toMove === null) who = t("Game over");
+  else if (mine) who = t("Your turn");
   else {
     const seat = view.seats[toMove];
-    who = seat.kind === "bot" ? `${seatLabel(seat)} is thinking…`
-      : seat.claimed ? `Waiting for ${seatLabel(seat)}` : `Waiting for ${seatLabel(seat)} to join (send the invite link)`;
+    const player = seatLabel(seat);
+    who = seat.kind === "bot" ? t("{player} is thinking…", { player })
+      : seat.away || seat.left ? t("The stand-in bot plays for {player}…", { player })
+      : seat.claimed ? t("Waiting for {player}", { player }) : t("Waiting for {player} to join (send the invite link)", { player });
   }
-  const stock = el("span", { title: "common stock" }, "Stock ",
+  const stock = el("span", { title: t("common stock") }, t("Stock") + " ",
     ...table.stock.slice(0, view.variant === "mordred" ? 4 : 3).flatMap((n, k) => [cubeIcon(k), ` ${n} `]));
   turn.replaceChildren(
     toMove !== null ? el("span", { class: "dot", style: `background:${PLAYER_COLOURS[toMove]}` }) : "",
     el("span", { class: "who", "data-testid": "turn-text" }, who),
+    replay ? "" : clockNode(view),
+    replay ? "" : seatTools(view, gameId, seatTokens.get(view.you), (v) => show(v, true), render),
     el("div", { class: "stats" },
       stock,
-      el("span", { title: "Saxon control tokens: four end the game" }, `Saxons ${table.saxons}/4`),
-      el("span", {}, `Passes in a row ${table.passes}/${view.players}`),
-      el("span", {}, `Struggle ${Math.min(table.resolved + 1, 8)} of 8`)));
+      el("span", { title: t("Saxon control tokens: four end the game") }, t("Saxons {n}/4", { n: table.saxons })),
+      el("span", {}, t("Passes in a row {n}/{players}", { n: table.passes, players: view.players })),
+      el("span", {}, t("Struggle {n} of 8", { n: Math.min(table.resolved + 1, 8) }))));
 }
 
 function renderAction() {
@@ -265,12 +282,12 @@ function renderAction() {
   const parts = [];
   if (view.you === null) {
     const active = mySeatToMove(view);
-    if (view.status === "finished") parts.push(el("div", { class: "prompt" }, "The game is over."));
-    else if (hotseat() && active === null) parts.push(el("div", { class: "prompt" }, "The bots are moving…"));
-    else if (hotseat()) parts.push(el("div", { class: "prompt", "data-testid": "handover" }, `It is ${seatLabel(view.seats[active])}'s turn.`),
-                                   el("p", { class: "muted" }, "Hand the screen over to them: their hand shows once they are ready."));
-    else parts.push(el("div", { class: "prompt" }, "You are watching this game."),
-                    el("p", { class: "muted" }, "Hands are hidden from spectators: only top cards and cards left are shown."));
+    if (view.status === "finished") parts.push(el("div", { class: "prompt" }, t("The game is over.")));
+    else if (hotseat() && active === null) parts.push(el("div", { class: "prompt" }, t("The bots are moving…")));
+    else if (hotseat()) parts.push(el("div", { class: "prompt", "data-testid": "handover" }, t("It is {player}'s turn.", { player: seatLabel(view.seats[active]) })),
+                                   el("p", { class: "muted" }, t("Hand the screen over to them: their hand shows once they are ready.")));
+    else parts.push(el("div", { class: "prompt" }, t("You are watching this game.")),
+                    el("p", { class: "muted" }, t("Hands are hidden from spectators: only top cards and cards left are shown.")));
     box.replaceChildren(...parts);
     return;
   }
@@ -283,30 +300,30 @@ function renderAction() {
     const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
     if (choices.length) {
       const regionStep = choices.some((o) => o.kind === "region");
-      if (regionStep) parts.push(el("div", { class: "muted", style: "font-size:0.85rem" }, "Click a highlighted region on the map, or choose here:"));
+      if (regionStep) parts.push(el("div", { class: "muted", style: "font-size:0.85rem" }, t("Click a highlighted region on the map, or choose here:")));
       parts.push(el("div", { class: "choices" }, ...choices.map(choiceButton)));
     }
     if (options.complete) {
       parts.push(el("div", { class: "move-preview", "data-testid": "preview" },
-        el("div", {}, options.description === "passes" ? "You pass." : options.description),
+        el("div", {}, options.move === "pass" ? t("You pass.") : options.description),
         el("div", { class: "mono" }, options.move)));
     }
     const buttons = [];
-    if (options.complete) buttons.push(button("Confirm", confirmMove, "btn", "confirm"));
-    if (build.steps.length) buttons.push(button("Back", back, "btn secondary", "back"));
-    if (options.options.some((o) => o.kind === "pass")) buttons.push(button("Pass", () => choose({ kind: "pass", value: -1, label: "pass" }), "btn secondary", "pass"));
-    if (view.hints && hintsOn() && !build.steps.length) buttons.push(button("Hint", askHint, "btn secondary", "hint"));
+    if (options.complete) buttons.push(button(t("Confirm"), confirmMove, "btn", "confirm"));
+    if (build.steps.length) buttons.push(button(t("Back"), back, "btn secondary", "back"));
+    if (options.options.some((o) => o.kind === "pass")) buttons.push(button(t("Pass"), () => choose({ kind: "pass", value: -1, label: t("pass") }), "btn secondary", "pass"));
+    if (view.hints && hintsOn() && !build.steps.length) buttons.push(button(t("Hint"), askHint, "btn secondary", "hint"));
     if (view.hints) buttons.push(hintsToggle());
     parts.push(el("div", { class: "buttons" }, ...buttons));
     if (hint && hintsOn()) parts.push(renderHint());
   } else if (myTurn) {
-    parts.push(el("div", { class: "prompt" }, "Working out your choices…"));
+    parts.push(el("div", { class: "prompt" }, t("Working out your choices…")));
   } else if (view.status !== "finished") {
     // Not your turn: the hand folds away behind a one-line summary (folded by default on a phone).
     const total = (view.table.hand || []).reduce((a, b) => a + b, 0);
     const details = el("details", { class: "hand-fold", "data-testid": "hand-fold" },
       el("summary", { class: "muted", "data-testid": "hand-summary" },
-        `Your hand (${total} card${total === 1 ? "" : "s"}) — wait for your turn`),
+        tn("Your hand ({n} card) — wait for your turn", "Your hand ({n} cards) — wait for your turn", { n: total })),
       renderHand([]));
     details.open = handOpen ?? !PHONE_QUERY.matches;
     details.addEventListener("toggle", () => { handOpen = details.open; });
@@ -334,7 +351,7 @@ followBarHeight();
 function choiceButton(option) {
   const content = [];
   if (option.kind === "faction") content.push(cubeIcon(option.value, 12));
-  content.push(option.kind === "none" ? "none (stock empty)" : option.label);
+  content.push(option.kind === "none" ? t("none (stock empty)") : option.label);
   const b = el("button", { class: `choice k-${option.kind}`, "data-testid": "choice", "data-kind": option.kind, "data-value": option.value }, ...content);
   b.addEventListener("click", () => choose(option));
   return b;
@@ -354,7 +371,7 @@ function renderHand(offered) {
   const cards = [];
   hand.forEach((count, card) => {
     if (!count) return;
-    const classes = ["card", `k-${facts.cards[card]}`];
+    const classes = ["card", `k-${facts.card_keys[card]}`];
     if (playable.has(card)) classes.push("playable");
     else if (offered.length) classes.push("unplayable");
     if (selected === card) classes.push("selected");
@@ -367,16 +384,16 @@ function renderHand(offered) {
     cards.push(tile);
   });
   const total = hand.reduce((a, b) => a + b, 0);
-  return el("div", {}, el("h3", { style: "margin:12px 0 0" }, `Your hand (${total} card${total === 1 ? "" : "s"})`),
+  return el("div", {}, el("h3", { style: "margin:12px 0 0" }, tn("Your hand ({n} card)", "Your hand ({n} cards)", { n: total })),
             total ? el("div", { class: "hand", "data-testid": "hand" }, ...cards)
-                  : el("p", { class: "muted" }, "No cards left: you can only pass."));
+                  : el("p", { class: "muted" }, t("No cards left: you can only pass.")));
 }
 
 function renderHint() {
   return el("div", { class: "move-preview", "data-testid": "hint-box" },
-    el("div", { style: "font-weight:600" }, "Suggestions"),
+    el("div", { style: "font-weight:600" }, t("Suggestions")),
     ...hint.moves.map((m) => el("div", { class: "hint-move" }, el("span", { class: "mono" }, m.move),
-      el("span", { class: "chance" }, `${Math.round(m.win_chance * 100)}% to win`),
+      el("span", { class: "chance" }, t("{percent}% to win", { percent: Math.round(m.win_chance * 100) })),
       el("div", { class: "muted", style: "font-size:0.8rem" }, m.description))),
     el("div", { class: "muted", style: "font-size:0.75rem" }, hint.method));
 }
@@ -390,29 +407,31 @@ function renderPlayers(table) {
     if (table.to_move === p) classes.push("to-move");
     if (result && result.winners.includes(p)) classes.push("winner");
     const tags = [];
-    if (p === view.you || (hotseat() && seatTokens.has(p))) tags.push(el("span", { class: "tag" }, "you"));
-    if (seat.kind === "bot") tags.push(el("span", { class: "tag" }, `bot: ${seat.bot}`));
-    if (view.players === 4) tags.push(el("span", { class: "tag" }, p % 2 === 0 ? "team 1+3" : "team 2+4"));
-    if (seat.kind === "human" && !seat.claimed) tags.push(el("span", { class: "tag" }, "seat free"), seatAccess(seat));
-    if (result && result.winners.includes(p)) tags.push(el("span", { class: "tag", style: "background:#f0c75a" }, result.ruler === p ? "♛ ruler" : "wins"));
+    if (p === view.you || (hotseat() && seatTokens.has(p))) tags.push(el("span", { class: "tag" }, t("you")));
+    if (seat.kind === "bot") tags.push(el("span", { class: "tag" }, t("bot: {level}", { level: levelLabel(seat.bot) })));
+    if (view.players === 4) tags.push(el("span", { class: "tag" }, p % 2 === 0 ? t("team 1+3") : t("team 2+4")));
+    if (seat.kind === "human" && !seat.claimed) tags.push(el("span", { class: "tag" }, t("seat free")), seatAccess(seat));
+    if (seat.left) tags.push(el("span", { class: "tag", "data-testid": "left-tag" }, t("left: the {level} bot plays", { level: levelLabel(view.stand_in) })));
+    else if (seat.away) tags.push(el("span", { class: "tag", "data-testid": "away-tag" }, t("away: the {level} bot plays", { level: levelLabel(view.stand_in) })));
+    if (result && result.winners.includes(p)) tags.push(el("span", { class: "tag", style: "background:#f0c75a" }, result.ruler === p ? t("♛ ruler") : t("wins")));
     const top = table.tops[p];
-    const court = el("span", { class: "court", title: "followers at court" },
+    const court = el("span", { class: "court", title: t("followers at court") },
       ...table.courts[p].map((n, k) => el("span", {}, cubeIcon(k), `${n}`)));
-    const topCard = top >= 0 ? el("span", { class: `card mini k-${facts.cards[top]}`, title: "top card of the played pile" }, el("span", { class: "title" }, facts.cards[top]))
-                             : el("span", { class: "muted" }, "no card played");
-    const rows = [el("div", { class: "row" }, el("span", { class: "muted" }, "Court"), court),
-                  el("div", { class: "row" }, el("span", { class: "muted" }, "Top card"), topCard,
-                     el("span", { class: "muted", "data-testid": "cards-left" }, `${table.cards_left[p]} card${table.cards_left[p] === 1 ? "" : "s"} left`))];
+    const topCard = top >= 0 ? el("span", { class: `card mini k-${facts.card_keys[top]}`, title: t("top card of the played pile") }, el("span", { class: "title" }, facts.cards[top]))
+                             : el("span", { class: "muted" }, t("no card played"));
+    const rows = [el("div", { class: "row" }, el("span", { class: "muted" }, t("Court")), court),
+                  el("div", { class: "row" }, el("span", { class: "muted" }, t("Top card")), topCard,
+                     el("span", { class: "muted", "data-testid": "cards-left" }, tn("{n} card left", "{n} cards left", { n: table.cards_left[p] })))];
     if (table.hands) {
       const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]));
-      rows.push(el("div", { class: "row muted" }, `Hand: ${left.length ? left.join(", ") : "empty"}`));
+      rows.push(el("div", { class: "row muted" }, left.length ? t("Hand: {cards}", { cards: left.join(", ") }) : t("Hand: empty")));
     }
     cards.push(el("div", { class: classes.join(" "), "data-testid": "player", "data-seat": p },
       el("div", { class: "head" }, el("span", { class: "dot", style: `background:${PLAYER_COLOURS[p]}` }),
          el("span", { class: "name" }, seatLabel(seat)), ...tags),
       ...rows));
   }
-  $("players").replaceChildren(el("h3", { class: "serif", style: "margin:0" }, "Players"), ...cards);
+  $("players").replaceChildren(el("h3", { class: "serif", style: "margin:0" }, t("Players")), ...cards);
 }
 
 function renderLog() {
@@ -421,12 +440,12 @@ function renderLog() {
     const current = replay && replay.n === entry.number;
     items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
       el("span", { class: "n" }, `${entry.number}.`),
-      el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: `player ${entry.seat + 1}` }),
+      el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
       el("span", {}, el("span", { class: "mono" }, entry.notation), verdict(entry.number),
-         el("div", { class: "desc" }, `P${entry.seat + 1} ${entry.text}`), betterMove(entry.number))));
+         el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number))));
     for (const text of bannerFor([entry]) || []) items.push(el("li", { class: "event" }, `⚑ ${text}`));
   }
-  if (!items.length) items.push(el("li", { class: "event" }, "No moves yet."));
+  if (!items.length) items.push(el("li", { class: "event" }, t("No moves yet.")));
   const log = $("log");
   const atEnd = log.parentElement.scrollTop + log.parentElement.clientHeight >= log.parentElement.scrollHeight - 20;
   log.replaceChildren(...items);
@@ -440,9 +459,9 @@ function renderLog() {
 function verdict(number) {
   const note = analysis && analysis.get(number);
   if (!note || note.forced) return "";
-  if (note.loss >= 0.25) return el("span", { class: "verdict bad", title: "blunder" }, " ??");
-  if (note.loss >= 0.1) return el("span", { class: "verdict poor", title: "mistake" }, " ?");
-  if (note.loss === 0) return el("span", { class: "verdict good", title: "the best move found" }, " ✓");
+  if (note.loss >= 0.25) return el("span", { class: "verdict bad", title: t("blunder") }, " ??");
+  if (note.loss >= 0.1) return el("span", { class: "verdict poor", title: t("mistake") }, " ?");
+  if (note.loss === 0) return el("span", { class: "verdict good", title: t("the best move found") }, " ✓");
   return "";
 }
 
@@ -450,17 +469,17 @@ function betterMove(number) {
   const note = analysis && analysis.get(number);
   if (!note || note.forced || note.loss < 0.1) return "";
   return el("div", { class: "desc better" },
-    `Better: ${note.best} (${Math.round(note.best_chance * 100)}% against ${Math.round(note.played_chance * 100)}%)`);
+    t("Better: {move} ({best}% against {played}%)", { move: note.best, best: Math.round(note.best_chance * 100), played: Math.round(note.played_chance * 100) }));
 }
 
 async function analyse(buttonNode) {
   buttonNode.disabled = true;
-  buttonNode.textContent = "Analysing…";
+  buttonNode.textContent = t("Analysing…");
   try {
     const data = await api("GET", `/api/games/${gameId}/analysis`);
     analysis = new Map(data.moves.map((m) => [m.number, m]));
     analysisSummary = data.summary || [];
-  } catch (err) { toast(err.message); buttonNode.disabled = false; buttonNode.textContent = "Analyse the moves"; return; }
+  } catch (err) { toast(err.message); buttonNode.disabled = false; buttonNode.textContent = t("Analyse the moves"); return; }
   render();
 }
 
@@ -472,17 +491,19 @@ function renderResult() {
   const mine = view.you !== null && result.winners.includes(view.you);
   box.replaceChildren(
     el("h2", { "data-testid": "result-title" }, resultTitle(result, view)),
-    el("div", { class: "muted" }, mine ? "You win!" : view.you !== null ? "You did not win this time." : ""),
+    el("div", { class: "muted" }, mine ? t("You win!") : view.you !== null ? t("You did not win this time.") : ""),
     // The explanation's headline says what the reason says and more: show it once, here.
     el("p", { class: "reason", "data-testid": "result-reason" },
       view.table.explanation ? view.table.explanation.headline : result.reason),
+    ratingsPanel(view),
     renderExplanation(view.table.explanation),
     renderAnalysisSummary(),
     el("div", { class: "buttons" },
-      button("Replay the game", () => enterReplay(0), "btn", "replay"),
-      analysis ? "" : (() => { const b = button("Analyse the moves", () => analyse(b), "btn secondary", "analyse"); return b; })(),
-      el("a", { class: "btn secondary", href: `/api/games/${gameId}/record`, download: "", "data-testid": "download-record" }, "Download record"),
-      el("a", { class: "btn secondary", href: "/" }, "New game")));
+      ...rematchButtons(view, [...seatTokens.values()]),
+      button(t("Replay the game"), () => enterReplay(0), "btn", "replay"),
+      analysis ? "" : (() => { const b = button(t("Analyse the moves"), () => analyse(b), "btn secondary", "analyse"); return b; })(),
+      el("a", { class: "btn secondary", href: `/api/games/${gameId}/record`, download: "", "data-testid": "download-record" }, t("Download record")),
+      el("a", { class: "btn secondary", href: "/" }, t("New game"))));
 }
 
 // The server's explanation of the result (views.explain_result): the faction
@@ -491,24 +512,24 @@ function renderExplanation(ex) {
   if (!ex) return "";
   const name = (p) => seatLabel(view.seats[p]);
   const factionTable = ex.ending === "invasion" ? "" : el("table", { class: "explain", "data-testid": "faction-ranking" },
-    el("caption", {}, "Factions by power (regions, then the most recent struggle won)"),
-    el("tr", {}, el("th", {}, "Rank"), el("th", {}, "Faction"), el("th", {}, "Regions"), el("th", {}, "Last struggle won")),
-    ...ex.factions.map((f) => el("tr", {}, el("td", {}, f.tied ? `${f.rank} (tied)` : String(f.rank)), el("td", {}, f.faction),
-      el("td", {}, String(f.regions)), el("td", {}, f.latest_win === null ? "–" : `struggle ${f.latest_win}`))));
-  const factions = ex.players.length ? Object.keys(ex.players[0].courts) : [];
+    el("caption", {}, t("Factions by power (regions, then the most recent struggle won)")),
+    el("tr", {}, el("th", {}, t("Rank")), el("th", {}, t("Faction")), el("th", {}, t("Regions")), el("th", {}, t("Last struggle won"))),
+    ...ex.factions.map((f) => el("tr", {}, el("td", {}, f.tied ? t("{rank} (tied)", { rank: f.rank }) : String(f.rank)), el("td", {}, f.faction),
+      el("td", {}, String(f.regions)), el("td", {}, f.latest_win === null ? "–" : t("struggle {n}", { n: f.latest_win })))));
+  const factions = ex.players.length ? Object.keys(ex.players[0].courts) : [];  // keyed by the engine's faction names
   const courts = el("table", { class: "explain", "data-testid": "result-courts" },
-    el("caption", {}, "Courts"),
-    el("tr", {}, el("th", {}, "Player"), ...factions.map((f) => el("th", {}, f)), el("th", {}, "Total"),
-      el("th", {}, "Complete sets"), el("th", {}, "Last card play")),
+    el("caption", {}, t("Courts")),
+    el("tr", {}, el("th", {}, t("Player")), ...factions.map((f, k) => el("th", {}, facts.factions[k])), el("th", {}, t("Total")),
+      el("th", {}, t("Complete sets")), el("th", {}, t("Last card play"))),
     ...ex.players.map((row) => el("tr", { class: ex.winners.includes(row.player) ? "winner" : "" },
       el("td", {}, name(row.player)), ...factions.map((f) => el("td", {}, String(row.courts[f]))),
       el("td", {}, String(row.total)), el("td", {}, String(row.sets)),
-      el("td", {}, row.last_play ? `play ${row.last_play}` : "none"))));
+      el("td", {}, row.last_play ? t("play {n}", { n: row.last_play }) : t("none")))));
   const steps = el("ol", { class: "steps", "data-testid": "result-steps" },
     ...ex.steps.map((st) => {
       const players = Object.keys(st.values).map(Number);
       const table = players.length ? el("table", { class: "explain small" },
-        el("tr", {}, el("th", {}, st.label), ...players.map((p) => el("th", {}, ex.players.length === 4 && st.kind === "sets" ? `Team of ${p + 1} and ${p + 3}` : name(p)))),
+        el("tr", {}, el("th", {}, st.label), ...players.map((p) => el("th", {}, ex.players.length === 4 && st.kind === "sets" ? t("Team of {a} and {b}", { a: p + 1, b: p + 3 }) : name(p)))),
         el("tr", {}, el("td", {}, ""), ...players.map((p) => el("td", { class: st.kept.includes(p) ? "kept" : "" }, String(st.values[p]))))) : "";
       return el("li", { "data-testid": "result-step", "data-kind": st.kind }, el("div", {}, st.text), table);
     }));
@@ -524,22 +545,24 @@ function renderAnalysisSummary() {
   if (!analysisSummary) return "";
   const pct = (x) => `${Math.round(x * 100)}%`;
   const link = (m) => {
-    const a = el("a", { href: `#move-${m.number}`, "data-testid": "mistake-link", "data-move": String(m.number) }, `move ${m.number}`);
+    const a = el("a", { href: `#move-${m.number}`, "data-testid": "mistake-link", "data-move": String(m.number) }, t("move {n}", { n: m.number }));
     a.addEventListener("click", (event) => { event.preventDefault(); enterReplay(m.number - 1); });
     return a;
   };
   return el("div", { class: "analysis-summary", "data-testid": "analysis-summary" },
-    el("h3", {}, "Analysis"),
+    el("h3", {}, t("Analysis")),
     ...analysisSummary.map((row) => el("div", { class: "player-summary", "data-testid": "analysis-player" },
       el("b", {}, seatLabel(view.seats[row.player])),
-      ` · ${row.reviewed} ${row.reviewed === 1 ? "move" : "moves"} reviewed, ${row.best} best found, `
-        + `${row.lost} lost win chance${row.blunders ? ` (${row.blunders} ${row.blunders === 1 ? "blunder" : "blunders"})` : ""}`,
+      " · " + tn("{n} move reviewed", "{n} moves reviewed", { n: row.reviewed })
+        + ", " + t("{n} best found", { n: row.best }) + ", " + t("{n} lost win chance", { n: row.lost })
+        + (row.blunders ? " (" + tn("{n} blunder", "{n} blunders", { n: row.blunders }) + ")" : ""),
       row.mistakes.length ? el("ol", {}, ...row.mistakes.map((m) => el("li", {}, link(m),
-        `: played ${m.played} (${pct(m.played_chance)}); better ${m.best_description} (${pct(m.best_chance)}), `
-          + `${pct(m.loss)} win chance lost`))) : el("div", { class: "muted" }, "No win chance lost."))),
+        ": " + t("played {played} ({played_chance}); better {best} ({best_chance}), {loss} win chance lost",
+                 { played: m.played, played_chance: pct(m.played_chance), best: m.best_description,
+                   best_chance: pct(m.best_chance), loss: pct(m.loss) })))) : el("div", { class: "muted" }, t("No win chance lost.")))),
     el("p", { class: "muted legend", "data-testid": "analysis-legend" },
-      "Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more). "
-      + "A move link opens the replay at the position before that move."));
+      t("Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more).")
+      + " " + t("A move link opens the replay at the position before that move.")));
 }
 
 // ---------- replay ----------
@@ -554,18 +577,18 @@ function renderReplayBar() {
   if (!replay) { bar.classList.add("hidden"); return; }
   bar.classList.remove("hidden");
   const total = replay.frame.total;
-  const slider = el("input", { type: "range", min: 0, max: total, value: replay.n, "aria-label": "move" });
+  const slider = el("input", { type: "range", min: 0, max: total, value: replay.n, "aria-label": t("move") });
   slider.addEventListener("change", () => enterReplay(Number(slider.value)));
   const move = replay.frame.move;
   bar.replaceChildren(
     button("«", () => enterReplay(0), "btn secondary small", "replay-first"),
     button("◀", () => replay.n > 0 && enterReplay(replay.n - 1), "btn secondary small", "replay-prev"),
-    el("span", { "data-testid": "replay-position" }, `Move ${replay.n} / ${total}`),
+    el("span", { "data-testid": "replay-position" }, t("Move {n} / {total}", { n: replay.n, total })),
     button("▶", () => replay.n < total && enterReplay(replay.n + 1), "btn secondary small", "replay-next"),
     button("»", () => enterReplay(total), "btn secondary small", "replay-last"),
     slider,
-    el("span", { class: "mono" }, move ? `P${move.seat + 1}: ${move.notation}` : "setup"),
-    button("Close replay", () => { replay = null; render(); }, "btn small", "replay-close"));
+    el("span", { class: "mono" }, move ? t("P{n}", { n: move.seat + 1 }) + `: ${move.notation}` : t("setup")),
+    button(t("Close replay"), () => { replay = null; render(); }, "btn small", "replay-close"));
 }
 
 // ---------- building a move ----------
@@ -581,7 +604,7 @@ async function loadOptions(steps) {
     if (!options.complete && options.steps.length && only.length === 1) {
       // One option only: take it, and say why (the server's notes explain partial actions).
       autoSteps.set(options.steps.length,
-        `Only one choice: ${only[0].kind === "none" ? "none" : only[0].label} (taken for you).` +
+        t("Only one choice: {choice} (taken for you).", { choice: only[0].kind === "none" ? t("none") : only[0].label }) +
         (options.notes.length ? ` ${options.notes[options.notes.length - 1]}` : ""));
       return loadOptions([...options.steps, only[0]]);
     }
@@ -632,7 +655,7 @@ function bannerFor(entries) {
   const lines = [];
   for (const e of entries) for (const st of (e.changes ? e.changes.struggles : [])) {
     lines.push(st.text);
-    if (st.loyalist !== null) lines.push(`A Mordred Loyalist arrives in ${facts.regions[st.loyalist].name}.`);
+    if (st.loyalist !== null) lines.push(t("A Mordred Loyalist arrives in {region}.", { region: facts.regions[st.loyalist].name }));
   }
   return lines.length ? lines : null;
 }
@@ -643,7 +666,7 @@ function renderBanner() {
   const latest = view.log.length ? bannerFor([view.log[view.log.length - 1]]) : null;
   const lines = entry ? bannerFor([entry]) : latest;
   box.classList.toggle("hidden", !lines || !!replay);
-  if (lines) box.replaceChildren(el("span", { class: "flag" }, "⚑"), ...lines.map((t) => el("div", { "data-testid": "banner-line" }, t)));
+  if (lines) box.replaceChildren(el("span", { class: "flag" }, "⚑"), ...lines.map((line) => el("div", { "data-testid": "banner-line" }, line)));
 }
 
 function renderLastMoves() {
@@ -653,11 +676,11 @@ function renderLastMoves() {
   const items = recent.map((e) => el("li", { class: current && current.number === e.number ? "current" : "", "data-number": e.number },
     el("span", { class: "dot", style: `background:${PLAYER_COLOURS[e.seat]};width:10px;height:10px` }),
     el("span", {}, `${e.number}. ${seatLabel(view.seats[e.seat])} ${e.text}`)));
-  if (!items.length) items.push(el("li", { class: "muted" }, "No moves yet."));
-  const parts = [el("h3", {}, "Last moves"), el("ol", { "data-testid": "last-moves-list" }, ...items)];
+  if (!items.length) items.push(el("li", { class: "muted" }, t("No moves yet.")));
+  const parts = [el("h3", {}, t("Last moves")), el("ol", { "data-testid": "last-moves-list" }, ...items)];
   if (stepping) parts.push(el("div", { class: "stepping" },
-    el("span", { "data-testid": "stepping" }, `Showing move ${current.number} (${stepping.i + 1} of ${stepping.entries.length})`),
-    button("Skip ▸▸", () => stopStepping(), "btn secondary small", "skip")));
+    el("span", { "data-testid": "stepping" }, t("Showing move {n} ({i} of {total})", { n: current.number, i: stepping.i + 1, total: stepping.entries.length })),
+    button(t("Skip ▸▸"), () => stopStepping(), "btn secondary small", "skip")));
   box.replaceChildren(...parts);
 }
 
@@ -692,7 +715,7 @@ function hintsToggle() {
     if (!box.checked) hint = null;
     render();
   });
-  return el("label", { class: "hints-toggle", title: "show the Hint button in this game" }, box, " hints");
+  return el("label", { class: "hints-toggle", title: t("show the Hint button in this game") }, box, " " + t("hints"));
 }
 
 async function askHint() {
@@ -707,7 +730,7 @@ function renderVeil() {
   const active = hotseat() && view.status !== "finished" ? mySeatToMove(publicView || view) : null;
   const veiled = active !== null && active !== revealed;
   $("veil").classList.toggle("hidden", !veiled);
-  if (veiled) $("veil-title").textContent = `${seatLabel(view.seats[active])}, it is your turn`;
+  if (veiled) $("veil-title").textContent = t("{player}, it is your turn", { player: seatLabel(view.seats[active]) });
 }
 
 $("veil-button").addEventListener("click", async () => {

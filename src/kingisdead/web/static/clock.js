@@ -1,0 +1,146 @@
+// Move time limits at the table and in the lobby: the clock of the seat to move, "your turn" in the
+// title, on the favicon and (if allowed) as a notification, and the seat buttons: take back, leave, return.
+// The server enforces every deadline; the clock here only shows it.
+import { api, el, levelLabel, toast } from "/static/common.js";
+import { t } from "/static/i18n.js";
+
+export const TIME_LIMITS = [120, 600, 86400, 259200];
+
+// A time limit in words: "2 minutes", "1 day", "none".
+export function limitText(seconds) {
+  if (seconds === null || seconds === undefined) return t("no time limit");
+  if (seconds < 3600) return t("{n} min per move", { n: seconds / 60 });
+  const days = seconds / 86400;
+  return days === 1 ? t("1 day per move") : t("{n} days per move", { n: days });
+}
+
+// Time left, to the second under an hour, then hours and minutes, then days and hours.
+export function remainingText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  if (s < 86400) return t("{h} h {m} min", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
+  return t("{d} d {h} h", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+}
+
+// ---------- the clock ----------
+let ticking = null;  // {node, deadline}: the clock on screen, updated every second
+
+function paint({ node, deadline }) {
+  const left = Date.parse(deadline) - Date.now();
+  node.textContent = left > 0 ? t("{time} left", { time: remainingText(left) }) : t("time is up");
+  node.classList.toggle("low", left < 30000);
+}
+setInterval(() => { if (ticking && ticking.node.isConnected) paint(ticking); }, 1000);
+
+// The clock of the seat to move, or "" when no clock runs (no limit, a bot to move, the game over).
+export function clockNode(view) {
+  if (!view.deadline || view.status === "finished") { ticking = null; return ""; }
+  const node = el("span", { class: "clock", "data-testid": "clock", title: limitText(view.time_limit) });
+  ticking = { node, deadline: view.deadline };
+  paint(ticking);
+  return node;
+}
+
+// ---------- "your turn": title, favicon badge, notification ----------
+const baseTitle = document.title;
+const icon = document.querySelector("link[rel=icon]");
+const plainIcon = icon ? icon.getAttribute("href") : null;
+let badged = null;     // the favicon with its badge, as a data: URL (drawn once)
+let wasMine = false;
+
+function drawBadge() {
+  if (!badged) badged = new Promise((resolve) => {
+    const image = new Image();
+    image.onload = () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 64;
+      const g = canvas.getContext("2d");
+      g.drawImage(image, 0, 0, 64, 64);
+      g.beginPath();
+      g.arc(46, 18, 16, 0, 2 * Math.PI);
+      g.fillStyle = "#d93025";
+      g.fill();
+      g.lineWidth = 4;
+      g.strokeStyle = "#fff";
+      g.stroke();
+      resolve(canvas.toDataURL("image/png"));
+    };
+    image.onerror = () => resolve(null);
+    image.src = plainIcon;
+  });
+  return badged;
+}
+
+// Call on every new view: `mine` is true while this browser's seat is to move.
+export async function signalTurn(mine, gameId) {
+  document.title = mine ? `● ${t("Your turn")} · ${baseTitle}` : baseTitle;
+  document.body.dataset.badge = mine ? "on" : "off";
+  if (mine && !wasMine && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification(t("Your turn"), { body: t("It is your turn to play in The King Is Dead."), tag: `kid-${gameId}` });
+  }
+  wasMine = mine;
+  if (!icon || !plainIcon) return;
+  const href = mine ? await drawBadge() : null;
+  if (mine !== wasMine) return;  // the turn changed while the badge was drawn
+  icon.setAttribute("type", href ? "image/png" : "image/svg+xml");
+  icon.setAttribute("href", href || plainIcon);
+}
+
+// ---------- the seat's buttons ----------
+// onView(view) is called with the answer of each action (the server's view for this seat, already rewound
+// after a take-back); `rerender` when only this browser's state changed (notification permission).
+export function seatTools(view, gameId, token, onView, rerender) {
+  if (view.you === null || view.you === undefined || view.status === "finished" || !token) return "";
+  const seat = view.seats[view.you];
+  const act = (path, label) => async (event) => {
+    event.target.disabled = true;
+    try { onView(await api("POST", `/api/games/${gameId}/${path}`, null, token)); }
+    catch (err) { toast(err.message); event.target.disabled = false; }
+  };
+  const tools = [];
+  if (seat.away) {
+    tools.push(el("span", { class: "muted", "data-testid": "away-note" },
+      t("You ran out of time: the {level} bot plays for you.", { level: levelLabel(view.stand_in) })));
+    tools.push(tool(t("Take my seat back"), "return", act("return")));
+  }
+  if (view.takeback) tools.push(tool(t("Take back"), "takeback", act("takeback"),
+                                     t("undo your last move and the bots' replies")));
+  if (!seat.left) {
+    const leave = tool(t("Leave game"), "leave", async (event) => {
+      if (!window.confirm(t("Leave this game for good? The {level} bot will finish it for you.", { level: levelLabel(view.stand_in) }))) return;
+      await act("leave")(event);
+    }, t("a bot finishes the game in your place; you cannot come back"));
+    tools.push(leave);
+  }
+  if ("Notification" in window && Notification.permission === "default") {
+    tools.push(tool(t("Notify me on my turn"), "notify", async () => {
+      await Notification.requestPermission();
+      rerender();
+    }, t("a notification when it becomes your turn while this page is in the background")));
+  }
+  return el("div", { class: "seat-tools", "data-testid": "seat-tools" }, ...tools);
+}
+
+function tool(label, testid, onClick, title = null) {
+  const b = el("button", { class: "btn secondary small", "data-testid": testid, title }, label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// ---------- the lobby's settings ----------
+// Two form rows (time limit, stand-in level) for the create form; values() gives the body's fields.
+export function clockSettings(levels) {
+  const limit = el("select", { id: "time-limit", "data-testid": "time-limit", "aria-label": t("Time per move") },
+    el("option", { value: "" }, t("no time limit")),
+    ...TIME_LIMITS.map((s) => el("option", { value: String(s) }, limitText(s))));
+  const standIn = el("select", { id: "stand-in", "data-testid": "stand-in", "aria-label": t("Stand-in bot") },
+    ...levels.map((l) => el("option", { value: l.name }, levelLabel(l.name))));
+  standIn.value = levels.some((l) => l.name === "intermediate") ? "intermediate" : levels[0].name;
+  const rows = [
+    el("div", { class: "form-row" }, el("label", { class: "lbl", for: "time-limit" }, t("Time per move")), limit,
+       el("span", { class: "muted", style: "font-size:0.85rem" }, t("a player out of time is replaced by a bot until they come back"))),
+    el("div", { class: "form-row" }, el("label", { class: "lbl", for: "stand-in" }, t("Stand-in bot")), standIn,
+       el("span", { class: "muted", style: "font-size:0.85rem" }, t("plays for a player out of time or gone"))),
+  ];
+  return { rows, values: () => ({ time_limit: limit.value === "" ? null : Number(limit.value), stand_in: standIn.value }) };
+}
