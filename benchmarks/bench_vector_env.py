@@ -1,7 +1,8 @@
 """Steps per second of the batched environment (interfaces/vector.py) beside the PettingZoo environment.
 
 Both play uniformly random choices among the masked integers, for the same
-wall-clock budget each, in the same run: the PettingZoo environment as a user
+wall-clock budget each, in the same run, taking turns of 0.2 s so that all
+see the same load on a shared machine: the PettingZoo environment as a user
 gets it (``aec_env``, one step per call), the vector environment with N games
 per call (actions drawn from the masks in NumPy: the argmax of uniform noise
 times the mask). A step is one building step in one game; the vector
@@ -30,40 +31,67 @@ from kingisdead.interfaces.vector import vector_env
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred")]
 
 
-def pettingzoo_rate(players: int, variant: str, seconds: float, seed: int = 0) -> float:
-    """Steps per second of random masked play through the wrapped AEC environment."""
-    env = aec_env(players=players, variant=variant)
-    rng = np.random.default_rng(seed)
-    steps = 0
-    env.reset(seed=seed)
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-        env.reset()
-    return steps / (time.perf_counter() - start)
+class PettingZooRunner:
+    """Random masked play through the wrapped AEC environment, one step per call."""
+
+    def __init__(self, players: int, variant: str, seed: int = 0) -> None:
+        self.env = aec_env(players=players, variant=variant)
+        self.env.reset(seed=seed)
+        self.rng = np.random.default_rng(seed)
+        self.games = 0
+
+    def run(self, seconds: float) -> int:
+        """Steps taken in about ``seconds``."""
+        env, steps = self.env, 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(64):
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    if not env.agents:
+                        env.reset()
+                        self.games += 1
+                else:
+                    env.step(int(self.rng.choice(np.flatnonzero(obs["action_mask"]))))
+                steps += 1
+        return steps
 
 
-def vector_rate(players: int, variant: str, num_envs: int, seconds: float, copy: bool = True,
-                seed: int = 0) -> tuple[float, int]:
-    """(steps per second, games finished) of random masked play through the vector environment."""
-    env = vector_env(num_envs, players, variant, copy=copy)
-    rng = np.random.default_rng(seed)
-    _, info = env.reset(seed=seed)
-    calls = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        for _ in range(16):
-            masks = info["action_mask"]
-            actions = (rng.random(masks.shape, dtype=np.float32) * masks).argmax(axis=1)
-            _, _, terminations, _, info = env.step(actions)
-            games += int(terminations.sum())
-        calls += 16
-    return calls * num_envs / (time.perf_counter() - start), games
+class VectorRunner:
+    """Random masked play through the vector environment, ``num_envs`` steps per call."""
+
+    def __init__(self, players: int, variant: str, num_envs: int, copy: bool, seed: int = 0) -> None:
+        self.env = vector_env(num_envs, players, variant, copy=copy)
+        self.info = self.env.reset(seed=seed)[1]
+        self.rng = np.random.default_rng(seed)
+        self.games = 0
+
+    def run(self, seconds: float) -> int:
+        """Steps taken (summed over the games) in about ``seconds``."""
+        calls = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(16):
+                masks = self.info["action_mask"]
+                actions = (self.rng.random(masks.shape, dtype=np.float32) * masks).argmax(axis=1)
+                _, _, terminations, _, self.info = self.env.step(actions)
+                self.games += int(terminations.sum())
+            calls += 16
+        return calls * self.env.num_envs
+
+
+def measure(runners: list, seconds: float, slice_seconds: float = 0.2) -> list[float]:
+    """Steps per second of each runner, run in turns of ``slice_seconds`` for ``seconds`` each,
+    so that all of them see the same load on a shared machine."""
+    steps = [0] * len(runners)
+    spent = [0.0] * len(runners)
+    while min(spent) < seconds:
+        for i, runner in enumerate(runners):
+            start = time.perf_counter()
+            steps[i] += runner.run(slice_seconds)
+            spent[i] += time.perf_counter() - start
+    return [n / t for n, t in zip(steps, spent)]
 
 
 def main() -> None:
@@ -75,18 +103,17 @@ def main() -> None:
     args = parser.parse_args()
     configs = [(p, v) for p, v in CONFIGS if args.configs is None or f"{p}{v[0]}" in args.configs]
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"# random masked play, {args.seconds:g} s per row, one thread")
+    print(f"# random masked play, {args.seconds:g} s per row in turns of 0.2 s, one thread")
     print("| configuration | environment | steps/s | ratio to PettingZoo | games finished |")
     print("| --- | --- | ---: | ---: | ---: |")
     for players, variant in configs:
         label = f"{players} players{', Mordred' if variant == 'mordred' else ''}"
-        reference = pettingzoo_rate(players, variant, args.seconds)
-        print(f"| {label} | PettingZoo `aec_env` | {reference:,.0f} | 1x | |", flush=True)
         rows = [(n, True) for n in args.envs] + [(max(args.envs), False)]
-        for num_envs, copy in rows:
-            rate, games = vector_rate(players, variant, num_envs, args.seconds, copy)
-            name = f"vector N = {num_envs}" + ("" if copy else ", copy=False")
-            print(f"| {label} | {name} | {rate:,.0f} | {rate / reference:,.0f}x | {games} |", flush=True)
+        names = ["PettingZoo `aec_env`"] + [f"vector N = {n}" + ("" if copy else ", copy=False") for n, copy in rows]
+        runners = [PettingZooRunner(players, variant)] + [VectorRunner(players, variant, n, copy) for n, copy in rows]
+        rates = measure(runners, args.seconds)
+        for name, runner, rate in zip(names, runners, rates):
+            print(f"| {label} | {name} | {rate:,.0f} | {rate / rates[0]:,.0f}x | {runner.games} |", flush=True)
 
 
 if __name__ == "__main__":
