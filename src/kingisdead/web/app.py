@@ -321,7 +321,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         return JSONResponse(service.view(service.get(game_id), seat))
 
     @app.post("/api/games/{game_id}/join", tags=["seats"], summary="Take a free seat offered in the lobby",
-              responses=_errors(404, 409, 429))
+              responses=_errors(403, 404, 409, 429))
     async def join_game(game_id: str, request: Request, user: Account) -> dict[str, Any]:
         """Takes the first seat its creator opened to anyone: ``{"seat", "token"}``; 409 if none is left.
         A signed-in player's account holds the seat, under the account's name."""
