@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -111,3 +112,31 @@ def test_take_back_and_leave_at_the_table(server, new_page):
         page.wait_for_selector("[data-testid=left-tag]")
         page.wait_for_function("() => document.body.dataset.turn === 'over'", timeout=90_000)
         assert http.get(f"/api/games/{game['id']}").json()["seats"][0]["left"] is True
+
+
+def test_out_of_time_the_stand_in_plays_until_the_seat_is_taken_back(server, new_page):
+    """The server's own background check finds a deadline set in the past and hands the turn to the stand-in."""
+    from sqlalchemy import create_engine, update
+
+    from kingisdead.web.db import GameRow
+
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        game = create(http, [human("Ada"), human("Bea")], seed=47, time_limit=120, stand_in="random")
+        page = new_page()
+        page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+        page.wait_for_function("() => document.title.startsWith('●')")
+        engine = create_engine(server.database_url)
+        with engine.begin() as connection:
+            connection.execute(update(GameRow).where(GameRow.id == game["id"])
+                               .values(deadline=datetime.now(UTC) - timedelta(seconds=1)))
+        engine.dispose()
+        page.wait_for_selector("[data-testid=away-tag]")
+        wait_move(page, 1)  # the stand-in played Ada's turn
+        assert not page.title().startswith("●")
+        page.click("[data-testid=return]")
+        page.wait_for_selector("[data-testid=away-tag]", state="detached")
+        assert http.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": 1},
+                         headers=auth(game["seats"][1]["token"])).status_code == 200
+        wait_move(page, 2)
+        page.wait_for_function("() => document.title.startsWith('●')")
+        page.wait_for_selector("[data-testid=pass]")  # Ada builds her own move again

@@ -114,6 +114,7 @@ def test_a_person_away_cannot_move_and_a_late_move_is_refused(tmp_path):
     with pytest.raises(GameError) as late:
         service.play(game.id, 0, "pass", 0)
     assert (late.value.status, late.value.code) == (409, "out_of_time")
+    assert service.options(service.get(game.id), 0, [])["options"]  # building a move is still answered
     assert clocks.expire_due(service) == [game.id]
     for attempt in (lambda: service.play(game.id, 0, "pass", 0), lambda: service.options(service.get(game.id), 0, [])):
         with pytest.raises(GameError) as away:
@@ -174,6 +175,21 @@ def test_a_deadline_survives_a_restart_and_is_enforced_after_it(db_url):
         moved = wait_for(lambda: (v := view(client, game["id"]))["move_number"] == 1 and v,
                          what="the stand-in to play after the restart")
         assert moved["seats"][0]["away"] is True and moved["log"][0]["seat"] == 0
+
+
+def test_a_stand_in_whose_turn_it_was_plays_after_a_restart(db_url):
+    service = GameService(db_url)
+    game, _ = service.create(2, "standard", [human(), human()], seed=7, stand_in="random")
+    clocks.leave(service, game.id, 0)  # no bot runner here: the stand-in's turn waits for the server
+    service.close()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from kingisdead.web import create_app
+
+    with TestClient(create_app(db_url)) as client:
+        moved = wait_for(lambda: (v := view(client, game.id))["move_number"] == 1 and v, what="the stand-in to resume")
+        assert moved["log"][0]["seat"] == 0 and moved["table"]["to_move"] == 1
 
 
 def test_of_two_processes_exactly_one_handles_an_expiry(tmp_path):

@@ -574,7 +574,7 @@ class GameService:
         """The choices that can follow ``steps`` in building this seat's move (the engine's builder)."""
         state = game.snapshot.state
         self._check_turn(state, seat)
-        self._check_person_plays(game, seat)
+        self._check_person_plays(game, seat, timed=False)  # building is harmless: only the move is late
         builder = state.builder()
         for number, step in enumerate(steps, start=1):
             try:
@@ -602,14 +602,15 @@ class GameService:
             raise GameError(409, "not_your_turn", _("not your turn: player {n} is to move", n=state.player + 1))
 
     @staticmethod
-    def _check_person_plays(game: LiveGame, seat: int) -> None:
-        """Refuse a person's move on their turn while the stand-in bot plays their seat or once their time is up."""
+    def _check_person_plays(game: LiveGame, seat: int, timed: bool = True) -> None:
+        """Refuse a person's move on their turn while the stand-in bot plays their seat or (``timed``) once their
+        time is up."""
         if game.seats[seat].left:
             raise GameError(409, "left", _("you left this game: the stand-in bot plays your seat to the end"))
         if game.seats[seat].away:
             raise GameError(409, "away", _("you ran out of time and the stand-in bot plays for you: "
                                            "take your seat back to play again"))
-        if game.deadline is not None and datetime.now(UTC) >= game.deadline:
+        if timed and game.deadline is not None and datetime.now(UTC) >= game.deadline:
             raise GameError(409, "out_of_time", _("your time for this move ran out: the stand-in bot plays it"))
 
     def play(self, game_id: str, seat: int, notation: str, expected: int | None = None,

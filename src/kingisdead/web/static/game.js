@@ -26,6 +26,8 @@ let autoSteps = new Map(); // index of a build step taken automatically (one opt
 const STEP_MS = 1200;
 
 function hotseat() { return seatTokens.size > 1; }
+// This browser's seat in the view plays for itself (not away or gone: then the stand-in bot plays it).
+function playing(v) { return v.you !== null && v.you !== undefined && !v.seats[v.you].away && !v.seats[v.you].left; }
 function mySeatToMove(v) {
   const toMove = v && v.table.to_move;
   return toMove !== null && toMove !== undefined && seatTokens.has(toMove) ? toMove : null;
@@ -132,7 +134,7 @@ function show(v, fresh = false) {
   view = v;
   if (seen !== null && v.move_number > seen) queueMoves(v.log.slice(seen));
   if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); }
-  const myTurn = v.you !== null && v.table.to_move === v.you && v.status !== "finished";
+  const myTurn = playing(v) && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
   const active = v.status === "finished" ? null : mySeatToMove(v);  // a seat of this browser is to move
@@ -246,7 +248,7 @@ function renderTurn(table) {
   if (view.status === "finished" && !replay) { turn.classList.add("hidden"); return; }
   turn.classList.remove("hidden");
   const toMove = table.to_move;
-  const mine = !replay && view.you !== null && toMove === view.you;
+  const mine = !replay && playing(view) && toMove === view.you;
   turn.className = "turn panel" + (mine ? " yours" : "");
   let who;
   if (replay) who = t("Replay: after move {n} of {total}", { n: replay.n, total: replay.frame.total });
@@ -278,7 +280,7 @@ function renderAction() {
   if (replay || view.status === "finished") { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   const table = view.table;
-  const myTurn = view.you !== null && table.to_move === view.you && view.status !== "finished";
+  const myTurn = playing(view) && table.to_move === view.you && view.status !== "finished";
   const parts = [];
   if (view.you === null) {
     const active = mySeatToMove(view);
