@@ -325,3 +325,18 @@ def test_a_guest_with_a_seat_token_plays_as_before(make_client):
     assert other.get("/api/account/games").json()["games"] == []
     # a signed-in player's token still works for the seat it belongs to, cookie or not
     assert other.get(f"/api/games/{game['id']}", headers=auth(game["seats"][1]["token"])).json()["you"] == 1
+
+
+def test_an_account_holding_several_seats_acts_for_the_one_to_move(make_client):
+    client = make_client()
+    sign_up(client, "Pellinore")
+    game = create(client, [human(), {"kind": "human", "public": True}], seed=31, claim=False)
+    assert client.post(f"/api/games/{game['id']}/join", json={}).json()["seat"] == 1
+    live = client.app.state.service.get(game["id"])
+    assert live.owners == [live.owners[0], live.owners[0]] and live.owners[0] is not None
+    rng = Random(5)
+    for _ in range(4):
+        to_move = client.app.state.service.get(game["id"]).snapshot.state.player
+        assert client.get(f"/api/games/{game['id']}").json()["you"] == to_move
+        play_random(client, game, rng, moves=1, cookie_seat=to_move)
+    assert len(client.app.state.service.get(game["id"]).snapshot.moves) == 4
