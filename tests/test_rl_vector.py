@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -260,3 +262,12 @@ def test_render_shows_each_table():
     assert len(texts) == 2 and all("Caledonia" in text for text in texts)
     with pytest.warns(UserWarning, match="render_mode"):
         assert vector_env(1).render() is None
+
+
+def test_the_example_in_docs_runs():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    example = text.split("## The batched environment")[1].split("```python\n")[1].split("```")[0]
+    namespace: dict = {}
+    exec(example, namespace)  # noqa: S102 - our own documentation
+    assert namespace["obs"].shape == (256, OBSERVATION_SIZE)
+    assert namespace["terminations"].shape == (256,)
