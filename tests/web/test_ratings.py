@@ -185,7 +185,11 @@ def test_ratings_lost_in_a_crash_are_applied_at_the_next_start(service, tmp_path
         restarted.close()
 
 
-def test_racing_appliers_apply_a_game_once(service):
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_racing_appliers_apply_a_game_once(database, request, tmp_path):
+    url = request.getfixturevalue("postgres_url") if database == "postgresql" else f"sqlite:///{tmp_path / 'race.db'}"
+    service = GameService(url)
+    request.addfinalizer(service.close)
     alice = account(service, "Alice")
     game, _ = service.create(2, "standard", [{"kind": "human"}, {"kind": "bot", "bot": "beginner"}], seed=6,
                              rated=True, user_id=alice)

@@ -111,6 +111,7 @@ def test_rotated_seats_move_one_place_on_with_their_bots_and_names(make_client):
     assert view["move_number"] == 0
 
 
+@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
 def test_players_asking_at_once_get_the_same_single_new_game(make_client):
     client = make_client()
     game = create(client, [human(), human(), human(), human()], seed=13)

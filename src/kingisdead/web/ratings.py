@@ -103,26 +103,26 @@ def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stan
     creator is not signed in (``user_id`` None); 422 ``not_rateable`` with hints, hot-seat, no person,
     a bot or stand-in that is not a level of :data:`LEVEL_ELO`, or one level in two seats (each
     account holds one seat of a rated game). ``seats``: the seat descriptions of the create request."""
-    def refuse(why: str) -> None:
-        raise GameError(422, "not_rateable", f"a rated game {why}")
+    def refuse(message: str) -> None:
+        raise GameError(422, "not_rateable", message)
 
     if user_id is None:
         raise GameError(403, "rated_sign_in", "sign in to create a rated game: every person's seat in a rated "
                                               "game is held by an account")
-    if hotseat:
-        refuse("is not played hot-seat: each person plays from their own account")
-    if hints:
-        refuse("has no hints")
     levels = ", ".join(LEVEL_ELO)
-    if stand_in not in LEVEL_ELO:
-        refuse(f"has a stand-in bot of a fixed level ({levels})")
     bots = [(spec.get("bot") or "").lower() for spec in seats if spec["kind"] == "bot"]
+    if hotseat:
+        refuse("a rated game is not played hot-seat: each person plays from their own account")
+    if hints:
+        refuse("a rated game has no hints")
+    if stand_in not in LEVEL_ELO:
+        refuse(f"the stand-in bot of a rated game plays at a fixed level ({levels})")
     if len(bots) == len(seats):
-        refuse("needs at least one person")
+        refuse("a rated game needs at least one person")
     if any(bot not in LEVEL_ELO for bot in bots):
-        refuse(f"has bots of a fixed level only ({levels})")
+        refuse(f"the bots of a rated game play at a fixed level ({levels})")
     if len(set(bots)) != len(bots):
-        refuse("has each bot level in one seat at most")
+        refuse("a rated game has each bot level in one seat at most")
 
 
 def check_rated_seat(sessions: Any, game_id: str, user_id: int | None) -> None:
@@ -190,7 +190,7 @@ def _apply(session: Session, game_id: str) -> bool:
     users = {u.id: u for u in session.scalars(select(UserRow).where(UserRow.id.in_(holders)))}
     held = {r.user_id: r for r in session.scalars(
         select(RatingRow).where(RatingRow.user_id.in_(holders), RatingRow.players == game.players)
-        .with_for_update())}
+        .order_by(RatingRow.user_id).with_for_update())}  # locked in one order: two games cannot deadlock
     before: dict[int, tuple[float, float]] = {}
     for user_id in holders:
         row = held.get(user_id)
