@@ -242,7 +242,8 @@ def test_my_games_list_your_turn_first_then_running_then_finished(make_client):
     assert [g["your_turn"] for g in games] == [True, False, False]
     assert [g["your_seats"] for g in games] == [[0], [0], [0]]
     assert games[2]["status"] == "finished" and games[2]["won"] == (0 in end.result.winners)
-    assert games[0]["won"] is None
+    assert games[2]["result"] == end.result.to_dict()
+    assert games[0]["won"] is None and games[0]["result"] is None
     # Bob holds the seats he claimed and joined, under his account's name
     his = bob.get("/api/account/games").json()["games"]
     assert [g["id"] for g in his] == [theirs["id"], finished["id"]] and his[0]["your_turn"]

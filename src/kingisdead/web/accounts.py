@@ -260,7 +260,7 @@ def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dic
             mine = sorted(seats[row.id])
             entry = GameService._summary(row)
             entry.update(your_seats=mine, your_turn=row.status == "running" and row.to_move in mine,
-                         won=_won(row.result, mine))
+                         won=_won(row.result, mine), result=row.result)
             entries.append(entry)
     turn = [e for e in entries if e["your_turn"]]
     running = [e for e in entries if e["status"] == "running" and not e["your_turn"]]
@@ -390,7 +390,8 @@ def router(errors: Any) -> APIRouter:
     async def games(user: SignedIn, request: Request,
                     finished: Annotated[int, Query(ge=0, le=100, description="finished games listed")] = 20
                     ) -> dict[str, Any]:
-        """Each game as in GET /api/games, plus ``your_seats``, ``your_turn`` and ``won`` (null while running)."""
+        """Each game as in GET /api/games, plus ``your_seats``, ``your_turn``, and ``won`` and ``result`` (the
+        ending, winners, ruler and reason; both null while the game runs)."""
         return {"games": await asyncio.to_thread(my_games, _service(request), user.id, finished)}
 
     return api
