@@ -17,7 +17,7 @@
 
 use crate::board::{AMBASSADOR, CARD_COPIES, CROWN, GARRISON, HAND_SIZE, SETTLEMENTS};
 use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, SAXON_INVASION};
-use crate::eval::{leader, strengths, value_from, Tally};
+use crate::eval::{leader, strengths_with, value_from, Tally};
 use crate::lastcard::last_card_applies;
 use crate::state::{Move, State, MAX_PLAYERS, NONE};
 
@@ -134,7 +134,8 @@ pub fn features(s: &State, seat: u8, out: &mut [f32]) {
     out[STOCK_AT + 3] = scaled(s.stock[3], LOYALIST_SCALE);
 
     // The seats.
-    let strength = strengths(s);
+    let tally = Tally::of(s);
+    let strength = strengths_with(s, &tally, &s.courts);
     for q in 0..n {
         let o = SEATS_AT + rel(q) * SEAT_SLOTS;
         out[o] = 1.0;
@@ -164,7 +165,6 @@ pub fn features(s: &State, seat: u8, out: &mut [f32]) {
     }
 
     // The kinds: the heuristic's tally.
-    let tally = Tally::of(s);
     let weights = if tally.invasion() {
         [0.0; NUM_FACTIONS]
     } else {
@@ -297,6 +297,40 @@ mod tests {
         };
         assert_eq!(court(&a, 1), court(&b, 0));
         assert_eq!(court(&a, 0), court(&b, 2));
+    }
+
+    /// Speed check: `cargo test --release -- --ignored --nocapture features_speed`.
+    /// Prints the cost of one feature vector beside one heuristic evaluation.
+    #[test]
+    #[ignore]
+    fn features_speed() {
+        let states = games();
+        let mut out = [0.0f32; FEATURES];
+        let rounds = 200;
+        let start = std::time::Instant::now();
+        let mut sum = 0.0f32;
+        for _ in 0..rounds {
+            for s in &states {
+                features(s, s.player, &mut out);
+                sum += out[FEATURES - 1];
+            }
+        }
+        let ours = start.elapsed().as_secs_f64() / (rounds * states.len()) as f64;
+        let start = std::time::Instant::now();
+        let mut total = 0.0;
+        for _ in 0..rounds {
+            for s in &states {
+                total += crate::eval::evaluate(s)[0];
+            }
+        }
+        let theirs = start.elapsed().as_secs_f64() / (rounds * states.len()) as f64;
+        println!(
+            "{} positions: features {:.0} ns, heuristic evaluation {:.0} ns ({:.1}x) [{sum} {total:.1}]",
+            states.len(),
+            ours * 1e9,
+            theirs * 1e9,
+            ours / theirs
+        );
     }
 
     #[test]
