@@ -19,6 +19,7 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
 from kingisdead import GameState  # noqa: E402
 from kingisdead.interfaces.encoding import NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, observation  # noqa: E402
 from kingisdead.interfaces.pettingzoo_env import raw_env  # noqa: E402
+from kingisdead.interfaces.stepping import SteppedGame  # noqa: E402
 from kingisdead.interfaces.vector import KingIsDeadVectorEnv, vector_env  # noqa: E402
 from kingisdead.moves import IllegalMoveError  # noqa: E402
 
@@ -271,3 +272,26 @@ def test_the_example_in_docs_runs():
     exec(example, namespace)  # noqa: S102 - our own documentation
     assert namespace["obs"].shape == (256, OBSERVATION_SIZE)
     assert namespace["terminations"].shape == (256,)
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "standard"), (3, "mordred"), (4, "standard")])
+def test_positions_across_many_games_match_the_python_builder(players, variant):
+    """Many games at once, one game checked at each step in turn: the position and the move
+    under way, rebuilt in Python, give the same observation and mask."""
+    n = 32
+    env = vector_env(n, players, variant)
+    obs, info = env.reset(seed=players)
+    rng = np.random.default_rng(players)
+    games = 0
+    for t in range(1200):
+        i = t % n
+        game = SteppedGame(env.game_state(i))
+        for action in env.move_steps(i):
+            game.step(action)
+        seat = game.player
+        assert info["seat"][i] == seat
+        np.testing.assert_array_equal(obs[i], np.asarray(game.observation(seat), dtype=np.float32))
+        np.testing.assert_array_equal(info["action_mask"][i], np.asarray(game.action_mask(), dtype=np.int8))
+        obs, _, terminations, _, info = env.step(random_actions(info["action_mask"], rng))
+        games += int(terminations.sum())
+    assert games >= n, "the run went through whole games"
