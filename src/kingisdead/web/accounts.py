@@ -122,12 +122,17 @@ def current_user(request: Request) -> UserRow | None:
     secret = request.cookies.get(SESSION_COOKIE)
     user = None
     if secret:
-        if request.method not in SAFE_METHODS and not _is_json(request.headers.get("content-type", "")):
-            raise GameError(403, "not_json", "a signed-in request that changes something must be sent with "
-                                             "Content-Type: application/json")
+        _refuse_forged(request)
         user = user_for_secret(_service(request), secret)
     request.state.user = user
     return user
+
+
+def _refuse_forged(request: Request) -> None:
+    """GameError 403 ``not_json`` for a request that changes something without saying it is JSON."""
+    if request.method not in SAFE_METHODS and not _is_json(request.headers.get("content-type", "")):
+        raise GameError(403, "not_json", "a signed-in request that changes something must be sent with "
+                                         "Content-Type: application/json")
 
 
 def signed_in_user(user: Annotated[UserRow | None, Depends(current_user)]) -> UserRow:
@@ -370,7 +375,7 @@ def router(errors: Any) -> APIRouter:
         """Deletes the session and the cookie; signing out when not signed in does nothing."""
         secret = request.cookies.get(SESSION_COOKIE)
         if secret:
-            current_user(request)  # refuses a forged cross-site form
+            _refuse_forged(request)
             await asyncio.to_thread(end_session, _service(request), secret)
         response = Response(status_code=204)
         response.delete_cookie(SESSION_COOKIE, path="/", secure=True, httponly=True, samesite="lax")
