@@ -377,16 +377,15 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_legal_move_can_be_built_by_its_offered_steps() {
-        // Walk the building tree of a start position: the complete moves it
-        // reaches are exactly the legal moves.
-        let s = new_game(3, true, 11, 0).unwrap();
+    /// Walks the building tree of `s`: the complete moves it reaches are
+    /// exactly the legal moves, and every branch ends in a move.
+    fn assert_builds_exactly_the_legal_moves(s: State) {
         let mut legal = Vec::new();
         rules::legal_moves(&s, &mut legal);
         let mut built = Vec::new();
         let mut stack = vec![SteppedGame::new(s)];
         while let Some(game) = stack.pop() {
+            assert_ne!(game.offered(), 0, "a dead end after {:?}", game.steps());
             for a in Bits(game.offered()) {
                 let mut next = game.clone();
                 match next.step(a as i64).unwrap() {
@@ -395,10 +394,37 @@ mod tests {
                 }
             }
         }
-        built.sort_by_key(|m| (m.card, m.len, m.action, m.court));
+        let key = |m: &Move| (m.card, m.len, m.action, m.court);
+        built.sort_by_key(key);
         built.dedup();
-        legal.sort_by_key(|m| (m.card, m.len, m.action, m.court));
+        legal.sort_by_key(key);
         assert_eq!(built, legal);
+    }
+
+    #[test]
+    fn every_legal_move_can_be_built_by_its_offered_steps() {
+        assert_builds_exactly_the_legal_moves(new_game(3, true, 11, 0).unwrap());
+        // Positions along random games: late ones (empty stocks, few swappable
+        // cards, exchanges banned, the 3-player last card) included.
+        let mut last_card = 0;
+        for players in 2..=4 {
+            for mordred in [false, true] {
+                let seed = 40 + players as u64 * 2 + mordred as u64;
+                let mut s = new_game(players, mordred, seed, 0).unwrap();
+                let mut rng = SplitMix64::new(seed);
+                let mut ply = 0;
+                while !s.is_over() {
+                    let binds = lastcard::last_card_applies(&s);
+                    if ply % 9 == 0 || binds {
+                        last_card += binds as usize;
+                        assert_builds_exactly_the_legal_moves(s);
+                    }
+                    crate::playout::play_random(&mut s, &mut rng);
+                    ply += 1;
+                }
+            }
+        }
+        assert!(last_card > 0, "a last-card position was walked");
     }
 
     #[test]
