@@ -229,8 +229,9 @@ function drawLoyalistFlags(parent, facts, table) {
   const targets = [...new Set(facts.mordred_flags)];
   const lines = [t("⚑ on a region: resolving it adds"), t("a Loyalist to the region named:"),
                  ...targets.map((r) => `⚑ ${facts.regions[r].code} = ${facts.regions[r].name}`)];
-  const key = el("g", { class: "loyalist-key", transform: `translate(${w - 198},22)` }, parent);
-  el("rect", { x: 0, y: 0, width: 190, height: 10 + lines.length * 15, rx: 6 }, key);
+  const width = Math.max(190, 16 + 5.4 * Math.max(...lines.map((line) => line.length)));  // 9.5px text, in any language
+  const key = el("g", { class: "loyalist-key", transform: `translate(${w - width - 8},22)` }, parent);
+  el("rect", { x: 0, y: 0, width, height: 10 + lines.length * 15, rx: 6 }, key);
   lines.forEach((line, i) => { el("text", { x: 8, y: 16 + i * 15 }, key).textContent = line; });
   el("title", {}, key).textContent = t("Mordred: the Loyalists' flags.") + " " +
     targets.map((r) => t("⚑ {code} means a Loyalist is added to {region}", { code: facts.regions[r].code, region: facts.regions[r].name })).join("; ");

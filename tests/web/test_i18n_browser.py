@@ -1,0 +1,154 @@
+"""The interface in French and German in Debian's chromium: no untranslated text, and the language switch.
+
+"Untranslated" is checked against the catalogs: a visible text (a text node,
+a placeholder, a tooltip, an option) must not be an English catalog text
+whose translation differs, whole or with its {placeholders} filled in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from random import Random
+
+import httpx
+import pytest
+from webtools import OUTPUT, Server, auth, bot, create, human
+
+from kingisdead import GameState, rules
+from kingisdead.web.i18n import placeholders, read_catalog
+
+SHOWN_TEXTS = """() => {
+  const shown = (node) => !!(node && (node.offsetParent !== null || node.getClientRects().length));
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    if (text && shown(node.parentElement) && !node.parentElement.closest("script, style, .mono, code")) texts.push(text);
+  }
+  for (const el of document.querySelectorAll("[placeholder], [title], [aria-label]")) {
+    if (!shown(el) && el.tagName !== "title") continue;
+    for (const name of ["placeholder", "title", "aria-label"]) if (el.getAttribute(name)) texts.push(el.getAttribute(name).trim());
+  }
+  for (const option of document.querySelectorAll("option, optgroup")) texts.push((option.label || option.textContent).trim());
+  texts.push(document.title);
+  return texts;
+}"""
+
+
+def english_patterns(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The English texts whose ``lang`` translation differs, as patterns matching a whole shown text."""
+    patterns = []
+    for message in read_catalog(lang):
+        if not message.id:
+            continue
+        english = [message.id] if isinstance(message.id, str) else list(message.id)
+        translated = [message.string] if isinstance(message.string, str) else list(message.string)
+        for k, text in enumerate(english):
+            if text in translated or (len(translated) > k and translated[k] == text):
+                continue
+            literal = re.sub(r"\{\w+\}", "", text)
+            if placeholders(text) and len(re.sub(r"\W", "", literal)) < 6:
+                continue  # "{faction} {count}", "P{n}": too little English of its own to tell
+            parts = re.split(r"(\{\w+\})", text)
+            regex = "".join(".+?" if re.fullmatch(r"\{\w+\}", p) else re.escape(p) for p in parts)
+            patterns.append((text, re.compile(regex, re.S)))
+    return patterns
+
+
+def untranslated(page, lang: str) -> list[str]:
+    shown = page.evaluate(SHOWN_TEXTS)
+    return sorted({f"{text!r} (catalog: {english!r})" for text in shown for english, pattern in english_patterns(lang)
+                   if pattern.fullmatch(text)})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("i18n") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def games(server: Server) -> dict[str, dict]:
+    """A running Mordred game against a bot (the bot has moved), and a finished game of two people."""
+    with httpx.Client(base_url=server.url) as http:
+        running = create(http, [human("Ada"), bot("random")], variant="mordred", first_player=1, hints=True)
+        finished = create(http, [human(), human()], seed=11)
+        state, rng = GameState.new(2, "standard", 11), Random(11)
+        number = 0
+        while not state.is_over():
+            seat = state.player
+            move = rules.play_random(state, rng)
+            answer = http.post(f"/api/games/{finished['id']}/moves", headers=auth(finished["seats"][seat]["token"]),
+                               json={"move": str(move), "move_number": number})
+            assert answer.status_code == 200, answer.text
+            number += 1
+    return {"running": running, "finished": finished}
+
+
+def open_in(browser, lang: str):
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=f"{lang}-{lang.upper()}",
+                                  reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_lobby_table_and_result_have_no_untranslated_text(browser, server: Server, games: dict, lang: str):
+    context, page = open_in(browser, lang)  # the browser's language: Accept-Language
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-testid=level-option]", state="attached")
+        page.select_option("[data-testid=seat-1]", "human")  # the invite choices show for a person's seat
+        assert page.evaluate("document.documentElement.lang") == lang
+        page.screenshot(path=str(OUTPUT / f"i18n-lobby-{lang}.png"), full_page=True)
+        assert untranslated(page, lang) == []
+
+        running = games["running"]
+        page.goto(f"{server.url}/game/{running['id']}#token={running['seats'][0]['token']}")
+        page.wait_for_selector("[data-testid=hand-card]:not([disabled])")
+        page.wait_for_selector("[data-testid=prompt]")
+        assert untranslated(page, lang) == []
+        page.click("[data-testid=hand-card]:not([disabled])")  # a card chosen: its action's prompt and notes
+        page.wait_for_selector("[data-testid=back]")
+        page.screenshot(path=str(OUTPUT / f"i18n-table-{lang}.png"), full_page=True)
+        assert untranslated(page, lang) == []
+
+        finished = games["finished"]
+        page.goto(f"{server.url}/game/{finished['id']}#token={finished['seats'][0]['token']}")
+        page.wait_for_selector("[data-testid=result-explanation]")
+        page.screenshot(path=str(OUTPUT / f"i18n-result-{lang}.png"), full_page=True)
+        assert untranslated(page, lang) == []
+
+        page.goto(server.url + "/rules")
+        assert untranslated(page, lang) == []
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_language_selector_switches_and_the_choice_persists(browser, server: Server):
+    context, page = open_in(browser, "en")
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-testid=level-option]", state="attached")
+        assert page.text_content("h1") == "Arthur is dead. Who will rule Britain?"
+        with page.expect_navigation():
+            page.select_option("[data-testid=language]", "de")
+        page.wait_for_selector("[data-testid=level-option]", state="attached")
+        assert page.text_content("h1") == "Artus ist tot. Wer wird über Britannien herrschen?"
+        assert page.text_content("[data-testid=create]") == "Partie erstellen"
+        page.reload()
+        assert page.input_value("[data-testid=language]") == "de"
+        page.goto(server.url + "/rules")  # every page, and the cookie outlasts the page
+        assert page.text_content("h1") == "Regelübersicht"
+        with page.expect_navigation():
+            page.select_option("[data-testid=language]", "fr")
+        assert page.text_content("h1") == "Aide-mémoire des règles"
+        assert [c["value"] for c in context.cookies() if c["name"] == "lang"] == ["fr"]
+    finally:
+        context.close()
