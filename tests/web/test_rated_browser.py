@@ -119,6 +119,20 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         OUTPUT.mkdir(parents=True, exist_ok=True)
         ann.screenshot(path=str(OUTPUT / "rated-end-screen.png"), full_page=True)
 
+        # Play again: Ann makes the rematch, Ben's end screen offers to join it, both sit at the new table
+        ann.click("[data-testid=play-again]")
+        ann.wait_for_url(lambda url: "/game/" in url and game_id not in url)
+        new_id = ann.url.rsplit("/", 1)[1].split("#")[0]
+        assert new_id != game_id
+        ben.click("[data-testid=join-rematch]")
+        ben.wait_for_url(f"{server.url}/game/{new_id}")
+        for page, turn in ((ann, "you"), (ben, "wait")):  # seats kept: Ann's seat 1 starts
+            page.wait_for_function("turn => document.body.dataset.turn === turn", arg=turn, polling=50)
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            rematch = http.get(f"/api/games/{new_id}").json()
+        assert rematch["rated"] is True and rematch["rematch_of"] == game_id
+        assert [s["claimed"] for s in rematch["seats"]] == [True, True]
+
         # the lobby: the leaderboard lists both players at their new ratings, and every bot level
         ann.goto(server.url + "/")
         ann.wait_for_selector("[data-testid=leaderboard-row]")
