@@ -144,8 +144,9 @@ def signed_in_user(user: Annotated[UserRow | None, Depends(current_user)]) -> Us
 
 def user_of_socket(connection: HTTPConnection, public_url: str) -> UserRow | None:
     """The account of a WebSocket's session cookie, or None. The cookie counts only when the page that
-    opened the socket is this server's (its Origin is the public URL's or the Host asked for): browsers
-    send cookies with cross-site WebSocket upgrades, which would otherwise act for the player."""
+    opened the socket is this server's (its Origin is the public URL's or the Host asked for): WebSockets
+    ignore the same-origin policy, and SameSite does not stop a page of another origin on the same site
+    (a sibling subdomain), which could otherwise open a socket that acts for the player."""
     secret = connection.cookies.get(SESSION_COOKIE)
     if not secret:
         return None
@@ -171,12 +172,12 @@ def _client(request: Request) -> str:
 
 def create_account(service: GameService, name: str, password: str) -> UserRow:
     """A new person's account; GameError 422 for a bad name or password, 409 ``name_taken``."""
-    shown, key = account_name(name)
+    display, key = account_name(name)
     _check_password(password)
     with service.sessions() as session:
         if session.scalar(select(UserRow.id).where(UserRow.name_key == key)) is not None:
             raise GameError(409, "name_taken", "that name is taken")
-    user = UserRow(name=shown, name_key=key, kind="person", password_hash=_hasher.hash(password))
+    user = UserRow(name=display, name_key=key, kind="person", password_hash=_hasher.hash(password))
     try:
         with service.sessions.begin() as session:
             session.add(user)
