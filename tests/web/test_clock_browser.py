@@ -65,6 +65,8 @@ def test_the_lobby_creates_a_timed_game_with_a_running_clock(server, new_page):
     assert re.fullmatch(r"(10:00|9:[0-5]\d) left", clock.inner_text()), clock.inner_text()
     first = clock.inner_text()
     page.wait_for_function("was => document.querySelector('[data-testid=clock]').textContent !== was", arg=first)
+    page.goto(server.url + "/")  # the lobby lists the game with its pace
+    assert page.locator("[data-testid=game-limit]").first.inner_text() == "10 min per move"
 
 
 def test_your_turn_shows_in_the_title_and_on_the_favicon(server, new_page):

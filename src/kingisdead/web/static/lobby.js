@@ -3,7 +3,7 @@ import { api, el, myGames, saveTokens, toast, seatLabel, knowLevels, levelLabel 
 import { t } from "/static/i18n.js";
 import { mountAccount } from "/static/account.js";
 import { levelRating, loadRatings, mountLeaderboard, mountRatedOption, ratedChosen } from "/static/leaderboard.js";
-import { clockSettings } from "/static/clock.js";
+import { clockSettings, limitText } from "/static/clock.js";
 
 const $ = (id) => document.getElementById(id);
 let clock = null;  // the time limit and stand-in rows of the create form (clock.js)
@@ -152,6 +152,7 @@ async function loadGames() {
       el("span", { class: "gid" }, g.id),
       el("span", {}, t("{n}p", { n: g.players }) + (g.variant === "mordred" ? " " + t("Mordred") : "")),
       el("span", { class: "muted" }, g.status === "finished" ? t("finished") : t("move {n}", { n: g.move_number })),
+      g.time_limit ? el("span", { class: "muted", "data-testid": "game-limit" }, limitText(g.time_limit)) : "",
       el("span", { style: "font-size:0.85rem" }, seats),
       el("span", { class: "actions" }, ...actions));
   });
