@@ -39,6 +39,7 @@ from ..moves import parse_move
 from . import pubsub
 from .db import GameRow, MoveRow, SeatRow
 from .games import GameError, GameService, LiveGame, Snapshot, last_move_of, takeback_refusal
+from .i18n import LocalizedRoute, _
 from .live import BotRunner, Hub
 
 CHECK_EVERY = 1.0
@@ -133,11 +134,11 @@ def return_seat(service: GameService, game_id: str, seat: int) -> LiveGame:
     with _holding(service, game_id) as game:
         state = game.snapshot.state
         if game.seats[seat].left:
-            raise GameError(409, "left", "you left this game: a seat given up cannot be taken back")
+            raise GameError(409, "left", _("you left this game: a seat given up cannot be taken back"))
         if state.is_over():
-            raise GameError(409, "over", "the game is over")
+            raise GameError(409, "over", _("the game is over"))
         if not game.seats[seat].away:
-            raise GameError(409, "not_away", "your seat is not away: you are playing it")
+            raise GameError(409, "not_away", _("your seat is not away: you are playing it"))
         now = datetime.now(UTC)
         turn = state.player == seat
         back = replace(game.seats[seat], away=False)
@@ -148,7 +149,7 @@ def return_seat(service: GameService, game_id: str, seat: int) -> LiveGame:
                                       SeatRow.left.is_(False)).values(away=False)).rowcount
             if done != 1:
                 service.forget(game_id)
-                raise GameError(409, "stale", "stale: the seat changed meanwhile; reload")
+                raise GameError(409, "stale", _("stale: the seat changed meanwhile; reload"))
             if turn:
                 deadline = None if game.time_limit is None else now + timedelta(seconds=game.time_limit)
                 connection.execute(update(GameRow).where(GameRow.id == game_id,
@@ -166,9 +167,9 @@ def leave(service: GameService, game_id: str, seat: int) -> LiveGame:
     with _holding(service, game_id) as game:
         state = game.snapshot.state
         if state.is_over():
-            raise GameError(409, "over", "the game is over")
+            raise GameError(409, "over", _("the game is over"))
         if game.seats[seat].left:
-            raise GameError(409, "left", "you have left this game already")
+            raise GameError(409, "left", _("you have left this game already"))
         turn = state.player == seat
         with service.engine.begin() as connection:
             done = connection.execute(
@@ -176,7 +177,7 @@ def leave(service: GameService, game_id: str, seat: int) -> LiveGame:
                 .values(left=True, away=False)).rowcount
             if done != 1:
                 service.forget(game_id)
-                raise GameError(409, "stale", "stale: the seat changed meanwhile; reload")
+                raise GameError(409, "stale", _("stale: the seat changed meanwhile; reload"))
             if turn:
                 connection.execute(update(GameRow).where(GameRow.id == game_id).values(deadline=None))
             pubsub.publish(connection, game_id, len(game.snapshot.moves))
@@ -214,7 +215,7 @@ def take_back(service: GameService, game_id: str, seat: int) -> LiveGame:
                     .where(GameRow.id == game_id, GameRow.status == "running", GameRow.move_count == len(snap.moves))
                     .values(move_count=kept, to_move=rewound.state.player, deadline=deadline, updated_at=now)).rowcount
                 if changed != 1:
-                    raise GameError(409, "stale", "stale: the game changed meanwhile; reload and try again")
+                    raise GameError(409, "stale", _("stale: the game changed meanwhile; reload and try again"))
                 connection.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.number > kept))
                 pubsub.publish(connection, game_id, kept)
         except GameError:
@@ -248,7 +249,7 @@ async def _act(request: Request, game_id: str, credentials: HTTPAuthorizationCre
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The routes: return, leave, take back. ``errors(*statuses)`` gives a route's OpenAPI error answers."""
-    routes = APIRouter()
+    routes = APIRouter(route_class=LocalizedRoute)  # answers are views: texts in the request's language
 
     @routes.post("/api/games/{game_id}/return", tags=["seats"], summary="Take your seat back from the stand-in bot",
                  responses=errors(401, 403, 404, 409, 429))

@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session
 from ..bots.levels import LEVELS
 from . import pubsub
 from .games import GameError
+from .i18n import LocalizedRoute, _
 from .db import GameRow, RatingChangeRow, RatingRow, SeatRow, UserRow
 
 log = logging.getLogger("kingisdead.web")
@@ -62,7 +63,7 @@ def level_mu(level: str) -> float:
     mu (Elo 0), the score that the level's Elo gives (1 / (1 + 10^(-elo/400))). KeyError: not a level."""
     wanted = 1 / (1 + 10 ** (-LEVEL_ELO[level] / 400))
     low, high = MODEL.mu - 60, MODEL.mu + 60
-    for _ in range(60):  # bisection: the predicted score grows with mu
+    for _step in range(60):  # bisection: the predicted score grows with mu
         middle = (low + high) / 2
         other = MODEL.rating(mu=MODEL.mu, sigma=BOT_SIGMA)
         chance = MODEL.predict_win([[MODEL.rating(mu=middle, sigma=BOT_SIGMA)], [other]])[0]
@@ -81,7 +82,7 @@ def bot_account(sessions: Any, level: str) -> int:
     ``sessions``: a SQLAlchemy ``sessionmaker``. KeyError: not a level.
     """
     LEVELS[level]
-    for _ in range(ATTEMPTS):
+    for _attempt in range(ATTEMPTS):
         with sessions() as session:
             found = session.scalar(select(UserRow.id).where(UserRow.name_key == bot_key(level)))
         if found is not None:
@@ -103,36 +104,36 @@ def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stan
     creator is not signed in (``user_id`` None); 422 ``not_rateable`` with hints, hot-seat, no person,
     a bot or stand-in that is not a level of :data:`LEVEL_ELO`, or one level in two seats (each
     account holds one seat of a rated game). ``seats``: the seat descriptions of the create request."""
-    def refuse(message: str) -> None:
+    def refuse(message: str) -> None:  # message: an interface text (i18n._)
         raise GameError(422, "not_rateable", message)
 
     if user_id is None:
-        raise GameError(403, "rated_sign_in", "sign in to create a rated game: every person's seat in a rated "
-                                              "game is held by an account")
+        raise GameError(403, "rated_sign_in", _("sign in to create a rated game: every person's seat in a rated "
+                                                "game is held by an account"))
     levels = ", ".join(LEVEL_ELO)
     bots = [(spec.get("bot") or "").lower() for spec in seats if spec["kind"] == "bot"]
     if hotseat:
-        refuse("a rated game is not played hot-seat: each person plays from their own account")
+        refuse(_("a rated game is not played hot-seat: each person plays from their own account"))
     if hints:
-        refuse("a rated game has no hints")
+        refuse(_("a rated game has no hints"))
     if stand_in not in LEVEL_ELO:
-        refuse(f"the stand-in bot of a rated game plays at a fixed level ({levels})")
+        refuse(_("the stand-in bot of a rated game plays at a fixed level ({levels})", levels=levels))
     if len(bots) == len(seats):
-        refuse("a rated game needs at least one person")
+        refuse(_("a rated game needs at least one person"))
     if any(bot not in LEVEL_ELO for bot in bots):
-        refuse(f"the bots of a rated game play at a fixed level ({levels})")
+        refuse(_("the bots of a rated game play at a fixed level ({levels})", levels=levels))
     if len(set(bots)) != len(bots):
-        refuse("a rated game has each bot level in one seat at most")
+        refuse(_("a rated game has each bot level in one seat at most"))
 
 
 def check_rated_seat(sessions: Any, game_id: str, user_id: int | None) -> None:
     """Before a person takes a seat of a rated game (join, invite): GameError 403 ``rated_sign_in`` if
     they are not signed in, 409 ``already_seated`` if their account holds a seat of it already."""
     if user_id is None:
-        raise GameError(403, "rated_sign_in", "this is a rated game: sign in to take a seat")
+        raise GameError(403, "rated_sign_in", _("this is a rated game: sign in to take a seat"))
     with sessions() as session:
         if session.scalar(select(SeatRow.id).where(SeatRow.game_id == game_id, SeatRow.user_id == user_id)):
-            raise GameError(409, "already_seated", "your account holds a seat of this rated game already")
+            raise GameError(409, "already_seated", _("your account holds a seat of this rated game already"))
 
 
 def _starting(kind: str, name_key: str) -> tuple[float, float]:
@@ -270,7 +271,7 @@ def _entry(name: str, kind: str, name_key: str, mu: float, sigma: float, games: 
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The leaderboard's route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
-    routes = APIRouter(tags=["ratings"])
+    routes = APIRouter(tags=["ratings"], route_class=LocalizedRoute)
 
     @routes.get("/api/leaderboard", summary="Ratings for one player count, best first (bots marked)",
                 responses=errors())

@@ -35,6 +35,7 @@ from sqlalchemy import select, update
 from . import pubsub
 from .db import GameRow, SeatRow
 from .games import GameError, GameService, hash_token
+from .i18n import LocalizedRoute, _
 
 
 def marker(token_hash: str) -> str:
@@ -60,7 +61,7 @@ def make_rematch(service: GameService, game_id: str, rotate: bool) -> tuple[str,
     """
     game = service.get(game_id)
     if not game.snapshot.state.is_over():
-        raise GameError(409, "not_over", "a rematch can be asked for once the game is over")
+        raise GameError(409, "not_over", _("a rematch can be asked for once the game is over"))
     if game.rematch is not None:
         return game.rematch, False
     new_id = secrets.token_urlsafe(8)
@@ -113,12 +114,12 @@ def rematch_seat(service: GameService, game_id: str, seat: int, token: str | Non
     """
     game = service.get(game_id)
     if game.rematch is None:
-        raise GameError(409, "no_rematch", "this game has no rematch yet")
+        raise GameError(409, "no_rematch", _("this game has no rematch yet"))
     new_id = game.rematch
     with service.sessions() as session:
         old = session.scalar(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat))
         if old is None or old.kind != "human":
-            raise GameError(404, "no_rematch_seat", "only the people of a game have seats in its rematch")
+            raise GameError(404, "no_rematch_seat", _("only the people of a game have seats in its rematch"))
         holder = old.user_id
     new_token = None
     found: int | None = None
@@ -139,7 +140,7 @@ def rematch_seat(service: GameService, game_id: str, seat: int, token: str | Non
                                                                SeatRow.user_id == (holder or user_id)))
         new_token = None
     if found is None:
-        raise GameError(404, "no_rematch_seat", "your seat in the rematch was not found")
+        raise GameError(404, "no_rematch_seat", _("your seat in the rematch was not found"))
     service.forget(new_id)  # its seats changed: reload them on next use
     return found, new_token
 
@@ -154,7 +155,7 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The rematch route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
-    routes = APIRouter(tags=["seats"])
+    routes = APIRouter(tags=["seats"], route_class=LocalizedRoute)
 
     @routes.post("/api/games/{game_id}/rematch", summary="Play again: the same seats (or rotated), a new game",
                  responses=errors(401, 403, 404, 409, 429))
