@@ -15,7 +15,7 @@
 
 use crate::eval::rewards;
 use crate::features::{features, move_steps, FEATURES, MAX_STEPS, NUM_ACTIONS};
-use crate::mcts::{search, Budget, SearchConfig};
+use crate::mcts::{search, Budget, SearchConfig, SearchResult};
 use crate::rng::SplitMix64;
 use crate::rules;
 use crate::setup::new_game;
@@ -167,7 +167,8 @@ fn root_move(mv: Move, visits: u32, value: f32) -> RootMove {
     }
 }
 
-/// Plays one game from the setup of `setup_seed` (first player seat 0); every
+/// Plays one game from the setup of `setup_seed` (first player seat 0) with
+/// the core's search ([`crate::mcts::search`], `config.search`); every
 /// search seed and exploration draw comes from `seed`.
 ///
 /// Errors for a player count other than 2-4; panics if the configuration's
@@ -179,6 +180,30 @@ pub fn play_game(
     seed: u64,
     config: &SelfPlayConfig,
 ) -> Result<Game, String> {
+    play_game_with(players, mordred, setup_seed, seed, config, |s, seed| {
+        search(
+            s,
+            Budget::iterations(config.iterations),
+            seed,
+            &config.search,
+            &[],
+        )
+    })
+}
+
+/// [`play_game`] with another search: `search(state, seed)` is called for
+/// every position whose mover holds a card, and must return that position's
+/// root moves with their visits (a search guided by a learned network, for
+/// the next round of self-play). `config.iterations` and `config.search` are
+/// then only what the caller's search makes of them.
+pub fn play_game_with(
+    players: u8,
+    mordred: bool,
+    setup_seed: u64,
+    seed: u64,
+    config: &SelfPlayConfig,
+    mut search: impl FnMut(&State, u64) -> SearchResult,
+) -> Result<Game, String> {
     let mut s = new_game(players, mordred, setup_seed, 0)?;
     let mut rng = SplitMix64::new(seed);
     let mut positions = Vec::new();
@@ -189,23 +214,22 @@ pub fn play_game(
         let mut feats = [0.0f32; FEATURES];
         features(&s, mover, &mut feats);
         let forced = s.cards_left(mover as usize) == 0;
-        let moves = if forced {
+        let mut moves: Vec<RootMove> = if forced {
             vec![root_move(Move::PASS, 1, 0.0)]
         } else {
-            let result = search(
-                &s,
-                Budget::iterations(config.iterations),
-                rng.next_u64(),
-                &config.search,
-                &[],
-            );
-            result
+            search(&s, rng.next_u64())
                 .moves
                 .iter()
                 .filter(|m| m.visits > 0)
                 .map(|m| root_move(m.mv, m.visits as u32, m.value as f32))
                 .collect()
         };
+        assert!(
+            !moves.is_empty(),
+            "self-play: the search gave no visited move"
+        );
+        // Most visited first (a stable sort: the search's own order breaks ties).
+        moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
         let played = choose(
             &moves,
             ply < config.explore_plies,
@@ -348,6 +372,24 @@ mod tests {
             }
         }
         assert!(searched > 10);
+    }
+
+    #[test]
+    fn another_search_can_play_the_games() {
+        // A search that sees only half the budget plays other games than the default one.
+        let config = small();
+        let mut calls = 0;
+        let g = play_game_with(3, false, 2, 3, &config, |s, seed| {
+            calls += 1;
+            search(s, Budget::iterations(15), seed, &config.search, &[])
+        })
+        .unwrap();
+        assert!(g.end.is_over());
+        assert_eq!(calls, g.positions.iter().filter(|p| !p.forced).count());
+        for p in g.positions.iter().filter(|p| !p.forced) {
+            assert_eq!(p.moves.iter().map(|m| m.visits).sum::<u32>(), 15);
+        }
+        assert_ne!(g, play_game(3, false, 2, 3, &config).unwrap());
     }
 
     #[test]
