@@ -580,7 +580,7 @@ class GameService:
             try:
                 builder.choose(step)
             except (IllegalMoveError, LookupError) as exc:  # LookupError: a card, region or faction that is none
-                raise GameError(422, "illegal_step", f"step {number}: {exc}") from None
+                raise GameError(422, "illegal_step", _("step {number}: {problem}", number=number, problem=str(exc))) from None
         complete = builder.complete
         move = builder.move() if complete else None
         return {
@@ -769,7 +769,8 @@ class GameService:
 
     def remember(self, game_id: str, notes: list[dict[str, Any]]) -> dict[str, Any]:
         """Keep a finished game's analysis (its job's result; the most recent ANALYSES_KEPT stay)."""
-        found = {"id": game_id, "method": f"search of {ANALYSIS_BUDGET.iterations} playouts per move", "moves": notes,
+        found = {"id": game_id, "method": _("search of {playouts} playouts per move", playouts=ANALYSIS_BUDGET.iterations),
+                 "moves": notes,
                  "summary": analysis_summary(notes)}
         self._analyses[game_id] = found
         self._analyses.move_to_end(game_id)

@@ -219,7 +219,8 @@ def check_ws_text(text: str) -> None:
         elif char in "[{":
             depth += 1
             if depth > MAX_WS_DEPTH:
-                raise GameError(422, "invalid_request", f"a message nests at most {MAX_WS_DEPTH} levels deep")
+                raise GameError(422, "invalid_request", _("a message nests at most {depth} levels deep",
+                                                          depth=MAX_WS_DEPTH))
         elif char in "]}":
             depth -= 1
 
@@ -229,7 +230,7 @@ def parse_ws_json(text: str) -> Any:
     check_ws_text(text)
 
     def refuse(name: str) -> Any:
-        raise GameError(422, "invalid_request", f"{name} is not a number this protocol accepts")
+        raise GameError(422, "invalid_request", _("{name} is not a number this protocol accepts", name=name))
 
     def number(literal: str) -> float:
         value = float(literal)
@@ -240,7 +241,7 @@ def parse_ws_json(text: str) -> Any:
     try:
         return json.loads(text, parse_constant=refuse, parse_float=number)
     except ValueError as exc:
-        raise GameError(422, "invalid_request", f"malformed JSON: {exc}") from None
+        raise GameError(422, "invalid_request", _("malformed JSON: {problem}", problem=str(exc))) from None
 
 
 def _parse(text: str, kind: str) -> RateLimitItem:
