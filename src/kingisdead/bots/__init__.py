@@ -170,6 +170,12 @@ class ReferenceSearchBot(SearchBot):
     engine = "reference"
 
 
+def _guided(seed: int = 0, budget: Budget | None = None) -> Bot:
+    from .master import MasterBot
+
+    return MasterBot(seed, budget or DEFAULT_SEARCH_BUDGET, threads=1)
+
+
 def _levels() -> dict[str, Callable[..., Bot]]:
     from .levels import LEVELS
 
@@ -183,6 +189,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "careless": CarelessBot,
     "mcts": SearchBot,
     "mcts-reference": ReferenceSearchBot,
+    "mcts-net": _guided,
 }
 """Bot factories by name: ``BOTS[name](seed)`` or ``BOTS[name](seed, budget)``."""
 

@@ -6,6 +6,7 @@
 | intermediate | greedy: every legal move, one move deep | none |
 | strong | Monte Carlo tree search + endgame solver | 1 s |
 | max | the same search on two threads (root parallel), visits pooled | 2 s |
+| master | the search guided by the learned network (bots/master.py), two threads | 2 s |
 
 A budget given with the level (``strong:3s``) replaces the level's own.
 """
@@ -126,6 +127,12 @@ def _search(seed: int, budget: Budget | None) -> Bot:
     return SearchBot(seed, budget)
 
 
+def _master(seed: int, budget: Budget | None) -> Bot:
+    from .master import MasterBot
+
+    return MasterBot(seed, budget)
+
+
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
@@ -133,5 +140,7 @@ LEVELS: dict[str, Level] = {
         Level("intermediate", "greedy: looks at every legal move, one move deep", _greedy, None),
         Level("strong", "Monte Carlo tree search with the endgame solver, 1 s a move", _search, Budget(seconds=1.0)),
         Level("max", "the same search on two cores, 2 s a move", ParallelSearchBot, Budget(seconds=2.0)),
+        Level("master", "the search guided by a network learnt in self-play, two cores, 2 s a move", _master,
+              Budget(seconds=2.0)),
     )
 }

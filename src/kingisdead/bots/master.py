@@ -1,0 +1,121 @@
+"""The ``master`` level: the compiled core's search guided by the learned network.
+
+The network (:mod:`kingisdead.learning.network`, trained by
+:mod:`kingisdead.learning.train` on self-play) is evaluated inside the core's
+search with no Python in the loop (``core/src/guide.rs``): it judges leaves
+together with the heuristic and orders each node's candidate moves by its
+policy, so progressive widening opens the moves it prefers first. The weights
+ship in the package (``kingisdead/data/master.kdn``) and load without NumPy.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from .. import core
+from ..moves import Move
+from ..state import GameState
+from .budget import Budget
+from .mcts import MoveStats, SearchConfig, SearchResult, only_move
+
+
+@dataclass(frozen=True)
+class Guidance:
+    """How much the search trusts the network, each weight in [0, 1] (the heuristic has the rest)."""
+
+    value_weight: float = 0.5
+    """Share of the network's win chances in a leaf's value."""
+    policy_weight: float = 0.5
+    """Share of the policy in the order (and prior) of a node's candidate moves."""
+
+    def __post_init__(self) -> None:
+        for name in ("value_weight", "policy_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must lie in [0, 1], got {getattr(self, name)}")
+
+
+DEFAULT_GUIDANCE = Guidance()
+MASTER_BUDGET = Budget(seconds=2.0)
+
+
+def shipped_network() -> Path:
+    """The weights that ship in the package (``kingisdead/data/master.kdn``)."""
+    from importlib import resources
+
+    return Path(str(resources.files("kingisdead") / "data" / "master.kdn"))
+
+
+@lru_cache(maxsize=8)
+def load_network(path: str | Path | None = None) -> Any:
+    """The core's network for a weight file (the shipped one by default), loaded once per path.
+
+    Raises ValueError for a file that is not a network (or one made for other
+    features), OSError if it cannot be read, RuntimeError without the compiled core.
+    """
+    net = core.require().Network(str(path or shipped_network()))
+    features = core.require().FEATURES
+    if net.inputs != features:
+        raise ValueError(f"{path or shipped_network()}: the network reads {net.inputs} features, the core makes "
+                         f"{features}")
+    return net
+
+
+def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchConfig | None = None,
+                  network: Any = None, guidance: Guidance = DEFAULT_GUIDANCE, threads: int = 1,
+                  include: tuple[Move, ...] = ()) -> SearchResult:
+    """The core's search of ``state`` guided by ``network`` (a loaded ``_core.Network``; the shipped one by default).
+
+    ``threads`` searches run root-parallel with the GIL released, visits
+    pooled. One seed drawn from ``rng`` decides every draw, so an iteration
+    budget gives the same result on every run. Raises ValueError for a
+    finished game and IllegalMoveError for an illegal move in ``include``.
+    """
+    if state.is_over():
+        raise ValueError("the game is over: there is no move to search")
+    for move in include:
+        state.check(move)
+    config = config or SearchConfig()
+    knobs = (config.exploration, config.widening, config.root_widening, config.per_card,
+             config.root_per_card, config.rollout_moves, config.prior_weight)
+    net = network if network is not None else load_network()
+    moves, iterations, seconds = core.require().guided_search(
+        core.to_core(state), budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
+        list(include), threads, net, (guidance.value_weight, guidance.policy_weight))
+    stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
+    return SearchResult(stats[0].move, stats, iterations, seconds)
+
+
+class MasterBot:
+    """The guided search on ``threads`` threads, with the exact solver for small 2-player endgames."""
+
+    name = "master"
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None, network: str | Path | None = None,
+                 guidance: Guidance = DEFAULT_GUIDANCE, threads: int = 2, config: SearchConfig | None = None) -> None:
+        from . import SearchBot
+
+        self.rng = Random(seed)
+        self.budget = budget or MASTER_BUDGET
+        self.network = load_network(network)
+        self.guidance = guidance
+        self.threads = threads
+        self.config = config or SearchConfig()
+        # The solver's part is the plain search bot's, with the core's limits.
+        self.solver = SearchBot(seed, self.budget, self.config)
+        self.solver.engine = "core"
+
+    def choose(self, state: GameState) -> Move:
+        forced = only_move(state)
+        if forced is not None:
+            return forced
+        start = time.perf_counter()
+        proven = self.solver.proven_move(state)
+        if proven is not None:
+            return proven
+        return guided_search(state, self.solver.budget_left(start), self.rng, self.config, self.network,
+                             self.guidance, self.threads).best

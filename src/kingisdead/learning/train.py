@@ -1,0 +1,359 @@
+"""Train the network on self-play shards with JAX on the CPU (``python -m kingisdead.learning.train``).
+
+A multilayer perceptron over the core's features (ReLU trunk) with a value
+head (each seat's chance to win, seats relative to the viewer, masked to the
+player count; logistic cross-entropy against the final result) and a policy
+head over the first move-building step (softmax over the legal steps,
+cross-entropy against the search's visit distribution), trained with AdamW
+from optax. Seeded and resumable: the initial weights come from
+``--seed``, each epoch's order of positions from the seed and the epoch, and a
+checkpoint is written after every epoch, so a run resumed from a checkpoint
+ends with the same weights as one never stopped.
+
+Each epoch writes to the output folder: ``checkpoint.npz`` (weights, the
+optimiser's state, the history, the configuration), ``network.kdn`` (the
+weights in the core's format, see :mod:`kingisdead.learning.network`),
+``history.json`` and ``curves.png`` (the losses by epoch). A tenth of the
+games (chosen by the seed) is held out to validate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..board import NUM_CARDS
+from ..interfaces.encoding import CARD_BASE, NUM_ACTIONS, PASS_ACTION
+from .features import OFFSETS, SEAT_SLOTS
+from .network import VALUES, Network
+
+CHECKPOINT = "checkpoint.npz"
+WEIGHTS = "network.kdn"
+HISTORY = "history.json"
+CURVES = "curves.png"
+_HAND = OFFSETS["seats"] + SEAT_SLOTS.index("Crown") + np.arange(NUM_CARDS)
+"""The feature slots of the mover's cards in hand."""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Positions for training, row by row.
+
+    ``features`` float32 ``[N, F]``; ``values`` float32 ``[N, 4]`` (each
+    relative seat's final result, 1 a win, 0 a loss, shared wins split);
+    ``seats`` bool ``[N, 4]`` (the seats in the game); ``policy`` float32
+    ``[N, 21]`` (the search's visit mass on each first building step, summing
+    to 1); ``legal`` bool ``[N, 21]`` (the first steps that were legal);
+    ``games`` int64 ``[N]`` (the game of each position: validation holds out
+    whole games, whose positions would otherwise leak into training).
+    """
+
+    features: np.ndarray
+    values: np.ndarray
+    seats: np.ndarray
+    policy: np.ndarray
+    legal: np.ndarray
+    games: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.features.shape[0])
+
+    def rows(self, index: np.ndarray) -> Dataset:
+        return Dataset(self.features[index], self.values[index], self.seats[index], self.policy[index],
+                       self.legal[index], self.games[index])
+
+    def check(self) -> None:
+        """ValueError if the arrays disagree in length or shape, or a policy target is not a distribution."""
+        n = len(self)
+        shapes = {"values": (n, VALUES), "seats": (n, VALUES), "policy": (n, NUM_ACTIONS), "legal": (n, NUM_ACTIONS),
+                  "games": (n,)}
+        for name, shape in shapes.items():
+            if getattr(self, name).shape != shape:
+                raise ValueError(f"{name} has shape {getattr(self, name).shape}, expected {shape}")
+        if n == 0:
+            raise ValueError("no positions to train on")
+        if not np.allclose(self.policy.sum(axis=1), 1.0, atol=1e-4) or np.any(self.policy[~self.legal] > 0):
+            raise ValueError("a policy target does not sum to 1 over legal steps")
+
+
+def read_shard(path: str | Path, number: int = 0) -> Dataset:
+    """The training arrays of one self-play shard (docs/learning.md); ValueError if an array is missing.
+
+    The value targets are the shard's ``result`` (by seat relative to the
+    mover), the policy targets its ``policy`` (visit mass on each first
+    building step), and the legal first steps those the search's root moves
+    start with, the pass and the cards in the mover's hand (a card the search
+    never tried is still one the policy should learn to rate). Games are
+    numbered ``number * 2**32 + game``, so shards of several runs stay apart.
+    """
+    with np.load(path) as shard:
+        needed = ("features", "players", "result", "policy", "move_start", "move_steps", "game")
+        missing = [k for k in needed if k not in shard]
+        if missing:
+            raise ValueError(f"{path}: not a self-play shard (no {', '.join(missing)})")
+        n = len(shard["features"])
+        starts = shard["move_start"].astype(np.int64)
+        legal = np.zeros((n, NUM_ACTIONS), bool)
+        legal[np.repeat(np.arange(n), np.diff(starts)), shard["move_steps"][:, 0].astype(np.int64)] = True
+        legal[:, PASS_ACTION] = True
+        legal[:, CARD_BASE:CARD_BASE + NUM_CARDS] |= shard["features"][:, _HAND] > 0
+        seats = np.arange(VALUES)[None, :] < shard["players"].astype(np.int64)[:, None]
+        return Dataset(shard["features"].astype(np.float32), shard["result"].astype(np.float32), seats,
+                       shard["policy"].astype(np.float32), legal,
+                       number * 2**32 + shard["game"].astype(np.int64))
+
+
+def load_shards(paths: Sequence[str | Path]) -> Dataset:
+    """Every ``.npz`` shard of the given files and folders (folders: ``*.npz`` inside, sorted), concatenated.
+
+    A shard holds the self-play arrays of docs/learning.md; ValueError for a
+    path with no shard or a shard missing an array.
+    """
+    files: list[Path] = []
+    for p in map(Path, paths):
+        files += sorted(p.glob("*.npz")) if p.is_dir() else [p]
+    if not files:
+        raise ValueError(f"no .npz shard in {', '.join(map(str, paths))}")
+    parts = [read_shard(f, i) for i, f in enumerate(files)]
+    data = Dataset(*(np.concatenate([getattr(p, k) for p in parts]) for k in
+                     ("features", "values", "seats", "policy", "legal", "games")))
+    data.check()
+    return data
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    hidden: tuple[int, ...] = (128, 64)
+    epochs: int = 10
+    batch: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    policy_weight: float = 1.0
+    seed: int = 0
+    validation: float = 0.1
+    """Share of the games held out to validate."""
+
+    def same_run(self, other: TrainConfig) -> bool:
+        """Everything but the number of epochs agrees (a resumed run may go further)."""
+        return {**asdict(self), "epochs": 0} == {**asdict(other), "epochs": 0}
+
+
+@dataclass
+class History:
+    """Per epoch: mean training loss, and validation value loss, value error and policy loss."""
+
+    train_loss: list[float] = field(default_factory=list)
+    value_loss: list[float] = field(default_factory=list)
+    value_mae: list[float] = field(default_factory=list)
+    policy_loss: list[float] = field(default_factory=list)
+
+    @property
+    def epochs(self) -> int:
+        return len(self.train_loss)
+
+
+def _init(key: Any, inputs: int, hidden: Sequence[int]) -> list[dict[str, Any]]:
+    """He-initialised dense layers: the trunk, then the value and policy heads."""
+    import jax
+    import jax.numpy as jnp
+
+    sizes = [inputs, *hidden]
+    shapes = [*zip(sizes, sizes[1:]), (sizes[-1], VALUES), (sizes[-1], NUM_ACTIONS)]
+    layers = []
+    for k, (n_in, n_out) in zip(jax.random.split(key, len(shapes)), shapes):
+        w = jax.random.normal(k, (n_in, n_out), jnp.float32) * jnp.sqrt(2.0 / n_in)
+        layers.append({"w": w, "b": jnp.zeros((n_out,), jnp.float32)})
+    return layers
+
+
+def _forward(params: list[dict[str, Any]], x: Any) -> tuple[Any, Any]:
+    import jax.numpy as jnp
+
+    for layer in params[:-2]:
+        x = jnp.maximum(x @ layer["w"] + layer["b"], 0.0)
+    value, policy = params[-2:]
+    return x @ value["w"] + value["b"], x @ policy["w"] + policy["b"]
+
+
+def _losses(params: list[dict[str, Any]], batch: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+    """Value logistic loss and mean absolute error (per seat in play), policy cross-entropy (per position)."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    x, values, seats, policy, legal = batch
+    value_logits, policy_logits = _forward(params, x)
+    seats_f = seats.astype(jnp.float32)
+    value_loss = jnp.sum(optax.sigmoid_binary_cross_entropy(value_logits, values) * seats_f) / jnp.sum(seats_f)
+    mae = jnp.sum(jnp.abs(jax.nn.sigmoid(value_logits) - values) * seats_f) / jnp.sum(seats_f)
+    masked = jnp.where(legal, policy_logits, -1e9)
+    policy_loss = jnp.mean(-jnp.sum(policy * jax.nn.log_softmax(masked), axis=-1))
+    return value_loss, mae, policy_loss
+
+
+def _split(data: Dataset, config: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Training and validation rows: a seeded tenth of the games held out (none with fewer than 10 games)."""
+    games = np.unique(data.games)
+    order = np.random.default_rng([config.seed, 0]).permutation(len(games))
+    held = games[order[:int(len(games) * config.validation)]] if len(games) >= 10 else games[:0]
+    valid = np.isin(data.games, held)
+    return np.flatnonzero(~valid), np.flatnonzero(valid)
+
+
+def _to_network(params: list[dict[str, Any]]) -> Network:
+    layers = [(np.asarray(p["w"], np.float32), np.asarray(p["b"], np.float32)) for p in params]
+    return Network(tuple(layers[:-2]), layers[-2], layers[-1])
+
+
+def _plot(history: History, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = range(1, history.epochs + 1)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(epochs, history.train_loss, label="training loss (value + policy)")
+    if history.value_loss:
+        ax.plot(epochs, history.value_loss, label="validation value loss")
+        ax.plot(epochs, history.policy_loss, label="validation policy loss")
+        ax.plot(epochs, history.value_mae, label="validation value error (mean abs.)")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("loss")
+    ax.set_title("kingisdead network training")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _save(out: Path, config: TrainConfig, params: Any, opt_state: Any, history: History) -> None:
+    import jax
+
+    arrays: dict[str, Any] = {}
+    for prefix, tree in (("param", params), ("opt", opt_state)):
+        for i, leaf in enumerate(jax.tree_util.tree_leaves(tree)):
+            arrays[f"{prefix}_{i}"] = np.asarray(leaf)
+    meta = {"config": asdict(config), "history": asdict(history)}
+    tmp = out / (CHECKPOINT + ".tmp.npz")
+    np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
+    tmp.replace(out / CHECKPOINT)  # a crash mid-write leaves the previous checkpoint whole
+    _to_network(params).save(out / WEIGHTS)
+    (out / HISTORY).write_text(json.dumps(asdict(history), indent=1))
+    _plot(history, out / CURVES)
+
+
+def _restore(out: Path, config: TrainConfig, params: Any, opt_state: Any) -> tuple[Any, Any, History]:
+    import jax
+
+    with np.load(out / CHECKPOINT) as saved:
+        meta = json.loads(str(saved["meta"]))
+        stored = TrainConfig(**{**meta["config"], "hidden": tuple(meta["config"]["hidden"])})
+        if not config.same_run(stored):
+            raise ValueError(f"the checkpoint in {out} was trained with other settings: {stored}")
+        trees = []
+        for prefix, tree in (("param", params), ("opt", opt_state)):
+            leaves, treedef = jax.tree_util.tree_flatten(tree)
+            trees.append(jax.tree_util.tree_unflatten(
+                treedef, [np.asarray(saved[f"{prefix}_{i}"]) for i in range(len(leaves))]))
+    return trees[0], trees[1], History(**meta["history"])
+
+
+def train(data: Dataset, out: str | Path, config: TrainConfig | None = None, resume: bool = False,
+          log: Callable[[str], None] = print) -> History:
+    """Train on ``data``, writing to ``out`` after every epoch; returns the history of all epochs.
+
+    With ``resume`` the run continues from ``out``'s checkpoint up to
+    ``config.epochs`` (ValueError if it was made with other settings).
+    Deterministic: the same data, configuration and seed give the same weights.
+    """
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    config = config or TrainConfig()
+    data.check()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    train_rows, valid_rows = _split(data, config)
+    params = _init(jax.random.PRNGKey(config.seed), data.features.shape[1], config.hidden)
+    optimiser = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
+    opt_state = optimiser.init(params)
+    history = History()
+    if resume and (out / CHECKPOINT).exists():
+        params, opt_state, history = _restore(out, config, params, opt_state)
+        log(f"resumed after epoch {history.epochs}")
+
+    def loss(p: Any, batch: tuple[Any, ...]) -> Any:
+        value_loss, _, policy_loss = _losses(p, batch)
+        return value_loss + config.policy_weight * policy_loss
+
+    @jax.jit
+    def step(p: Any, state: Any, batch: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+        value, grads = jax.value_and_grad(loss)(p, batch)
+        updates, state = optimiser.update(grads, state, p)
+        return optax.apply_updates(p, updates), state, value
+
+    evaluate = jax.jit(_losses)
+    arrays = (data.features.astype(np.float32), data.values.astype(np.float32), data.seats.astype(bool),
+              data.policy.astype(np.float32), data.legal.astype(bool))
+    batch = min(config.batch, len(train_rows))
+    for epoch in range(history.epochs, config.epochs):
+        order = train_rows[np.random.default_rng([config.seed, 1, epoch]).permutation(len(train_rows))]
+        losses = []
+        for start in range(0, len(order) - batch + 1, batch):  # whole batches: one compiled shape
+            rows = order[start:start + batch]
+            params, opt_state, value = step(params, opt_state, tuple(jnp.asarray(a[rows]) for a in arrays))
+            losses.append(float(value))
+        history.train_loss.append(float(np.mean(losses)))
+        if len(valid_rows):
+            v_loss, v_mae, p_loss = evaluate(params, tuple(jnp.asarray(a[valid_rows]) for a in arrays))
+            history.value_loss.append(float(v_loss))
+            history.value_mae.append(float(v_mae))
+            history.policy_loss.append(float(p_loss))
+        _save(out, config, params, opt_state, history)
+        valid = (f", validation value {history.value_loss[-1]:.4f} (error {history.value_mae[-1]:.3f}),"
+                 f" policy {history.policy_loss[-1]:.4f}") if len(valid_rows) else ""
+        log(f"epoch {epoch + 1}/{config.epochs}: training loss {history.train_loss[-1]:.4f}{valid}")
+    return history
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m kingisdead.learning.train", description=__doc__.split("\n")[0])
+    parser.add_argument("data", nargs="+", help="self-play shards (.npz files or folders of them)")
+    parser.add_argument("--out", required=True, help="folder for the checkpoint, weights, history and plot")
+    parser.add_argument("--epochs", type=int, default=TrainConfig.epochs)
+    parser.add_argument("--hidden", default="128,64", help="hidden layer widths, comma-separated")
+    parser.add_argument("--batch", type=int, default=TrainConfig.batch)
+    parser.add_argument("--lr", type=float, default=TrainConfig.learning_rate)
+    parser.add_argument("--weight-decay", type=float, default=TrainConfig.weight_decay)
+    parser.add_argument("--policy-weight", type=float, default=TrainConfig.policy_weight)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--resume", action="store_true", help="continue from the checkpoint in --out")
+    args = parser.parse_args(argv)
+    try:
+        hidden = tuple(int(w) for w in args.hidden.split(","))
+        if not hidden or min(hidden) < 1 or args.epochs < 1 or args.batch < 1 or args.lr <= 0:
+            raise ValueError("widths, epochs and batch must be positive and the learning rate above 0")
+        config = TrainConfig(hidden, args.epochs, args.batch, args.lr, args.weight_decay, args.policy_weight,
+                             args.seed)
+        data = load_shards(args.data)
+        print(f"{len(data)} positions, {data.features.shape[1]} features")
+        train(data, args.out, config, resume=args.resume)
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"weights: {Path(args.out) / WEIGHTS}, curves: {Path(args.out) / CURVES}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""The learned network: training end to end, resuming, the weight file in NumPy and in the core, the master bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from random import Random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax", reason="training needs the learn extra")
+
+from kingisdead import GameState, core  # noqa: E402
+from kingisdead.bots import make_bot  # noqa: E402
+from kingisdead.bots.budget import Budget  # noqa: E402
+from kingisdead.bots.master import Guidance, MasterBot, guided_search, load_network, shipped_network  # noqa: E402
+from kingisdead.bots.mcts import search  # noqa: E402
+from kingisdead.interfaces.encoding import NUM_ACTIONS  # noqa: E402
+from kingisdead.learning.features import FEATURES, features_array  # noqa: E402
+from kingisdead.learning.network import Network, masked_softmax  # noqa: E402
+from kingisdead.learning.selfplay import SelfPlaySettings, make_shard  # noqa: E402
+from kingisdead.learning.train import (  # noqa: E402
+    CHECKPOINT, CURVES, HISTORY, WEIGHTS, TrainConfig, load_shards, main, train)
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+
+CONFIGURATIONS = [(2, "standard"), (3, "standard"), (3, "mordred"), (4, "standard")]
+TINY = TrainConfig(hidden=(32, 16), epochs=2, batch=64, seed=3)
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A few hundred positions of real self-play, every configuration, in two shards."""
+    folder = tmp_path_factory.mktemp("shards")
+    settings = SelfPlaySettings(players=(2, 3, 4), variants=("standard", "mordred"), budget=30)
+    for i in range(2):
+        np.savez(folder / f"shard-{i:05d}.npz", **make_shard(settings, 5, 6 * i, 6))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def trained(shards: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    train(load_shards([shards]), out, TINY, log=lambda _: None)
+    return out
+
+
+def positions() -> list[GameState]:
+    """Positions of random games in every configuration, start to end."""
+    rng = Random(4)
+    found = []
+    for players, variant in CONFIGURATIONS:
+        s = GameState.new(players=players, variant=variant, seed=players)
+        while not s.is_over():
+            found.append(s.copy())
+            s.apply(core.sample_move(s, rng))
+    return found[::3]
+
+
+def test_shards_give_consistent_training_arrays(shards: Path) -> None:
+    data = load_shards([shards])
+    assert 200 <= len(data) <= 1000
+    assert data.features.shape == (len(data), FEATURES)
+    np.testing.assert_allclose(data.policy.sum(axis=1), 1.0, atol=1e-5)
+    assert not np.any(data.policy[~data.legal] > 0)
+    assert data.legal[:, 0].all()  # the pass is always a first step
+    # Values by seat relative to the mover: only seats in the game, one result each (shared wins split).
+    assert set(data.seats.sum(axis=1)) == {2, 3, 4}
+    assert np.all(data.values[~data.seats] == 0)
+    # Two shards, twelve games: numbered apart.
+    assert len(np.unique(data.games)) == 12
+
+
+def test_training_runs_end_to_end_and_writes_its_outputs(trained: Path) -> None:
+    for name in (CHECKPOINT, WEIGHTS, HISTORY, CURVES):
+        assert (trained / name).stat().st_size > 0
+    assert (trained / CURVES).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    net = Network.load(trained / WEIGHTS)
+    assert (net.inputs, net.widths) == (FEATURES, [32, 16])
+    history = (trained / HISTORY).read_text()
+    assert '"train_loss"' in history and "NaN" not in history
+
+
+def test_training_learns_the_data(shards: Path, tmp_path: Path) -> None:
+    data = load_shards([shards])
+    history = train(data, tmp_path, TrainConfig(hidden=(32,), epochs=12, batch=32, learning_rate=3e-3, seed=1,
+                                                validation=0.0), log=lambda _: None)
+    assert history.train_loss[-1] < 0.8 * history.train_loss[0]
+
+
+def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(shards: Path, trained: Path, tmp_path: Path) -> None:
+    data = load_shards([shards])
+    half = TrainConfig(**{**TINY.__dict__, "epochs": 1})
+    train(data, tmp_path, half, log=lambda _: None)
+    lines: list[str] = []
+    history = train(data, tmp_path, TINY, resume=True, log=lines.append)
+    assert lines[0] == "resumed after epoch 1" and history.epochs == 2
+    assert (tmp_path / WEIGHTS).read_bytes() == (trained / WEIGHTS).read_bytes()
+    # Other settings cannot continue the run.
+    with pytest.raises(ValueError, match="other settings"):
+        train(data, tmp_path, TrainConfig(**{**TINY.__dict__, "epochs": 3, "seed": 4}), resume=True)
+
+
+def test_the_command_line_trains_and_refuses_bad_input(shards: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(shards), "--out", str(tmp_path / "a"), "--epochs", "1", "--hidden", "8"]) == 0
+    assert (tmp_path / "a" / WEIGHTS).exists()
+    assert main([str(tmp_path / "nothing"), "--out", str(tmp_path / "b")]) == 2
+    assert "nothing" in capsys.readouterr().err
+    assert main([str(shards), "--out", str(tmp_path / "c"), "--hidden", "0"]) == 2
+    assert not (tmp_path / "c").exists()
+
+
+def test_python_and_the_core_give_the_same_values(trained: Path) -> None:
+    py = Network.load(trained / WEIGHTS)
+    rs = core.require().Network(str(trained / WEIGHTS))
+    states = positions()
+    x = features_array(states, [s.player for s in states])
+    values, logits = py.evaluate(x)
+    assert np.all((values > 0) & (values < 1))
+    for s, row, v, lg in zip(states, x, values, logits):
+        core_v, core_lg = rs.evaluate(row.tolist())
+        np.testing.assert_allclose(core_v, v, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(core_lg, lg, rtol=1e-5, atol=1e-5)
+        # The search's own path: features made in the core from the state.
+        state_v, _ = rs.evaluate_state(core.to_core(s))
+        np.testing.assert_allclose(state_v, v, rtol=1e-5, atol=1e-6)
+
+
+def test_bad_weight_files_are_refused_by_both(trained: Path, tmp_path: Path) -> None:
+    good = (trained / WEIGHTS).read_bytes()
+    assert Network.from_bytes(good).to_bytes() == good
+    for name, data, reason in [("magic", b"XXXXXXXX" + good[8:], "magic"), ("short", good[:-3], "truncated"),
+                               ("long", good + b"\0\0\0\0", "after")]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(ValueError, match=reason):
+            Network.load(path)
+        with pytest.raises(ValueError, match=reason):
+            core.require().Network(str(path))
+    narrow = Network(((np.zeros((5, 3), np.float32), np.zeros(3, np.float32)),),
+                     (np.zeros((3, 4), np.float32), np.zeros(4, np.float32)),
+                     (np.zeros((3, NUM_ACTIONS), np.float32), np.zeros(NUM_ACTIONS, np.float32)))
+    narrow.save(tmp_path / "narrow.kdn")
+    with pytest.raises(ValueError, match="features"):
+        load_network(tmp_path / "narrow.kdn")
+
+
+def test_masked_softmax() -> None:
+    logits = np.array([[1.0, 2.0, 50.0], [0.0, 0.0, 0.0]])
+    p = masked_softmax(logits, np.array([[True, True, False], [False, False, False]]))
+    np.testing.assert_allclose(p[0], [1 / (1 + np.e), np.e / (1 + np.e), 0.0])
+    assert not p[1].any()
+
+
+def test_the_shipped_weights_load_from_the_package() -> None:
+    path = shipped_network()
+    assert path.parent.name == "data" and path.parent.parent.name == "kingisdead"
+    assert path.stat().st_size < 5_000_000
+    net = load_network()
+    assert net.inputs == FEATURES
+    assert Network.load(path).widths == net.widths
+
+
+@pytest.mark.parametrize(("players", "variant"), CONFIGURATIONS)
+def test_master_plays_legal_moves_in_every_configuration(players: int, variant: str) -> None:
+    bot = make_bot("master:60", seed=players)
+    assert isinstance(bot, MasterBot)
+    s = GameState.new(players=players, variant=variant, seed=11)
+    while not s.is_over():
+        move = bot.choose(s)
+        s.check(move)  # raises if illegal
+        s.apply(move)
+
+
+def test_the_guided_search_honours_its_budgets_and_repeats() -> None:
+    s = GameState.new(players=3, variant="mordred", seed=2)
+    a = guided_search(s, Budget(iterations=150), Random(1), threads=2)
+    b = guided_search(s, Budget(iterations=150), Random(1), threads=2)
+    assert a.iterations == 300 and sum(m.visits for m in a.moves) == 300
+    assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
+    timed = guided_search(s, Budget(seconds=0.05), Random(1))
+    assert timed.iterations >= 1
+    # With both weights at 0 the network changes nothing: the plain search's choices.
+    off = guided_search(s, Budget(iterations=150), Random(1), guidance=Guidance(0.0, 0.0), threads=2)
+    plain = search(s, Budget(iterations=150), Random(1), threads=2)
+    assert off.moves == plain.moves
+    assert a.moves != off.moves
+    with pytest.raises(ValueError, match="value_weight"):
+        Guidance(value_weight=1.5)
+    with pytest.raises(ValueError, match="over"):
+        finished = s.copy()
+        rng = Random(0)
+        while not finished.is_over():
+            finished.apply(core.sample_move(finished, rng))
+        guided_search(finished, Budget(iterations=5), rng)
