@@ -134,6 +134,7 @@ class Text(str):
     plural: str | None
     number: int | None
     params: dict[str, Any]
+    _rendered: dict[str, str]
 
     def __new__(cls, msgid: str, params: dict[str, Any] | None = None, plural: str | None = None,
                 number: int | None = None) -> Text:
@@ -141,18 +142,23 @@ class Text(str):
         english = msgid if plural is None or number == 1 else plural
         self = super().__new__(cls, fill(english, params, DEFAULT))
         self.msgid, self.plural, self.number, self.params = msgid, plural, number, params
+        self._rendered = {}
         return self
 
     def in_language(self, lang: str) -> str:
-        """This text in ``lang`` (English if the catalog lacks it)."""
+        """This text in ``lang`` (English if the catalog lacks it). Kept once made: a Text never changes, and
+        the log's texts are rendered again for every socket on every move."""
         catalog = translations(lang) if lang in LANGUAGES else None
         if catalog is None:
             return str(self)
-        if self.plural is None:
-            text = catalog.gettext(self.msgid)
-        else:
-            text = catalog.ngettext(self.msgid, self.plural, self.number or 0)
-        return fill(text, self.params, lang)
+        done = self._rendered.get(lang)
+        if done is None:
+            if self.plural is None:
+                text = catalog.gettext(self.msgid)
+            else:
+                text = catalog.ngettext(self.msgid, self.plural, self.number or 0)
+            done = self._rendered[lang] = fill(text, self.params, lang)
+        return done
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled into compute workers and back
         return (Text, (self.msgid, self.params, self.plural, self.number))
@@ -196,13 +202,24 @@ def localize(value: Any, lang: str | None = None) -> Any:
 
 
 def _localized(value: Any, lang: str) -> Any:
+    # Views are mostly small ints and lists of them: only strs, dicts, lists and tuples are looked into.
+    kind = type(value)
+    if kind is Text:
+        return value.in_language(lang)
+    if kind is dict:
+        return {key: item if type(item) in _SCALARS else _localized(item, lang) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [item if type(item) in _SCALARS else _localized(item, lang) for item in value]
     if isinstance(value, Text):
         return value.in_language(lang)
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # subclasses of dict, list and tuple: the plain way
         return {key: _localized(item, lang) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_localized(item, lang) for item in value]
     return value
+
+
+_SCALARS = frozenset({int, float, bool, str, type(None)})  # plain str: not a Text, nothing to render
 
 
 def current_language() -> str:
