@@ -35,6 +35,7 @@ from starlette.requests import HTTPConnection
 
 from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
 from .games import GameError, GameService
+from .i18n import _
 from .ratings import shown
 
 SESSION_COOKIE = "kid_session"
@@ -67,20 +68,20 @@ def account_name(text: str) -> tuple[str, str]:
     key = name.casefold()
     low, high = NAME_LENGTH
     if not low <= len(name) <= high or len(key) > high:
-        raise GameError(422, "invalid_name", f"a name has {low} to {high} characters")
+        raise GameError(422, "invalid_name", _("a name has {low} to {high} characters", low=low, high=high))
     if any(unicodedata.category(c).startswith("C") for c in name) or not any(c.isalnum() for c in name):
-        raise GameError(422, "invalid_name", "a name is made of printable characters, with a letter or digit")
+        raise GameError(422, "invalid_name", _("a name is made of printable characters, with a letter or digit"))
     if ":" in name:
-        raise GameError(422, "invalid_name", "a name cannot hold a colon")
+        raise GameError(422, "invalid_name", _("a name cannot hold a colon"))
     if key == "bot" or key.endswith(" bot"):
-        raise GameError(422, "invalid_name", "names ending in 'bot' are kept for the bots")
+        raise GameError(422, "invalid_name", _("names ending in 'bot' are kept for the bots"))
     return name, key
 
 
 def _check_password(password: str) -> None:
     low, high = PASSWORD_LENGTH
     if not low <= len(password) <= high:
-        raise GameError(422, "invalid_password", f"a password has {low} to {high} characters")
+        raise GameError(422, "invalid_password", _("a password has {low} to {high} characters", low=low, high=high))
 
 
 def _aware(moment: datetime) -> datetime:
@@ -131,14 +132,14 @@ def current_user(request: Request) -> UserRow | None:
 def _refuse_forged(request: Request) -> None:
     """GameError 403 ``not_json`` for a request that changes something without saying it is JSON."""
     if request.method not in SAFE_METHODS and not _is_json(request.headers.get("content-type", "")):
-        raise GameError(403, "not_json", "a signed-in request that changes something must be sent with "
-                                         "Content-Type: application/json")
+        raise GameError(403, "not_json", _("a signed-in request that changes something must be sent with "
+                                           "Content-Type: application/json"))
 
 
 def signed_in_user(user: Annotated[UserRow | None, Depends(current_user)]) -> UserRow:
     """FastAPI dependency: the signed-in account; GameError 401 ``sign_in_required`` if none."""
     if user is None:
-        raise GameError(401, "sign_in_required", "sign in first")
+        raise GameError(401, "sign_in_required", _("sign in first"))
     return user
 
 
@@ -176,20 +177,20 @@ def create_account(service: GameService, name: str, password: str) -> UserRow:
     _check_password(password)
     with service.sessions() as session:
         if session.scalar(select(UserRow.id).where(UserRow.name_key == key)) is not None:
-            raise GameError(409, "name_taken", "that name is taken")
+            raise GameError(409, "name_taken", _("that name is taken"))
     user = UserRow(name=display, name_key=key, kind="person", password_hash=_hasher.hash(password))
     try:
         with service.sessions.begin() as session:
             session.add(user)
     except IntegrityError:  # taken between the check and the insert
-        raise GameError(409, "name_taken", "that name is taken") from None
+        raise GameError(409, "name_taken", _("that name is taken")) from None
     return user
 
 
 def check_password(service: GameService, name: str, password: str) -> UserRow | None:
     """The account if the name and password match, else None (the same work either way)."""
     try:
-        _, key = account_name(name)
+        _shown, key = account_name(name)
     except GameError:
         key = None
     with service.sessions() as session:
@@ -234,7 +235,7 @@ def set_language(service: GameService, user_id: int, language: str | None) -> Us
     with service.sessions.begin() as session:
         row = session.get(UserRow, user_id)
         if row is None:
-            raise GameError(401, "sign_in_required", "sign in first")
+            raise GameError(401, "sign_in_required", _("sign in first"))
         row.language = language
     return row
 
@@ -365,7 +366,7 @@ def router(errors: Any) -> APIRouter:
         user = await asyncio.to_thread(check_password, service, body.name, body.password)
         if user is None:
             limiter.hit("sign_in", client)
-            raise GameError(401, "wrong_credentials", "wrong name or password")
+            raise GameError(401, "wrong_credentials", _("wrong name or password"))
         secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
         _set_cookie(response, secret)
         return account_view(user)
