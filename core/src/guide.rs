@@ -98,16 +98,28 @@ impl Guide {
     /// A leaf's rewards: the heuristic's `rewards` mixed with the network's
     /// win chances (a finished game keeps its result).
     pub fn leaf(&mut self, s: &State, heuristic: [f64; MAX_PLAYERS]) -> [f64; MAX_PLAYERS] {
+        self.leaf_and_logits(s, heuristic).0
+    }
+
+    /// [`Guide::leaf`] and the policy logits of the same evaluation, kept by
+    /// the search for the node's candidates (None: the network was not asked).
+    pub fn leaf_and_logits(
+        &mut self,
+        s: &State,
+        heuristic: [f64; MAX_PLAYERS],
+    ) -> ([f64; MAX_PLAYERS], Option<[f32; POLICY]>) {
         let w = self.config.value_weight;
-        if s.is_over() || w == 0.0 {
-            return heuristic;
+        if s.is_over() || (w == 0.0 && self.config.policy_weight == 0.0) {
+            return (heuristic, None);
         }
-        let net = self.win_chances(s);
-        let mut out = heuristic;
-        for (o, n) in out.iter_mut().zip(net).take(s.players as usize) {
-            *o = (1.0 - w) * *o + w * n;
+        let out = self.evaluate(s);
+        let players = s.players as usize;
+        let mut mixed = heuristic;
+        for (relative, &v) in out.values.iter().enumerate().take(players) {
+            let p = (s.player as usize + relative) % players;
+            mixed[p] = (1.0 - w) * heuristic[p] + w * f64::from(v);
         }
-        out
+        (mixed, Some(out.logits))
     }
 
     /// Re-rank `candidates` of the position `s` (values in [-1, 1] from the
@@ -115,11 +127,24 @@ impl Guide {
     /// `2 * key - 1` with the key of the module's notes, best first; ties keep
     /// the heuristic's order.
     pub fn rerank(&mut self, s: &State, candidates: &mut [(f64, Move)]) {
+        self.rerank_with(s, candidates, None);
+    }
+
+    /// [`Guide::rerank`] with the logits of `s` if already known.
+    pub fn rerank_with(
+        &mut self,
+        s: &State,
+        candidates: &mut [(f64, Move)],
+        known: Option<[f32; POLICY]>,
+    ) {
         let w = self.config.policy_weight;
         if w == 0.0 || candidates.is_empty() {
             return;
         }
-        let logits = self.evaluate(s).logits;
+        let logits = match known {
+            Some(logits) => logits,
+            None => self.evaluate(s).logits,
+        };
         let mut offered = [false; POLICY];
         for (_, m) in candidates.iter() {
             offered[first_step(m)] = true;

@@ -33,6 +33,7 @@ use std::time::Instant;
 use crate::candidates::CandidateBuilder;
 use crate::eval::{evaluate_for, rewards};
 use crate::guide::Guide;
+use crate::network::POLICY;
 use crate::playout::play_random;
 use crate::rng::SplitMix64;
 use crate::rules;
@@ -176,6 +177,8 @@ struct Mcts {
     path: Vec<u32>,
     /// The learned network's leaf values and candidate order ([`crate::guide`]), if any.
     guide: Option<Guide>,
+    /// Policy logits of guided leaves, by node, until the node's candidates are built.
+    logits: HashMap<u32, [f32; POLICY]>,
 }
 
 impl Mcts {
@@ -195,6 +198,7 @@ impl Mcts {
             builder: CandidateBuilder::new(),
             path: Vec::new(),
             guide,
+            logits: HashMap::new(),
         };
         search.root_candidates(include);
         search
@@ -317,7 +321,8 @@ impl Mcts {
                 &mut self.candidates,
             );
             if let Some(guide) = &mut self.guide {
-                guide.rerank(&state, &mut self.candidates[start..]);
+                let known = self.logits.remove(&id);
+                guide.rerank_with(&state, &mut self.candidates[start..], known);
             }
             self.child_ids.resize(self.candidates.len(), NIL);
             self.nodes[i].cand_start = start as u32;
@@ -382,10 +387,18 @@ impl Mcts {
             }
         }
         let heuristic = rewards(&state);
-        match &mut self.guide {
-            Some(guide) => guide.leaf(&state, heuristic),
-            None => heuristic,
+        let Some(guide) = &mut self.guide else {
+            return heuristic;
+        };
+        if self.config.rollout_moves > 0 {
+            return guide.leaf(&state, heuristic);
         }
+        // The node's own position: its policy serves when the node's candidates are built.
+        let (values, logits) = guide.leaf_and_logits(&state, heuristic);
+        if let Some(logits) = logits {
+            self.logits.insert(id, logits);
+        }
+        values
     }
 }
 
