@@ -109,6 +109,8 @@ def test_pages_follow_accept_language_and_the_cookie_wins(client: Any):
     assert lang_of(client.get("/", headers={"Accept-Language": "fr"}).text) == "fr"
     rules_page = client.get("/rules", headers={"Accept-Language": "de"}).text
     assert "Regelübersicht" in rules_page and "Wie die Partie endet" in rules_page
+    vary = client.get("/api/meta").headers["vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary  # shared caches keep one copy per language
     missing = client.get("/game/nope", headers={"Accept-Language": "fr", "Accept": "text/html"})
     assert missing.status_code == 404 and "Page ou partie introuvable" in missing.text
 

@@ -44,9 +44,9 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import cookie_parser
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LANGUAGES = ("en", "fr", "de")
 """The interface languages; English is the source language (its texts are the catalog keys)."""
@@ -324,8 +324,17 @@ class LanguageMiddleware:
         lang = lang or from_accept_language(headers.get("accept-language")) or DEFAULT
         scope[SCOPE_KEY] = lang
         token = _language.set(lang)
+
+        async def varying(message: Message) -> None:
+            # An answer depends on these headers: a shared cache must not serve one language to everyone.
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.add_vary_header("Accept-Language")
+                headers.add_vary_header("Cookie")
+            await send(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, varying if scope["type"] == "http" else send)
         finally:
             _language.reset(token)
 
