@@ -194,3 +194,16 @@ def test_the_guided_search_honours_its_budgets_and_repeats() -> None:
         while not finished.is_over():
             finished.apply(core.sample_move(finished, rng))
         guided_search(finished, Budget(iterations=5), rng)
+
+
+def test_guided_self_play_writes_shards_training_reads_and_repeats(trained: Path, tmp_path: Path) -> None:
+    from kingisdead.learning.guided import main as guided_main
+
+    for name in ("a", "b"):
+        assert guided_main(["--weights", str(trained / WEIGHTS), "--games", "3", "--budget", "20",
+                            "--shard-games", "2", "--seed", "5", "--out", str(tmp_path / name)]) == 0
+    a, b = load_shards([tmp_path / "a"]), load_shards([tmp_path / "b"])
+    assert len(np.unique(a.games)) == 3 and set(a.seats.sum(axis=1)) == {2, 3}
+    for field in ("features", "values", "policy", "legal"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    assert guided_main(["--weights", str(tmp_path / "missing.kdn"), "--games", "1", "--out", str(tmp_path)]) == 2

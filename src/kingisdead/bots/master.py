@@ -10,6 +10,7 @@ ship in the package (``kingisdead/data/master.kdn``) and load without NumPy.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -43,6 +44,10 @@ DEFAULT_GUIDANCE = Guidance()
 MASTER_BUDGET = Budget(seconds=2.0)
 
 
+NETWORK_VARIABLE = "KINGISDEAD_NETWORK"
+"""An environment variable naming another weight file for ``master`` and ``mcts-net`` (to compare rounds)."""
+
+
 def shipped_network() -> Path:
     """The weights that ship in the package (``kingisdead/data/master.kdn``)."""
     from importlib import resources
@@ -50,18 +55,23 @@ def shipped_network() -> Path:
     return Path(str(resources.files("kingisdead") / "data" / "master.kdn"))
 
 
+def default_network() -> Path:
+    """The file named by ``KINGISDEAD_NETWORK`` if set, else the shipped weights."""
+    return Path(os.environ.get(NETWORK_VARIABLE) or shipped_network())
+
+
 @lru_cache(maxsize=8)
 def load_network(path: str | Path | None = None) -> Any:
-    """The core's network for a weight file (the shipped one by default), loaded once per path.
+    """The core's network for a weight file (:func:`default_network` by default), loaded once per path.
 
     Raises ValueError for a file that is not a network (or one made for other
     features), OSError if it cannot be read, RuntimeError without the compiled core.
     """
-    net = core.require().Network(str(path or shipped_network()))
+    path = path or default_network()
+    net = core.require().Network(str(path))
     features = core.require().FEATURES
     if net.inputs != features:
-        raise ValueError(f"{path or shipped_network()}: the network reads {net.inputs} features, the core makes "
-                         f"{features}")
+        raise ValueError(f"{path}: the network reads {net.inputs} features, the core makes {features}")
     return net
 
 

@@ -13,7 +13,9 @@ ends with the same weights as one never stopped.
 Each epoch writes to the output folder: ``checkpoint.npz`` (weights, the
 optimiser's state, the history, the configuration), ``network.kdn`` (the
 weights in the core's format, see :mod:`kingisdead.learning.network`),
-``history.json`` and ``curves.png`` (the losses by epoch). A tenth of the
+``history.json`` and ``curves.png`` (the losses by epoch), and ``best.kdn``
+the weights of the epoch with the lowest validation loss so far (value plus
+weighted policy: early stopping without stopping). A tenth of the
 games (chosen by the seed) is held out to validate.
 """
 
@@ -36,6 +38,7 @@ from .network import VALUES, Network
 
 CHECKPOINT = "checkpoint.npz"
 WEIGHTS = "network.kdn"
+BEST = "best.kdn"
 HISTORY = "history.json"
 CURVES = "curves.png"
 _HAND = OFFSETS["seats"] + SEAT_SLOTS.index("Crown") + np.arange(NUM_CARDS)
@@ -247,6 +250,9 @@ def _save(out: Path, config: TrainConfig, params: Any, opt_state: Any, history: 
     np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
     tmp.replace(out / CHECKPOINT)  # a crash mid-write leaves the previous checkpoint whole
     _to_network(params).save(out / WEIGHTS)
+    scores = [v + config.policy_weight * p for v, p in zip(history.value_loss, history.policy_loss)]
+    if not scores or scores[-1] == min(scores):
+        _to_network(params).save(out / BEST)
     (out / HISTORY).write_text(json.dumps(asdict(history), indent=1))
     _plot(history, out / CURVES)
 
