@@ -1,6 +1,8 @@
 // The lobby's rated-game parts: the "rated" option, each bot level's rating, and the leaderboard.
 import { api, el, levelLabel, toast } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { number, t } from "/static/i18n.js";
+
+const rating = (value) => number(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });  // 23.9, 23,9
 
 const boards = new Map();  // players -> GET /api/leaderboard's answer
 let shownPlayers = 2;
@@ -16,8 +18,8 @@ export async function loadRatings() {
 // A bot level's rating for a player count, as a suffix for its name ("" until known).
 export function levelRating(level, players) {
   const board = boards.get(players);
-  const rating = board && board.bots[level];
-  return rating === undefined ? "" : t(" · rating {rating}", { rating: rating.toFixed(1) });
+  const known = board && board.bots[level];
+  return known === undefined ? "" : t(" · rating {rating}", { rating: rating(known) });
 }
 
 // The "rated game" option, beside the other options of the create form.
@@ -64,6 +66,6 @@ function renderBoard() {
                                                           class: e.bot ? "bot" : null },
       el("td", {}, String(e.rank)),
       el("td", {}, e.bot ? t("{level} bot", { level: levelLabel(e.level) }) : e.name),
-      el("td", {}, e.rating.toFixed(1)),
+      el("td", {}, rating(e.rating)),
       el("td", {}, String(e.games))))));
 }

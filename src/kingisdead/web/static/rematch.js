@@ -1,9 +1,10 @@
 // The end screen's rated-game and rematch parts: each seat's rating change, and "play again".
 import { api, el, saveTokens, seatLabel, toast } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { number, t } from "/static/i18n.js";
 
+const rating = (value) => number(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });  // 23.9, 23,9
 function signed(change) {
-  return change > 0 ? `+${change.toFixed(1)}` : change.toFixed(1);
+  return change > 0 ? `+${rating(change)}` : rating(change);
 }
 
 // A rated game's rating changes, one row per seat (GET /api/games/{id}'s "ratings"); nothing if unrated.
@@ -14,8 +15,8 @@ export function ratingsPanel(view) {
   }
   const rows = view.ratings.map((r) => el("tr", { "data-testid": `rating-${r.seat}`, class: r.seat === view.you ? "you" : null },
     el("td", {}, seatLabel(view.seats[r.seat])),
-    el("td", {}, r.before.toFixed(1)),
-    el("td", {}, r.after.toFixed(1)),
+    el("td", {}, rating(r.before)),
+    el("td", {}, rating(r.after)),
     el("td", { class: r.change > 0 ? "up" : r.change < 0 ? "down" : null, "data-testid": `rating-change-${r.seat}` },
       signed(r.change))));
   return el("div", { class: "ratings", "data-testid": "ratings" },
