@@ -302,18 +302,21 @@ class LanguageMiddleware:
     """Sets the language of each HTTP request and WebSocket (see the module's docstring for the order).
 
     ``user_language(scope)``: an awaitable giving the signed-in player's saved
-    language (or None); the accounts module provides it. The language is kept in
+    language (or None); the accounts module provides it. Paths starting with one
+    of ``untranslated`` (static files) are passed through untouched. The language is kept in
     the scope (``SCOPE_KEY``) for WebSocket broadcasts and in a context variable
     for everything the request runs.
     """
 
-    def __init__(self, app: ASGIApp, user_language: UserLanguage | None = None) -> None:
+    def __init__(self, app: ASGIApp, user_language: UserLanguage | None = None,
+                 untranslated: tuple[str, ...] = ("/static/", "/docs-assets/")) -> None:
         self.app = app
         self.user_language = user_language
+        self.untranslated = untranslated
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
+        if scope["type"] not in ("http", "websocket") or scope["path"].startswith(self.untranslated):
+            await self.app(scope, receive, send)  # static files: no texts, and no account lookup per file
             return
         headers = Headers(scope=scope)
         lang = None
