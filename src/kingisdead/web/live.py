@@ -62,7 +62,7 @@ class Hub:
         """Send every watcher of the game the same message (e.g. the rematch's id)."""
         for socket in list(self._watchers.get(game_id, {})):
             try:
-                await socket.send_json(message)
+                await socket.send_json(localize(message, language_of(socket)))
             except (WebSocketDisconnect, RuntimeError, OSError):
                 self.remove(game_id, socket)
 
