@@ -7,6 +7,7 @@ whose translation differs, whole or with its {placeholders} filled in.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from random import Random
@@ -36,6 +37,7 @@ SHOWN_TEXTS = """() => {
 }"""
 
 
+@functools.cache
 def english_patterns(lang: str) -> list[tuple[str, re.Pattern[str]]]:
     """The English texts whose ``lang`` translation differs, as patterns matching a whole shown text."""
     patterns = []
