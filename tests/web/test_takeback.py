@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
+import httpx
 import pytest
 from sqlalchemy import func, select, update
 from webtools import auth, bot, create, human, wait_for
@@ -158,3 +161,53 @@ def test_takeback_needs_a_seat_of_the_game(client):
     assert foreign.status_code == 403 and foreign.json()["error"] == "bad_token"
     unmoved = client.post(f"/api/games/{game['id']}/takeback", headers=auth(game["seats"][0]["token"]))
     assert unmoved.status_code == 409 and unmoved.json()["error"] == "nothing_to_take_back"
+
+
+def test_two_processes_on_postgresql_see_take_backs_leaving_and_expiries(server_factory, postgres_url):
+    """Two real servers on one PostgreSQL database: changes made through A reach B's watchers by the database's
+    notices, and a deadline passed is handled by exactly one of them."""
+    import json
+
+    from sqlalchemy import create_engine
+    from websockets.sync.client import connect
+
+    from kingisdead.web.db import normalise_url
+
+    def until(socket, predicate) -> dict:
+        while True:
+            message = json.loads(socket.recv(timeout=30))
+            if message["type"] == "state" and predicate(message["game"]):
+                return message["game"]
+
+    a, b = server_factory(database=postgres_url), server_factory(database=postgres_url)
+    with httpx.Client(base_url=a.url, timeout=30) as on_a, httpx.Client(base_url=b.url, timeout=30) as on_b:
+        game = create(on_a, [human(), bot("greedy")], seed=12, time_limit=600, stand_in="random")
+        token = game["seats"][0]["token"]
+        card = first_card_move(GameState.new(2, "standard", 12))
+        with connect(f"ws://127.0.0.1:{b.port}/api/games/{game['id']}/ws") as watcher:
+            until(watcher, lambda g: g["move_number"] == 0)
+            assert on_a.post(f"/api/games/{game['id']}/moves", json={"move": card, "move_number": 0},
+                             headers=auth(token)).status_code == 200
+            until(watcher, lambda g: g["move_number"] == 2)
+            assert on_a.post(f"/api/games/{game['id']}/takeback", headers=auth(token)).status_code == 200
+            rewound = until(watcher, lambda g: g["move_number"] < 2)
+            assert rewound["move_number"] == 0 and rewound["log"] == [] and rewound["deadline"] is not None
+            assert on_b.get(f"/api/games/{game['id']}").json()["move_number"] == 0  # B's watcher saw B's copy
+            # the deadline passes: one of the two processes hands the turn to the stand-in, B's watcher sees it
+            engine = create_engine(normalise_url(postgres_url))
+            with engine.begin() as connection:
+                connection.execute(update(GameRow).where(GameRow.id == game["id"])
+                                   .values(deadline=datetime.now(UTC) - timedelta(seconds=1)))
+            engine.dispose()
+            until(watcher, lambda g: g["seats"][0]["away"])
+            until(watcher, lambda g: g["move_number"] >= 1)
+            assert on_b.post(f"/api/games/{game['id']}/return", headers=auth(token)).status_code == 200
+            until(watcher, lambda g: not g["seats"][0]["away"])
+            wait_for(lambda: on_a.get(f"/api/games/{game['id']}").json()["seats"][0]["away"] is False,
+                     what="A to reload the seat on B's notice")
+            assert on_b.post(f"/api/games/{game['id']}/leave", headers=auth(token)).status_code == 200
+            until(watcher, lambda g: g["seats"][0]["left"])
+        wait_for(lambda: on_a.get(f"/api/games/{game['id']}").json()["status"] == "finished",
+                 what="the stand-in to finish the game")
+    for server in (a, b):  # before the fixture drops their database (they would log its absence until stopped)
+        server.stop()

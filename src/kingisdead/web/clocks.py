@@ -34,6 +34,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import DBAPIError
 
 from ..moves import parse_move
 from . import pubsub
@@ -116,11 +117,13 @@ async def enforce(service: GameService, hub: Hub, runner: BotRunner, now: dateti
 
 async def enforce_deadlines(service: GameService, hub: Hub, runner: BotRunner, every: float = CHECK_EVERY) -> None:
     """Every ``every`` seconds, :func:`enforce` the deadlines that have passed. Runs until cancelled; a failed
-    look (the database unreachable for a moment) is logged and tried again."""
+    look is logged and tried again (the database unreachable: one line, as long as it lasts)."""
     while True:
         await asyncio.sleep(every)
         try:
             await enforce(service, hub, runner)
+        except DBAPIError as exc:
+            log.warning("deadline check: %s; trying again in %.0f s", str(exc.orig).strip(), every)
         except Exception:
             log.exception("enforcing move deadlines failed")
 
