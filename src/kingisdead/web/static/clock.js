@@ -130,10 +130,10 @@ function tool(label, testid, onClick, title = null) {
 // ---------- the lobby's settings ----------
 // Two form rows (time limit, stand-in level) for the create form; values() gives the body's fields.
 export function clockSettings(levels) {
-  const limit = el("select", { id: "time-limit", "data-testid": "time-limit", "aria-label": t("Time per move") },
+  const limit = el("select", { id: "time-limit", class: "clock-setting", "data-testid": "time-limit", "aria-label": t("Time per move") },
     el("option", { value: "" }, t("no time limit")),
     ...TIME_LIMITS.map((s) => el("option", { value: String(s) }, limitText(s))));
-  const standIn = el("select", { id: "stand-in", "data-testid": "stand-in", "aria-label": t("Stand-in bot") },
+  const standIn = el("select", { id: "stand-in", class: "clock-setting", "data-testid": "stand-in", "aria-label": t("Stand-in bot") },
     ...levels.map((l) => el("option", { value: l.name }, levelLabel(l.name))));
   standIn.value = levels.some((l) => l.name === "intermediate") ? "intermediate" : levels[0].name;
   const rows = [
