@@ -142,3 +142,35 @@ def test_out_of_time_the_stand_in_plays_until_the_seat_is_taken_back(server, new
         wait_move(page, 2)
         page.wait_for_function("() => document.title.startsWith('●')")
         page.wait_for_selector("[data-testid=pass]")  # Ada builds her own move again
+
+
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push({ title, body: options && options.body }); }
+  static requestPermission() { window.Notification.permission = "granted"; return Promise.resolve("granted"); }
+};
+window.Notification.permission = "default";
+Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
+"""
+
+
+def test_a_notification_when_it_becomes_your_turn_while_the_page_is_hidden(server, new_page):
+    """The browser's Notification API is replaced by a recorder, and the page made "hidden" on demand."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        game = create(http, [human("Ada"), human("Bea")], seed=53)
+        tokens = [seat["token"] for seat in game["seats"]]
+        page = new_page()
+        page.add_init_script(FAKE_NOTIFICATIONS)
+        page.goto(f"{server.url}/game/{game['id']}#token={tokens[0]}")
+        page.click("[data-testid=notify]")  # asks for the permission; once granted the button goes
+        page.wait_for_selector("[data-testid=notify]", state="detached")
+        for number in (0, 1):  # Ada passes in view; then, with the page in the background, Bea passes
+            if number == 1:
+                page.evaluate("() => { window.__hidden = true; }")
+            assert http.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": number},
+                             headers=auth(tokens[number])).status_code == 200
+            wait_move(page, number + 1)
+        page.wait_for_function("() => window.__notes.length > 0")
+        notes = page.evaluate("() => window.__notes")
+        assert len(notes) == 1 and notes[0]["title"] == "Your turn"
