@@ -10,6 +10,7 @@ carry a thinking budget after a colon: ``mcts:2s`` (seconds per move) or
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from random import Random
@@ -176,6 +177,13 @@ def _guided(seed: int = 0, budget: Budget | None = None) -> Bot:
     return MasterBot(seed, budget or DEFAULT_SEARCH_BUDGET, threads=1)
 
 
+def _guided_b(seed: int = 0, budget: Budget | None = None) -> Bot:
+    from .master import SECOND_NETWORK_VARIABLE, MasterBot, default_network
+
+    return MasterBot(seed, budget or DEFAULT_SEARCH_BUDGET, os.environ.get(SECOND_NETWORK_VARIABLE) or default_network(),
+                     threads=1)
+
+
 def _levels() -> dict[str, Callable[..., Bot]]:
     from .levels import LEVELS
 
@@ -190,6 +198,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "mcts": SearchBot,
     "mcts-reference": ReferenceSearchBot,
     "mcts-net": _guided,
+    "mcts-net-b": _guided_b,
 }
 """Bot factories by name: ``BOTS[name](seed)`` or ``BOTS[name](seed, budget)``."""
 

@@ -46,6 +46,8 @@ MASTER_BUDGET = Budget(seconds=2.0)
 
 NETWORK_VARIABLE = "KINGISDEAD_NETWORK"
 """An environment variable naming another weight file for ``master`` and ``mcts-net`` (to compare rounds)."""
+SECOND_NETWORK_VARIABLE = "KINGISDEAD_NETWORK_B"
+"""The weight file of ``mcts-net-b``, so that two networks can meet in one arena (default: as ``mcts-net``)."""
 
 
 def shipped_network() -> Path:
