@@ -229,3 +229,22 @@ def test_return_and_leave_need_a_seat_of_the_game(client):
         assert foreign.status_code == 403 and foreign.json()["error"] == "bad_token"
         assert client.post(f"/api/games/nosuchgame/{route}", headers=auth("x")).status_code == 404
     assert view(client, game["id"])["seats"][0]["left"] is False
+
+
+def test_a_signed_in_player_leaves_with_the_session_cookie(db_url):
+    """No seat token: the account's seat is found from the session cookie (Secure: the client speaks https),
+    and a forged form is refused."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from kingisdead.web import create_app
+
+    with TestClient(create_app(db_url), base_url="https://testserver") as client:
+        signed = client.post("/api/account/sign-up", json={"name": "Clockwatcher", "password": "hourglass-42"})
+        assert signed.status_code in (200, 201), signed.text
+        game = create(client, [human(), bot("random")], seed=10, stand_in="random")
+        forged = client.post(f"/api/games/{game['id']}/leave", content="x", headers={"Content-Type": "text/plain"})
+        assert forged.status_code == 403 and forged.json()["error"] == "not_json"
+        assert view(client, game["id"])["seats"][0]["left"] is False
+        left = client.post(f"/api/games/{game['id']}/leave", json={})
+        assert left.status_code == 200 and left.json()["you"] == 0 and left.json()["seats"][0]["left"] is True
