@@ -248,3 +248,20 @@ def test_a_signed_in_player_leaves_with_the_session_cookie(db_url):
         assert view(client, game["id"])["seats"][0]["left"] is False
         left = client.post(f"/api/games/{game['id']}/leave", json={})
         assert left.status_code == 200 and left.json()["you"] == 0 and left.json()["seats"][0]["left"] is True
+
+
+def test_returning_on_your_own_turn_you_play_it_and_the_stand_ins_move_is_dropped(tmp_path):
+    service = GameService(f"sqlite:///{tmp_path / 'back.sqlite3'}")
+    game, _ = service.create(2, "standard", [human(), human()], seed=11, time_limit=120)
+    assert clocks.expire_due(service, datetime.now(UTC) + timedelta(seconds=121)) == [game.id]
+    turn = service.bot_turn(game.id)  # the stand-in starts choosing Ada's move
+    assert turn is not None and turn[1] == 0
+    back = clocks.return_seat(service, game.id, 0)
+    assert not back.seats[0].away and back.deadline is not None and back.deadline > datetime.now(UTC)
+    with pytest.raises(GameError) as dropped:
+        service.play(game.id, 0, "pass", turn[0].move_number, turn[2])
+    assert dropped.value.code == "stale"
+    service.play(game.id, 0, "pass", 0)  # Ada's own move
+    service.forget(game.id)
+    assert service.get(game.id).snapshot.moves == ("pass",) and not service.get(game.id).seats[0].away
+    service.close()
