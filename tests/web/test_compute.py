@@ -30,8 +30,8 @@ class HeldBackend:
         self.closed = True
 
 
-def job(game: str, number: int = 0, kind: str = "hint") -> Job:
-    return Job(kind, game, number, len, ((),))
+def job(game: str, number: int = 0, kind: str = "hint", position: str | None = None) -> Job:
+    return Job(kind, game, number, len, ((),), position=position)
 
 
 def test_equal_jobs_share_one_run_and_different_ones_do_not():
@@ -41,12 +41,16 @@ def test_equal_jobs_share_one_run_and_different_ones_do_not():
         first = asyncio.create_task(pool.run(job("g"), "a"))
         second = asyncio.create_task(pool.run(job("g"), "b"))
         other = asyncio.create_task(pool.run(job("g", 1), "a"))
+        # a take-back then another move: the same move number, another position
+        rewound = asyncio.create_task(pool.run(job("g", 0, position="after a take-back"), "a"))
         await asyncio.sleep(0)
-        assert len(backend.submitted) == 2 and pool.in_flight == 2
+        assert len(backend.submitted) == 3 and pool.in_flight == 3
         backend.futures[0].set_result({"moves": ["pass"]})
         backend.futures[1].set_result({"moves": []})
+        backend.futures[2].set_result({"moves": ["Scots"]})
         assert await first == await second == {"moves": ["pass"]}
         assert await other == {"moves": []}
+        assert await rewound == {"moves": ["Scots"]}
         assert pool.in_flight == 0
 
     asyncio.run(scenario())

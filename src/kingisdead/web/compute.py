@@ -56,17 +56,22 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class Job:
-    """One piece of search work: ``call(*args)`` in a worker; ``key`` identifies equal jobs."""
+    """One piece of search work: ``call(*args)`` in a worker; ``key`` identifies equal jobs.
+
+    ``position`` (the position's key) keeps apart jobs at one move number of a game
+    whose position changed under them (a take-back, then another move).
+    """
 
     kind: str
     game_id: str
     move_number: int
     call: Callable[..., Any]
     args: tuple[Any, ...]
+    position: Hashable = None
 
     @property
     def key(self) -> Hashable:
-        return self.kind, self.game_id, self.move_number
+        return self.kind, self.game_id, self.move_number, self.position
 
 
 # -- the jobs (module-level functions: they travel to the workers by name) ----------------------

@@ -739,7 +739,8 @@ class GameService:
         name = game.bot_for(state.player)
         assert name is not None
         number = len(snap.moves)
-        job = Job("bot", game_id, number, compute.bot_move, (name, game.bot_seed * 1009 + number, state.copy()))
+        job = Job("bot", game_id, number, compute.bot_move, (name, game.bot_seed * 1009 + number, state.copy()),
+                  position=state.key())
         return job, state.player, state
 
     def hint(self, game: LiveGame, seat: int) -> Job:
@@ -754,7 +755,7 @@ class GameService:
         self._check_turn(snap.state, seat)
         number = len(snap.moves)
         return Job("hint", game.id, number, compute.hint,
-                   (snap.state.copy(), game.bot_seed + number, HINT_BUDGET, HINTS_SHOWN))
+                   (snap.state.copy(), game.bot_seed + number, HINT_BUDGET, HINTS_SHOWN), position=snap.state.key())
 
     def analysis(self, game: LiveGame) -> dict[str, Any] | Job:
         """The analysis of a finished game if it is known, else the job that makes it (then :meth:`remember`)."""
