@@ -64,6 +64,15 @@ def test_texts_are_english_strings_that_render_in_any_language():
     assert localize({"a": [text, 3, None]}, "de") == {"a": ["die Waliser übernehmen die Kontrolle", 3, None]}
 
 
+def test_every_bot_level_has_its_texts():
+    """A level added to (or reworded in) the engine's ladder needs its label and description in views.LEVEL_TEXTS."""
+    from kingisdead.bots.levels import LEVELS
+    from kingisdead.web.views import LEVEL_TEXTS
+
+    assert {name: level.description for name, level in LEVELS.items()} == \
+        {name: str(texts[1]) for name, texts in LEVEL_TEXTS.items()}
+
+
 def test_moves_and_struggles_in_words_in_each_language():
     move = describe_move(parse_move("Crown Dev<>Lon *Lon +Ebo:W"))
     assert move == "Crown: swaps Deva and Londinium, crowns Londinium; calls a Welsh follower from Eboracum to court"

@@ -37,8 +37,10 @@ LEVEL_TEXTS = {
     "intermediate": (_("intermediate"), _("greedy: looks at every legal move, one move deep")),
     "strong": (_("strong"), _("Monte Carlo tree search with the endgame solver, 1 s a move")),
     "max": (_("max"), _("the same search on two cores, 2 s a move")),
+    "master": (_("master"), _("the search guided by a network learnt in self-play, two cores, 2 s a move")),
 }
-"""The engine's levels (bots.levels.LEVELS) by name: label and description as interface texts."""
+"""The engine's levels (bots.levels.LEVELS) by name: label and description as interface texts (a description
+the engine has since reworded is shown as the engine words it, in English; tests/web/test_i18n.py checks)."""
 
 
 def bot_levels() -> list[dict[str, Any]]:
@@ -47,7 +49,8 @@ def bot_levels() -> list[dict[str, Any]]:
     from ..bots.levels import LEVELS
 
     return [{"name": level.name, "label": LEVEL_TEXTS.get(level.name, (level.name,))[0],
-             "description": LEVEL_TEXTS[level.name][1] if level.name in LEVEL_TEXTS else level.description,
+             "description": described if (described := LEVEL_TEXTS.get(level.name, ("", ""))[1]) == level.description
+             else level.description,
              "thinks_in_description": " a move" in level.description,
              "thinks": _("moves at once") if level.budget is None
              else _("a fixed search a move") if level.budget.seconds is None
