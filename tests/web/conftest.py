@@ -108,6 +108,55 @@ def client(db_url: str) -> Iterator[Any]:
         yield c
 
 
+class Browser:
+    """One browser's view of a shared TestClient: its own cookie jar, swapped in for each call.
+
+    Several entered TestClients of one app would each run the app's lifespan in
+    an event loop of its own (bot tasks started in one loop, stopped from another);
+    one client with a jar per browser keeps one lifespan, as a real server has.
+    """
+
+    _CALLS = frozenset({"get", "post", "put", "patch", "delete", "request", "websocket_connect"})
+
+    def __init__(self, client: Any) -> None:
+        import httpx
+
+        self._client = client
+        self.cookies = httpx.Cookies()
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._client, name)
+        if name not in self._CALLS:
+            return attribute
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self._client.cookies = self.cookies
+            try:
+                return attribute(*args, **kwargs)
+            finally:
+                self.cookies = self._client.cookies
+
+        return call
+
+
+@pytest.fixture
+def browsers() -> Iterator[Any]:
+    """``open(app)``: a new :class:`Browser` on the app (https, as the session cookie is Secure)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    entered: dict[int, Any] = {}
+
+    def open_browser(app: Any) -> Browser:
+        if id(app) not in entered:
+            entered[id(app)] = TestClient(app, base_url="https://testserver").__enter__()
+        return Browser(entered[id(app)])
+
+    yield open_browser
+    for client in entered.values():
+        client.__exit__(None, None, None)
+
+
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[Any]:
     from webtools import Server

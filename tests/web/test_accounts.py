@@ -5,8 +5,6 @@ The session cookie is Secure, so the test clients speak https (an http client wo
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
@@ -24,25 +22,17 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def make_client(db_url: str) -> Iterator[Any]:
+def make_client(db_url: str, browsers: Any) -> Any:
     """Clients of one app (one database): each its own browser, with its own cookies."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
     from kingisdead.web import create_app
 
     app = create_app(db_url, rate_limits=RateLimits(sign_in="3/minute"))
-    clients: list[Any] = []
 
     def make() -> Any:
-        client = TestClient(app, base_url="https://testserver")
-        client.__enter__()
-        clients.append(client)
+        client = browsers(app)
         return client
 
-    yield make
-    for client in reversed(clients):
-        client.__exit__(None, None, None)
+    return make
 
 
 def sign_up(client: Any, name: str, password: str = PASSWORD) -> dict[str, Any]:

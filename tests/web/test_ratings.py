@@ -262,30 +262,20 @@ def test_bot_levels_start_in_the_order_of_their_arena_elo():
 
 
 @pytest.fixture
-def make_client(tmp_path):
+def make_client(tmp_path, browsers: Any) -> Any:
     """Clients of one app, each its own browser (https: the session cookie is Secure)."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
     from kingisdead.web import create_app
 
     app = create_app(f"sqlite:///{tmp_path / 'api.sqlite3'}")
-    clients: list[Any] = []
 
     def make(name: str | None = None) -> Any:
-        client = TestClient(app, base_url="https://testserver")
-        client.__enter__()
-        clients.append(client)
+        client = browsers(app)
         if name:
             response = client.post("/api/account/sign-up", json={"name": name, "password": "a long password"})
             assert response.status_code == 201, response.text
         return client
 
-    yield make
-    for client in reversed(clients):
-        client.__exit__(None, None, None)
+    return make
 
 
 def test_a_rated_game_through_the_api_shows_each_seat_its_change_and_fills_the_leaderboard(make_client):

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import threading
-import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,25 +15,17 @@ from kingisdead.web.db import GameRow, SeatRow
 
 
 @pytest.fixture
-def make_client(db_url: str) -> Iterator[Any]:
+def make_client(db_url: str, browsers: Any) -> Any:
     """Clients of one app, each its own browser (https: the session cookie is Secure)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
     from kingisdead.web import create_app
 
     app = create_app(db_url)
-    clients: list[Any] = []
 
     def make() -> Any:
-        client = TestClient(app, base_url="https://testserver")
-        client.__enter__()
-        clients.append(client)
+        client = browsers(app)
         return client
 
-    yield make
-    for client in reversed(clients):
-        client.__exit__(None, None, None)
+    return make
 
 
 def finish(client: Any, game_id: str, seed: int = 0) -> None:
