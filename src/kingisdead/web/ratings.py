@@ -43,8 +43,10 @@ log = logging.getLogger("kingisdead.web")
 
 MODEL = PlackettLuce()
 """OpenSkill's Plackett-Luce model with its defaults: mu 25, sigma 25/3, beta 25/6."""
-LEVEL_ELO = {"beginner": -285.0, "intermediate": -221.0, "strong": 186.0, "max": 320.0}
-"""Each level's Bradley-Terry Elo (mean 0) in the 2-player arena run '2p-levels' of docs/bots.md."""
+LEVEL_ELO = {"beginner": -285.0, "intermediate": -221.0, "strong": 186.0, "max": 320.0, "master": 377.0}
+"""Each level's Bradley-Terry Elo (mean 0) in the 2-player arena run '2p-levels' of docs/bots.md;
+``master`` (not in that run) is placed at strong + 191, the Elo gap of the network-guided search's
+75% score against ``strong`` at 1 s a move (docs/bots.md, 40 games): a floor, as master thinks longer."""
 BOT_SIGMA = 3.0
 """A bot's starting uncertainty: the calibration rests on 24 arena games per level."""
 ATTEMPTS = 3
