@@ -299,7 +299,7 @@ def test_a_rated_game_through_the_api_shows_each_seat_its_change_and_fills_the_l
 
     board = ann.get("/api/leaderboard", params={"players": 2}).json()
     names = [e["name"] for e in board["ratings"]]
-    assert {"Ann", "Ben", "Beginner bot", "Intermediate bot", "Strong bot", "Max bot"} == set(names)
+    assert {"Ann", "Ben", "Beginner bot", "Intermediate bot", "Strong bot", "Max bot", "Master bot"} == set(names)
     shown_ratings = [e["rating"] for e in board["ratings"]]
     assert shown_ratings == sorted(shown_ratings, reverse=True)
     assert [e["rank"] for e in board["ratings"]] == list(range(1, len(names) + 1))
