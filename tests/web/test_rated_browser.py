@@ -140,7 +140,7 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         by_name = {e["name"]: e for e in board["ratings"]}
         for name in ("Ann", "Ben"):
             assert any(name in row and f"{by_name[name]['rating']:.1f}" in row for row in rows)
-        assert ann.locator("[data-testid=leaderboard-row][data-bot=yes]").count() == 4
+        assert ann.locator("[data-testid=leaderboard-row][data-bot=yes]").count() == 5  # beginner ... master
         strong = ann.locator("[data-testid=seat-1] option[value='bot:strong']")
         ann.wait_for_function("() => document.querySelector(\"[data-testid=seat-1] option[value='bot:strong']\")"
                               ".textContent.includes('rating')", polling=50)

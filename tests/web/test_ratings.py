@@ -253,7 +253,7 @@ def test_ranks_give_winners_one_place_and_ties_share_it():
 
 
 def test_bot_levels_start_in_the_order_of_their_arena_elo():
-    mus = [level_mu(level) for level in ("beginner", "intermediate", "strong", "max")]
+    mus = [level_mu(level) for level in ("beginner", "intermediate", "strong", "max", "master")]
     assert mus == sorted(mus) and mus[0] < MODEL.mu < mus[2]
     strong, intermediate = (MODEL.rating(mu=level_mu(level), sigma=BOT_SIGMA) for level in ("strong", "intermediate"))
     elo = ratings.LEVEL_ELO["strong"] - ratings.LEVEL_ELO["intermediate"]
@@ -305,10 +305,8 @@ def test_a_rated_game_through_the_api_shows_each_seat_its_change_and_fills_the_l
     assert [e["rank"] for e in board["ratings"]] == list(range(1, len(names) + 1))
     people = {e["name"]: e for e in board["ratings"] if not e["bot"]}
     assert people[winner]["rating"] == changes[winner]["after"] and people[winner]["games"] == 1
-    assert board["bots"] == {"beginner": ratings.shown(level_mu("beginner"), BOT_SIGMA),
-                             "intermediate": ratings.shown(level_mu("intermediate"), BOT_SIGMA),
-                             "strong": ratings.shown(level_mu("strong"), BOT_SIGMA),
-                             "max": ratings.shown(level_mu("max"), BOT_SIGMA)}
+    assert board["bots"] == {level: ratings.shown(level_mu(level), BOT_SIGMA)
+                             for level in ("beginner", "intermediate", "strong", "max", "master")}
     assert ann.get("/api/leaderboard", params={"players": 3}).json()["ratings"][0]["bot"] is True
     assert ann.get("/api/leaderboard", params={"players": 5}).status_code == 422
 
