@@ -26,7 +26,6 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -36,6 +35,7 @@ from .bots import make_bot
 from .bots.budget import Budget
 from .record import GameRecord
 from .state import VARIANTS, GameState
+from .workers import run_tasks
 
 Z95 = 1.959963984540054
 """Two-sided 95% quantile of the normal distribution."""
@@ -303,58 +303,9 @@ def run_arena(players: int, names: list[str], games: int, seed: int = 0, jobs: i
               on_game: Callable[[GameOutcome, int], None] | None = None) -> ArenaResult:
     """Play a tournament and summarise it. ``on_game(outcome, total)`` is called as each game ends."""
     rounds, work = tasks(players, names, games, seed, variant, budget, keep_moves)
-    if use_ray or ray_address:
-        outcomes = _run_ray(work, jobs, ray_address, on_game)
-    else:
-        outcomes = _run_local(work, jobs, on_game)
+    outcomes = run_tasks(play_game, work, jobs, use_ray=use_ray, ray_address=ray_address, on_result=on_game)
     outcomes.sort(key=lambda o: o.index)
     return summarise(players, variant, list(names), seed, budget, rounds, outcomes)
-
-
-def _run_local(work: list[GameTask], jobs: int, on_game: Callable[[GameOutcome, int], None] | None
-               ) -> list[GameOutcome]:
-    outcomes = []
-    if jobs <= 1:
-        for task in work:
-            outcomes.append(play_game(task))
-            if on_game:
-                on_game(outcomes[-1], len(work))
-        return outcomes
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for future in as_completed([pool.submit(play_game, task) for task in work]):
-            outcomes.append(future.result())
-            if on_game:
-                on_game(outcomes[-1], len(work))
-    return outcomes
-
-
-def _run_ray(work: list[GameTask], jobs: int, address: str | None,
-             on_game: Callable[[GameOutcome, int], None] | None) -> list[GameOutcome]:
-    """The same games as remote tasks on a Ray cluster (a local one of ``jobs`` CPUs if no address)."""
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--ray needs the 'dist' extra: pip install 'kingisdead[dist]'") from None
-    started = False
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
-        started = True
-    try:
-        remote = ray.remote(num_cpus=1)(play_game)
-        pending = [remote.remote(task) for task in work]
-        outcomes = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            outcomes.append(ray.get(done[0]))
-            if on_game:
-                on_game(outcomes[-1], len(work))
-        return outcomes
-    finally:
-        if started:
-            ray.shutdown()
 
 
 # -- output ------------------------------------------------------------------------------

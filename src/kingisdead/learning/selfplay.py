@@ -27,7 +27,6 @@ import sys
 import time
 import zipfile
 from collections.abc import Callable, Sequence
-from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 from .. import core
 from ..bots.mcts import SearchConfig
 from ..interfaces.encoding import MAX_SEATS, MAX_STEPS, NUM_ACTIONS
+from ..workers import run_tasks
 from .features import FEATURES
 
 FORMAT_VERSION = 1
@@ -296,10 +296,7 @@ def generate(out: str | Path, games: int, seed: int, settings: SelfPlaySettings 
     out.mkdir(parents=True, exist_ok=True)
     work = tasks(settings, games, seed, out)
     start = time.perf_counter()
-    if ray or ray_address:
-        done = _run_ray(work, jobs, ray_address, on_shard)
-    else:
-        done = _run_local(work, jobs, on_shard)
+    done = run_tasks(run_task, work, jobs, use_ray=ray, ray_address=ray_address, on_result=on_shard)
     done.sort(key=lambda s: s.index)
     manifest = {
         "format_version": FORMAT_VERSION, "games": games, "seed": seed,
@@ -309,54 +306,6 @@ def generate(out: str | Path, games: int, seed: int, settings: SelfPlaySettings 
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return RunSummary(done, time.perf_counter() - start)
-
-
-def _run_local(work: list[ShardTask], jobs: int,
-               on_shard: Callable[[ShardSummary, int], None] | None) -> list[ShardSummary]:
-    from ..workers import process_pool
-
-    done = []
-    if jobs <= 1:
-        for task in work:
-            done.append(run_task(task))
-            if on_shard:
-                on_shard(done[-1], len(work))
-        return done
-    with process_pool(min(jobs, len(work))) as pool:
-        for future in as_completed([pool.submit(run_task, task) for task in work]):
-            done.append(future.result())
-            if on_shard:
-                on_shard(done[-1], len(work))
-    return done
-
-
-def _run_ray(work: list[ShardTask], jobs: int, address: str | None,
-             on_shard: Callable[[ShardSummary, int], None] | None) -> list[ShardSummary]:
-    """The same shards as Ray remote tasks (the workers must share the output folder's file system)."""
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--ray needs the 'dist' extra: pip install 'kingisdead[dist]'") from None
-    started = False
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
-        started = True
-    try:
-        remote = ray.remote(num_cpus=1)(run_task)
-        pending = [remote.remote(task) for task in work]
-        done = []
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            done.append(ray.get(ready[0]))
-            if on_shard:
-                on_shard(done[-1], len(work))
-        return done
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def _csv(kind: Callable[[str], Any]) -> Callable[[str], tuple[Any, ...]]:
