@@ -486,21 +486,24 @@ fn ranked_candidates(
 
 type PySearch = (Vec<(PyMove, u64, f64, f64)>, u64, f64);
 
-/// Monte Carlo tree search; `config` is (exploration, widening, root_widening,
-/// per_card, root_per_card, rollout_moves, prior_weight). Releases the GIL.
-#[pyfunction]
-#[pyo3(signature = (state, seconds, iterations, seed, config, include, threads=1))]
-#[allow(clippy::too_many_arguments)]
-fn search(
-    py: Python<'_>,
-    state: &Bound<'_, PyTuple>,
-    seconds: Option<f64>,
-    iterations: Option<u64>,
-    seed: u64,
-    config: (f64, f64, f64, usize, usize, usize, f64),
-    include: Vec<PyMove>,
-    threads: usize,
-) -> PyResult<PySearch> {
+/// The search settings as Python passes them: (exploration, widening,
+/// root_widening, per_card, root_per_card, rollout_moves, prior_weight).
+type PyConfig = (f64, f64, f64, usize, usize, usize, f64);
+
+fn search_config(c: PyConfig) -> mcts::SearchConfig {
+    mcts::SearchConfig {
+        exploration: c.0,
+        widening: c.1,
+        root_widening: c.2,
+        per_card: c.3,
+        root_per_card: c.4,
+        rollout_moves: c.5,
+        prior_weight: c.6,
+    }
+}
+
+/// The position to search (not over) and the moves the search must include (legal there).
+fn search_inputs(state: &Bound<'_, PyTuple>, include: Vec<PyMove>) -> PyResult<(State, Vec<Move>)> {
     let s = state_from_py(state)?;
     if s.is_over() {
         return Err(PyValueError::new_err(
@@ -516,15 +519,26 @@ fn search(
             "search: an included move is not legal here",
         ));
     }
-    let config = mcts::SearchConfig {
-        exploration: config.0,
-        widening: config.1,
-        root_widening: config.2,
-        per_card: config.3,
-        root_per_card: config.4,
-        rollout_moves: config.5,
-        prior_weight: config.6,
-    };
+    Ok((s, include))
+}
+
+/// Monte Carlo tree search; `config` is (exploration, widening, root_widening,
+/// per_card, root_per_card, rollout_moves, prior_weight). Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (state, seconds, iterations, seed, config, include, threads=1))]
+#[allow(clippy::too_many_arguments)]
+fn search(
+    py: Python<'_>,
+    state: &Bound<'_, PyTuple>,
+    seconds: Option<f64>,
+    iterations: Option<u64>,
+    seed: u64,
+    config: PyConfig,
+    include: Vec<PyMove>,
+    threads: usize,
+) -> PyResult<PySearch> {
+    let (s, include) = search_inputs(state, include)?;
+    let config = search_config(config);
     let budget = mcts::Budget {
         seconds,
         iterations,

@@ -6,10 +6,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
-use super::{move_from_py, state_from_py, state_to_py, PyMove};
+use super::{move_from_py, search_config, state_from_py, state_to_py, PyConfig, PyMove};
 use crate::board::{NUM_KINDS, NUM_REGIONS};
 use crate::features::{self as feats, FEATURES, MAX_STEPS};
-use crate::mcts::SearchConfig;
 use crate::selfplay::{self, SelfPlayConfig};
 use crate::state::State;
 
@@ -105,7 +104,7 @@ fn selfplay_game<'py>(
     iterations: u64,
     explore_plies: u32,
     temperature: f64,
-    config: (f64, f64, f64, usize, usize, usize, f64),
+    config: PyConfig,
 ) -> PyResult<Bound<'py, PyDict>> {
     if iterations == 0 {
         return Err(PyValueError::new_err(
@@ -121,15 +120,7 @@ fn selfplay_game<'py>(
         iterations,
         explore_plies,
         temperature,
-        search: SearchConfig {
-            exploration: config.0,
-            widening: config.1,
-            root_widening: config.2,
-            per_card: config.3,
-            root_per_card: config.4,
-            rollout_moves: config.5,
-            prior_weight: config.6,
-        },
+        search: search_config(config),
     };
     let game = py
         .detach(|| selfplay::play_game(players, mordred, setup_seed, seed, &config))

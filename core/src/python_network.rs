@@ -9,12 +9,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::{move_from_py, move_to_py, state_from_py, PyMove, PySearch};
+use super::{move_to_py, search_config, search_inputs, state_from_py, PyConfig, PyMove, PySearch};
 use crate::features::{features, FEATURES};
 use crate::guide::{Guide, GuideConfig};
 use crate::mcts;
 use crate::network::Network;
-use crate::rules;
 
 /// A network file loaded into the core: shared, immutable, usable from any thread.
 #[pyclass(name = "Network", module = "kingisdead._core", frozen)]
@@ -106,30 +105,16 @@ fn guided_search(
     seconds: Option<f64>,
     iterations: Option<u64>,
     seed: u64,
-    config: (f64, f64, f64, usize, usize, usize, f64),
+    config: PyConfig,
     include: Vec<PyMove>,
     threads: usize,
     network: &PyNetwork,
     guide: (f64, f64),
 ) -> PyResult<PySearch> {
-    let s = state_from_py(state)?;
-    if s.is_over() {
-        return Err(PyValueError::new_err(
-            "the game is over: there is no move to search",
-        ));
-    }
+    let (s, include) = search_inputs(state, include)?;
     if seconds.is_none() && iterations.is_none() || iterations == Some(0) {
         return Err(PyValueError::new_err(
             "search: a budget needs seconds or at least one iteration",
-        ));
-    }
-    let include = include
-        .into_iter()
-        .map(move_from_py)
-        .collect::<PyResult<Vec<_>>>()?;
-    if include.iter().any(|m| !rules::is_legal(&s, m)) {
-        return Err(PyValueError::new_err(
-            "search: an included move is not legal here",
         ));
     }
     let guide = Guide::new(
@@ -140,15 +125,7 @@ fn guided_search(
         },
     )
     .map_err(PyValueError::new_err)?;
-    let config = mcts::SearchConfig {
-        exploration: config.0,
-        widening: config.1,
-        root_widening: config.2,
-        per_card: config.3,
-        root_per_card: config.4,
-        rollout_moves: config.5,
-        prior_weight: config.6,
-    };
+    let config = search_config(config);
     let budget = mcts::Budget {
         seconds,
         iterations,
