@@ -331,3 +331,19 @@ def test_an_account_holding_several_seats_acts_for_the_one_to_move(make_client):
         assert client.get(f"/api/games/{game['id']}").json()["you"] == to_move
         play_random(client, game, rng, moves=1, cookie_seat=to_move)
     assert len(client.app.state.service.get(game["id"]).snapshot.moves) == 4
+
+
+def test_a_game_left_counts_as_played_not_won_whatever_the_stand_in_did(make_client):
+    from kingisdead.web.db import GameRow
+
+    alice = make_client()
+    sign_up(alice, "Alice")
+    game = create(alice, [human(), bot("random")], seed=31)
+    left = alice.post(f"/api/games/{game['id']}/leave", json={})
+    assert left.status_code == 200, left.text
+    with alice.app.state.service.sessions() as session, session.begin():  # the stand-in won it for seat 0
+        session.execute(update(GameRow).where(GameRow.id == game["id"])
+                        .values(status="finished", to_move=None, result={"winners": [0]}))
+    [entry] = alice.get("/api/account/games").json()["games"]
+    assert entry["status"] == "finished" and entry["won"] is False
+    assert alice.get("/api/account").json()["by_players"]["2"] == {"played": 1, "won": 0}

@@ -240,20 +240,26 @@ def set_language(service: GameService, user_id: int, language: str | None) -> Us
     return row
 
 
-def _won(result: dict[str, Any] | None, seats: list[int]) -> bool | None:
+def _won(result: dict[str, Any] | None, seats: list[int], left: set[int]) -> bool | None:
+    """Whether a seat of the account won; a seat it left (the stand-in played on) wins nothing for it."""
     if not result:
         return None
-    return any(seat in result.get("winners", []) for seat in seats)
+    return any(seat in result.get("winners", []) and seat not in left for seat in seats)
 
 
-def _held(session: Session, user_id: int) -> tuple[dict[str, list[int]], Sequence[GameRow]]:
-    """The seats the account holds per game id, and those games, most recently changed first."""
+def _held(session: Session, user_id: int
+          ) -> tuple[dict[str, list[int]], dict[str, set[int]], Sequence[GameRow]]:
+    """The seats the account holds per game id, those of them it left, and those games, most recently
+    changed first."""
     seats: dict[str, list[int]] = {}
+    left: dict[str, set[int]] = {}
     for held in session.scalars(select(SeatRow).where(SeatRow.user_id == user_id)):
         seats.setdefault(held.game_id, []).append(held.seat)
+        if held.left:
+            left.setdefault(held.game_id, set()).add(held.seat)
     if not seats:
-        return seats, []
-    return seats, session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
+        return seats, left, []
+    return seats, left, session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
                                   .order_by(GameRow.updated_at.desc())).all()
 
 
@@ -261,13 +267,13 @@ def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dic
     """The account's games: running ones where one of its seats is to move first, then its other
     running games (both most recent first), then its ``finished`` most recent finished games."""
     with service.sessions() as session:
-        seats, rows = _held(session, user_id)
+        seats, left, rows = _held(session, user_id)
         entries = []
         for row in rows:
             mine = sorted(seats[row.id])
             entry = GameService._summary(row)
             entry.update(your_seats=mine, your_turn=row.status == "running" and row.to_move in mine,
-                         won=_won(row.result, mine), result=row.result)
+                         won=_won(row.result, mine, left.get(row.id, set())), result=row.result)
             entries.append(entry)
     turn = [e for e in entries if e["your_turn"]]
     running = [e for e in entries if e["status"] == "running" and not e["your_turn"]]
@@ -279,10 +285,11 @@ def statistics(service: GameService, user_id: int) -> dict[str, Any]:
     """Games played (finished) and won per player count, running games, and the account's ratings
     (``rating``: the shown rating, mu - 3 sigma, as on the leaderboard).
 
-    A game where the account holds more than one seat (hot-seat) counts in neither.
+    A game where the account holds more than one seat (hot-seat) counts in neither; a game it left
+    counts as played, not won, whatever the stand-in did.
     """
     with service.sessions() as session:
-        seats, rows = _held(session, user_id)
+        seats, left, rows = _held(session, user_id)
         ratings = session.scalars(select(RatingRow).where(RatingRow.user_id == user_id)
                                   .order_by(RatingRow.players)).all()
     played = {str(n): {"played": 0, "won": 0} for n in (2, 3, 4)}
@@ -295,7 +302,7 @@ def statistics(service: GameService, user_id: int) -> dict[str, Any]:
             running += 1
         elif row.status == "finished":
             played[str(row.players)]["played"] += 1
-            played[str(row.players)]["won"] += int(bool(_won(row.result, mine)))
+            played[str(row.players)]["won"] += int(bool(_won(row.result, mine, left.get(row.id, set()))))
     return {"by_players": played, "running": running,
             "ratings": [{"players": r.players, "rating": shown(r.mu, r.sigma), "mu": r.mu, "sigma": r.sigma,
                          "games": r.games,

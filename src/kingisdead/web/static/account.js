@@ -1,8 +1,8 @@
 // The lobby's account panel: sign up or sign in (or carry on as a guest), then the signed-in name with
 // a sign-out button, "my games" (those where it is your turn first, marked), finished games and statistics.
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
-import { api, el } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { api, el, shownName } from "/static/common.js";
+import { number, t } from "/static/i18n.js";
 
 let panel = null;
 let timer = null;
@@ -98,7 +98,7 @@ function statistics(account) {
     return el("tr", { "data-testid": `stats-${n}` },
       el("td", {}, n === 4 ? t("4 players (teams)") : t("{n} players", { n })),
       el("td", {}, String(s.played)), el("td", {}, String(s.won)),
-      el("td", {}, rating ? rating.rating.toFixed(1) : "–"));
+      el("td", {}, rating ? number(rating.rating, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) : "–"));
   });
   return el("table", { class: "explain account-stats", "data-testid": "stats" },
     el("thead", {}, el("tr", {}, el("th", {}, t("Game")), el("th", {}, t("Played")), el("th", {}, t("Won")),
@@ -125,7 +125,7 @@ async function loadMyGames() {
 
 function item(game) {
   const others = game.seats.filter((s) => !game.your_seats.includes(s.seat))
-    .map((s) => (s.kind === "bot" || s.claimed ? s.name : t("free seat"))).join(" · ");
+    .map((s) => (s.kind === "bot" || s.claimed ? shownName(s) || s.name : t("free seat"))).join(" · ");
   let state;
   if (game.status === "finished") state = el("span", { class: game.won ? "tag won" : "tag" }, game.won ? t("won") : t("lost"));
   else if (game.your_turn) state = el("span", { class: "tag your-turn", "data-testid": "your-turn" }, t("Your turn"));

@@ -97,7 +97,7 @@ export function levelLabel(bot) { return LEVELS.has(bot) ? LEVELS.get(bot).label
 
 // The server names seats "Player 2" and "Intermediate bot" when their creator gave no name: those
 // default names are shown in the page's language.
-function shownName(seat) {
+export function shownName(seat) {
   if (!seat.name || seat.name === `Player ${seat.seat + 1}`) return null;
   if (seat.kind === "bot" && seat.bot && seat.name === `${seat.bot[0].toUpperCase()}${seat.bot.slice(1)} bot`) {
     return t("{level} bot", { level: levelLabel(seat.bot) });

@@ -556,7 +556,7 @@ function renderAnalysisSummary() {
     ...analysisSummary.map((row) => el("div", { class: "player-summary", "data-testid": "analysis-player" },
       el("b", {}, seatLabel(view.seats[row.player])),
       " · " + tn("{n} move reviewed", "{n} moves reviewed", { n: row.reviewed })
-        + ", " + t("{n} best found", { n: row.best }) + ", " + t("{n} lost win chance", { n: row.lost })
+        + ", " + t("{n} best found", { n: row.best }) + ", " + tn("{n} move lost win chance", "{n} moves lost win chance", { n: row.lost })
         + (row.blunders ? " (" + tn("{n} blunder", "{n} blunders", { n: row.blunders }) + ")" : ""),
       row.mistakes.length ? el("ol", {}, ...row.mistakes.map((m) => el("li", {}, link(m),
         ": " + t("played {played} ({played_chance}); better {best} ({best_chance}), {loss} win chance lost",
