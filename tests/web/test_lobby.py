@@ -45,3 +45,13 @@ def test_lobby_offers_levels_and_raw_bots_only_under_advanced(server, browser):
     assert seat.locator("[data-testid=raw-bot-option]").count() == 0
     assert seat.input_value() == "bot:intermediate"  # a raw choice falls back to the default level
     page.close()
+
+
+def test_names_typed_for_seats_survive_a_redraw_of_the_seats(server, browser):
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.locator("[data-testid=seat-1] option").first.wait_for(state="attached")
+    page.fill("[data-testid=name-0]", "Guinevere")
+    page.check("[data-testid=advanced-bots]")  # redraws the seats, as the bots' ratings arriving does
+    assert page.input_value("[data-testid=name-0]") == "Guinevere"
+    page.close()

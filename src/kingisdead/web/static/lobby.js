@@ -11,6 +11,7 @@ let meta = null;
 let players = 2, variant = "standard", tab = "mine";
 let seatChoices = ["human", "bot:random", "bot:random", "bot:random"];
 let seatAccess = ["private", "private", "private", "private"];  // per human seat but yours: invite only, or open
+const seatNames = ["", "", "", ""];  // typed names survive a redraw (e.g. when the bots' ratings arrive)
 
 async function start() {
   mountAccount();  // sign-in form or the signed-in player's games, beside the rest
@@ -50,6 +51,8 @@ function renderSeats() {
     select.value = seatChoices[i];
     select.addEventListener("change", () => { seatChoices[i] = select.value; });
     const name = el("input", { type: "text", maxlength: 40, placeholder: t("Player {n}", { n: i + 1 }), "data-testid": `name-${i}`, "aria-label": t("name of seat {n}", { n: i + 1 }) });
+    name.value = seatNames[i];
+    name.addEventListener("input", () => { seatNames[i] = name.value; });
     const seatTitle = players === 4 ? (i % 2 ? t("seat {n} (team B)", { n: i + 1 }) : t("seat {n} (team A)", { n: i + 1 })) : t("seat {n}", { n: i + 1 });
     const access = el("select", { class: "access", "data-testid": `access-${i}`, "aria-label": t("who may take seat {n}", { n: i + 1 }) },
       el("option", { value: "private" }, t("invite a friend (private link)")),
