@@ -98,3 +98,20 @@ def test_sign_up_see_my_games_play_from_another_browser_sign_out_and_in(server, 
     fill_and_send(page, "Elaine", "sign-in")
     page.wait_for_function("() => document.body.dataset.account === 'Elaine'")
     page.wait_for_selector(f"[data-testid=my-game][data-game='{mine_id}']")
+
+
+def test_a_guests_lobby_does_not_ask_who_is_signed_in(server, new_page):
+    page = new_page()
+    asked: list[str] = []
+    console_errors: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/api/account" in request.url else None)
+    page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
+    page.goto(server.url + "/")
+    page.get_by_test_id("sign-in").wait_for()
+    assert page.evaluate("() => document.body.dataset.account") == ""
+    assert asked == [] and console_errors == []
+    # a stale cookie (the session ended) is asked about once, then the page knows it is a guest
+    page.context.add_cookies([{"name": SESSION_COOKIE, "value": "ended", "url": server.url}])
+    page.reload()
+    page.get_by_test_id("sign-in").wait_for()
+    assert len(asked) == 1 and page.evaluate("() => document.body.dataset.session") == ""

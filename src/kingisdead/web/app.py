@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import VARIANTS, __version__
-from .accounts import Account, current_user, router as account_router, user_of_socket
+from .accounts import SESSION_COOKIE, Account, current_user, router as account_router, user_of_socket
 from ..building import Choice
 from .db import DEFAULT_URL
 from .games import DEFAULT_STAND_IN, GameError, GameService, LiveGame, Seat, bot_names
@@ -237,7 +237,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
 
     def page(name: str, request: Request, status: int = 200) -> HTMLResponse:
         """An HTML page (a Jinja2 template in static/) in the request's language."""
-        return HTMLResponse(render_page(str(STATIC), name, language_of(request)), status_code=status)
+        session = SESSION_COOKIE in request.cookies
+        return HTMLResponse(render_page(str(STATIC), name, language_of(request), session), status_code=status)
 
     @app.get("/", include_in_schema=False)
     async def lobby_page(request: Request) -> HTMLResponse:

@@ -15,12 +15,13 @@ export async function mountAccount() {
   await refresh();
 }
 
-// Whoever is signed in (null: a guest).
+// Whoever is signed in (null: a guest). Without a session cookie (the page says so) there is no one to ask about.
 async function whoAmI() {
+  if (!document.body.dataset.session) return null;
   try {
     return await api("GET", "/api/account");
   } catch (err) {
-    if (err.status === 401) return null;
+    if (err.status === 401) { document.body.dataset.session = ""; return null; }
     throw err;
   }
 }
@@ -63,6 +64,7 @@ function showForm() {
       error.classList.remove("hidden");
       return;
     }
+    document.body.dataset.session = "1";
     await refresh();
   };
   form.addEventListener("submit", (event) => { event.preventDefault(); send("/api/account/sign-in"); });
@@ -77,6 +79,7 @@ function showAccount(account) {
   const out = el("button", { class: "btn secondary small", "data-testid": "sign-out" }, t("Sign out"));
   out.addEventListener("click", async () => {
     try { await api("POST", "/api/account/sign-out"); } catch { /* signed out already */ }
+    document.body.dataset.session = "";
     await refresh();
   });
   panel.replaceChildren(
