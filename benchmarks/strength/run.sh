@@ -33,3 +33,14 @@ run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --
 # With the compiled core (the levels as they are now; `mcts-reference` is the pure-Python search):
 # run 2p-strong-vs-reference    --players 2 --bots strong,mcts-reference:1s --games 60 --jobs 2 --seed 21
 # run 2p-levels                 --players 2 --bots beginner,intermediate,strong,max --games 48 --jobs 1 --seed 22
+# The learned network (mcts-net = master's guided search on one thread; r1 weights, shipped):
+# run 2p-net-r1-strong1s        --players 2 --bots mcts-net:1s,strong --games 40 --jobs 2 --seed 7
+# run 2p-net-r1-strong1s-seed8  --players 2 --bots mcts-net:1s,strong --games 40 --jobs 2 --seed 8
+# run 2p-net-r1-strong1s-seed9  --players 2 --bots mcts-net:1s,strong --games 40 --jobs 2 --seed 9
+# run 2p-net-r1-strong1s-seed10 --players 2 --bots mcts-net:1s,strong --games 80 --jobs 2 --seed 10
+#   (pooled: .venv/bin/python benchmarks/strength/table.py --pool "2p-net-r1-strong1s*")
+# run 3p-net-r1-strong1s        --players 3 --bots mcts-net:1s,strong --games 24 --jobs 2 --seed 13
+# run 4p-net-r1-strong1s        --players 4 --bots mcts-net:1s,strong --games 16 --jobs 2 --seed 14
+# run 2p-net-r1-strong10s       --players 2 --bots mcts-net:1s,strong:10s --games 20 --jobs 2 --seed 16
+# The ladder with every level (max and master take both cores: one game at a time):
+# run 2p-ladder-master          --players 2 --bots random,beginner,intermediate,strong,max,master --games 90 --jobs 1 --seed 24

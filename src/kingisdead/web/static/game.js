@@ -297,7 +297,7 @@ function renderAction() {
   if (myTurn && options) {
     if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, st.label))));
     parts.push(el("div", { class: "prompt", "data-testid": "prompt" }, options.prompt));
-    for (const note of autoSteps.values()) parts.push(el("div", { class: "auto-note", "data-testid": "auto-note" }, note));
+    for (const note of new Set(autoSteps.values())) parts.push(el("div", { class: "auto-note", "data-testid": "auto-note" }, note));
     if (options.notes.length) parts.push(el("ul", { class: "notes", "data-testid": "notes" }, ...options.notes.map((n) => el("li", {}, n))));
     const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
     if (choices.length) {
