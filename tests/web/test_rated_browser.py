@@ -97,7 +97,7 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
             page.goto(f"{server.url}/game/{game_id}#token={token}")
         order = [ann, ben] if to_move == 0 else [ben, ann]
         for page in order:
-            page.wait_for_function("document.body.dataset.turn === 'you'", polling=50)
+            page.wait_for_function("() => document.body.dataset.turn === 'you'", polling=50)
             page.click("[data-testid=pass]")
             page.click("[data-testid=confirm]")
         for page in (ann, ben):
