@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from random import Random
 
@@ -11,10 +12,12 @@ import pytest
 pytest.importorskip("jax", reason="training needs the learn extra")
 
 from kingisdead import GameState, core  # noqa: E402
-from kingisdead.bots.master import load_network  # noqa: E402
-from kingisdead.interfaces.encoding import NUM_ACTIONS  # noqa: E402
+from kingisdead.bots.budget import Budget  # noqa: E402
+from kingisdead.bots.master import Guidance, guided_search, load_network  # noqa: E402
+from kingisdead.interfaces.encoding import CARD_BASE, NUM_ACTIONS, REGION_BASE  # noqa: E402
 from kingisdead.learning.features import FEATURES, features_array  # noqa: E402
-from kingisdead.learning.network import Network, masked_softmax  # noqa: E402
+from kingisdead.learning.network import (  # noqa: E402
+    MAGIC_STEPS, STEP_CARDS, STEP_DEPTHS, Network, masked_softmax)
 from kingisdead.learning.selfplay import SelfPlaySettings, make_shard  # noqa: E402
 from kingisdead.learning.train import (  # noqa: E402
     CHECKPOINT, CURVES, HISTORY, WEIGHTS, TrainConfig, load_shards, main, train)
@@ -127,8 +130,9 @@ def test_python_and_the_core_give_the_same_values(trained: Path) -> None:
 def test_bad_weight_files_are_refused_by_both(trained: Path, tmp_path: Path) -> None:
     good = (trained / WEIGHTS).read_bytes()
     assert Network.from_bytes(good).to_bytes() == good
+    nan = good[:-4] + np.float32(np.nan).tobytes()
     for name, data, reason in [("magic", b"XXXXXXXX" + good[8:], "magic"), ("short", good[:-3], "truncated"),
-                               ("long", good + b"\0\0\0\0", "after")]:
+                               ("long", good + b"\0\0\0\0", "after"), ("nan", nan, "finite")]:
         path = tmp_path / name
         path.write_bytes(data)
         with pytest.raises(ValueError, match=reason):
@@ -161,3 +165,100 @@ def test_guided_self_play_writes_shards_training_reads_and_repeats(trained: Path
     for field in ("features", "values", "policy", "legal"):
         np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
     assert guided_main(["--weights", str(tmp_path / "missing.kdn"), "--games", "1", "--out", str(tmp_path)]) == 2
+
+
+# -- the step policy (format version 2) ------------------------------------------------------------
+
+STEPS = TrainConfig(hidden=(32, 16), epochs=2, batch=64, seed=3, step_weight=1.0)
+
+
+@pytest.fixture(scope="module")
+def trained_with_steps(shards: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("steps")
+    train(load_shards([shards]), out, STEPS, log=lambda _: None)
+    return out
+
+
+def test_step_targets_follow_the_shards(shards: Path) -> None:
+    data = load_shards([shards])
+    steps = data.steps
+    assert len(steps) > len(data)  # a searched position has many prefixes
+    np.testing.assert_allclose(steps.target.sum(axis=1), 1.0, atol=1e-5)
+    assert not np.any(steps.target[~steps.legal] > 0)
+    assert np.all(steps.legal.sum(axis=1) > 1)  # only prefixes with a choice
+    assert steps.head.min() >= 0 and steps.head.max() < STEP_CARDS * STEP_DEPTHS
+    # Later steps are regions, factions or "none", never a card or the pass.
+    assert not steps.legal[:, :REGION_BASE].any()
+    # Each row points at a position with a card in hand: a searched one, not a forced pass.
+    assert np.all(np.diff(steps.position) >= 0)
+    assert data.legal[steps.position][:, CARD_BASE:REGION_BASE].any(axis=1).all()
+
+
+def test_training_a_step_policy_writes_version_2_and_learns(trained_with_steps: Path) -> None:
+    net = Network.load(trained_with_steps / WEIGHTS)
+    assert net.steps is not None
+    assert (trained_with_steps / WEIGHTS).read_bytes()[:8] == MAGIC_STEPS
+    assert net.steps[0].shape == (STEP_CARDS, STEP_DEPTHS, 16, NUM_ACTIONS)
+    history = json.loads((trained_with_steps / HISTORY).read_text())
+    assert len(history["step_loss"]) == 2 and all(np.isfinite(history["step_loss"]))
+    good = (trained_with_steps / WEIGHTS).read_bytes()
+    assert net.to_bytes() == good
+    # A version 2 file cut short (in its step layers) is refused by both readers.
+    with pytest.raises(ValueError, match="truncated"):
+        Network.from_bytes(good[:-4])
+    short = trained_with_steps / "short.kdn"
+    short.write_bytes(good[:-4])
+    with pytest.raises(ValueError, match="truncated"):
+        core.require().Network(str(short))
+
+
+def test_a_step_policy_needs_step_targets(trained: Path, tmp_path: Path) -> None:
+    from kingisdead.learning.guided import main as guided_main
+
+    assert guided_main(["--weights", str(trained / WEIGHTS), "--games", "2", "--budget", "10",
+                        "--seed", "2", "--out", str(tmp_path / "g")]) == 0
+    guided = load_shards([tmp_path / "g"])
+    assert len(guided.steps) == 0  # guided shards keep only the first step
+    with pytest.raises(ValueError, match="step targets"):
+        train(guided, tmp_path / "run", STEPS, log=lambda _: None)
+    assert main([str(tmp_path / "g"), "--out", str(tmp_path / "cli"), "--step-weight", "-1"]) == 2
+
+
+def test_python_and_the_core_give_the_same_step_logits(trained_with_steps: Path) -> None:
+    py = Network.load(trained_with_steps / WEIGHTS)
+    rs = core.require().Network(str(trained_with_steps / WEIGHTS))
+    assert rs.has_steps
+    states = positions()[::4]
+    x = features_array(states, [s.player for s in states])
+    for card, step in [(0, 1), (2, 3), (3, 7), (6, 2)]:
+        want = py.step_logits(x, card, step)
+        for row, lg in zip(x, want):
+            np.testing.assert_allclose(rs.step_logits(row.tolist(), card, step), lg, rtol=1e-5, atol=1e-5)
+    for bad in [(7, 1), (0, 0), (0, 8)]:
+        with pytest.raises(ValueError, match="card must lie"):
+            py.step_logits(x[0], *bad)
+        with pytest.raises(ValueError, match="card must lie"):
+            rs.step_logits(x[0].tolist(), *bad)
+
+
+def test_a_network_without_a_step_policy_says_so(trained: Path) -> None:
+    x = np.zeros(FEATURES, np.float32)
+    with pytest.raises(ValueError, match="no step policy"):
+        Network.load(trained / WEIGHTS).step_logits(x, 0, 1)
+    rs = core.require().Network(str(trained / WEIGHTS))
+    assert not rs.has_steps
+    with pytest.raises(ValueError, match="no step policy"):
+        rs.step_logits(x.tolist(), 0, 1)
+
+
+def test_the_guided_search_with_a_step_policy_plays_legal_moves_and_repeats(trained_with_steps: Path) -> None:
+    net = load_network(trained_with_steps / WEIGHTS)
+    for players, variant in CONFIGURATIONS:
+        s = GameState.new(players=players, variant=variant, seed=7)
+        for guidance in (Guidance(step_weight=0.0), Guidance(step_weight=1.0)):
+            a = guided_search(s, Budget(iterations=150), Random(2), network=net, guidance=guidance)
+            b = guided_search(s, Budget(iterations=150), Random(2), network=net, guidance=guidance)
+            s.check(a.best)
+            assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
+    with pytest.raises(ValueError, match="step_weight"):
+        Guidance(step_weight=1.5)

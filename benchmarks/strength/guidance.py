@@ -1,7 +1,8 @@
 """How much the guided search should trust its network: guidance weights against each other in the arena.
 
-Each ``--bots`` entry is ``NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT`` (a
-``.kdn`` file and the two weights of ``kingisdead.bots.master.Guidance``);
+Each ``--bots`` entry is ``NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT]``
+(a ``.kdn`` file and the weights of ``kingisdead.bots.master.Guidance``; the
+step weight matters only for a network with a step policy);
 every bot is ``mcts-net`` on one thread with ``--budget`` a move. The games
 run in this one process (the bots are registered here, so spawned workers
 would not know them); run two at once for two cores. The result folder is
@@ -34,7 +35,7 @@ def guided(weights: str, guidance: Guidance) -> Callable[..., MasterBot]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bots", required=True, help="NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT;...")
+    parser.add_argument("--bots", required=True, help="NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT];...")
     parser.add_argument("--budget", default="250ms")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
@@ -44,8 +45,8 @@ def main() -> None:
     names = []
     for spec in args.bots.split(";"):
         name, _, rest = spec.partition("=")
-        weights, value_weight, policy_weight = rest.split(",")
-        bots.BOTS[name] = guided(weights, Guidance(float(value_weight), float(policy_weight)))
+        weights, *numbers = rest.split(",")
+        bots.BOTS[name] = guided(weights, Guidance(*map(float, numbers)))
         names.append(f"{name}:{args.budget}")
     result = run_arena(args.players, names, args.games, args.seed, jobs=1)
     for row in format_table(result):

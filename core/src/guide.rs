@@ -12,6 +12,14 @@
 //!   widening opens candidates in key order, so the policy decides which
 //!   cards the search looks at first and which it reaches only when a node is
 //!   visited often; the key is also the candidate's prior in selection.
+//! - **Within a card.** A network with a step policy (format version 2) also
+//!   ranks a card's candidates against each other: a candidate's later steps
+//!   get a log-likelihood from the step policy (each step softmaxed over the
+//!   steps of its kind: regions, or factions and "none"), and its policy term
+//!   is multiplied by `exp(step_weight * (loglik - best loglik of the card))`,
+//!   so the card's likeliest candidate keeps its card's share and the others
+//!   fall behind it. The kinds stand in for the rules' offers, which would
+//!   cost a move builder per candidate.
 //!
 //! Each search thread owns its [`Guide`] (its scratch memory); the network is
 //! shared read-only.
@@ -19,7 +27,8 @@
 use std::sync::Arc;
 
 use crate::features::{features, FEATURES};
-use crate::network::{masked_softmax, Network, Output, Scratch, POLICY};
+use crate::features::{move_steps, FACTION_BASE, MAX_STEPS, REGION_BASE};
+use crate::network::{masked_softmax, Network, Output, Scratch, POLICY, STEP_CARDS, STEP_DEPTHS};
 use crate::state::{Move, State, MAX_PLAYERS};
 
 /// How much the search trusts the network; both weights lie in [0, 1].
@@ -29,6 +38,9 @@ pub struct GuideConfig {
     pub value_weight: f64,
     /// Share of the policy in a candidate's rank and prior (the heuristic has the rest).
     pub policy_weight: f64,
+    /// How sharply the step policy ranks a card's candidates (0: not at all,
+    /// 1: by their likelihood); unused by a network without a step policy.
+    pub step_weight: f64,
 }
 
 impl Default for GuideConfig {
@@ -36,6 +48,7 @@ impl Default for GuideConfig {
         GuideConfig {
             value_weight: 0.5,
             policy_weight: 0.5,
+            step_weight: 0.0,
         }
     }
 }
@@ -61,6 +74,7 @@ impl Guide {
         for (name, w) in [
             ("value_weight", config.value_weight),
             ("policy_weight", config.policy_weight),
+            ("step_weight", config.step_weight),
         ] {
             if !(0.0..=1.0).contains(&w) {
                 return Err(format!("{name} must lie in [0, 1], got {w}"));
@@ -141,21 +155,72 @@ impl Guide {
         if w == 0.0 || candidates.is_empty() {
             return;
         }
+        let steps = self.config.step_weight > 0.0 && self.network.has_steps();
         let logits = match known {
-            Some(logits) => logits,
-            None => self.evaluate(s).logits,
+            // The step policy reads the trunk of this position: evaluate it again.
+            Some(logits) if !steps => logits,
+            _ => self.evaluate(s).logits,
         };
         let mut offered = [false; POLICY];
         for (_, m) in candidates.iter() {
             offered[first_step(m)] = true;
         }
         let p = masked_softmax(&logits, &offered);
-        for (value, m) in candidates.iter_mut() {
-            let key = (1.0 - w) * (*value + 1.0) * 0.5 + w * f64::from(p[first_step(m)]);
+        let mut within = vec![1.0; candidates.len()];
+        if steps {
+            self.within_card(candidates, &mut within);
+        }
+        for ((value, m), share) in candidates.iter_mut().zip(within) {
+            let key = (1.0 - w) * (*value + 1.0) * 0.5 + w * f64::from(p[first_step(m)]) * share;
             *value = 2.0 * key - 1.0;
         }
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
     }
+
+    /// Each candidate's factor from the step policy, `exp(step_weight *
+    /// (loglik - best loglik among the candidates of its card))`, written to
+    /// `within`; the position must be the latest one evaluated.
+    fn within_card(&mut self, candidates: &[(f64, Move)], within: &mut [f64]) {
+        let mut step_logits = [[None; STEP_DEPTHS]; STEP_CARDS];
+        let mut best = [f64::NEG_INFINITY; STEP_CARDS];
+        let mut steps = [0u8; MAX_STEPS];
+        for ((_, m), slot) in candidates.iter().zip(within.iter_mut()) {
+            if m.is_pass() {
+                continue;
+            }
+            let card = m.card as usize;
+            let len = move_steps(m, &mut steps);
+            let mut loglik = 0.0;
+            for (k, &action) in steps[..len].iter().enumerate().skip(1) {
+                let logits = step_logits[card][k - 1].get_or_insert_with(|| {
+                    let logits = self.network.step_logits(&self.scratch, card, k);
+                    logits.expect("a network with a step policy")
+                });
+                loglik += log_softmax_of_kind(logits, action as usize);
+            }
+            *slot = loglik;
+            best[card] = best[card].max(loglik);
+        }
+        for ((_, m), slot) in candidates.iter().zip(within.iter_mut()) {
+            if !m.is_pass() {
+                *slot = (self.config.step_weight * (*slot - best[m.card as usize])).exp();
+            }
+        }
+    }
+}
+
+/// The log-probability of `action` in a softmax of `logits` over the actions
+/// of its kind: the regions, or the factions with "none".
+fn log_softmax_of_kind(logits: &[f32; POLICY], action: usize) -> f64 {
+    let (start, end) = if action < FACTION_BASE as usize {
+        (REGION_BASE as usize, FACTION_BASE as usize)
+    } else {
+        (FACTION_BASE as usize, POLICY)
+    };
+    let kind = &logits[start..end];
+    let top = kind.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = kind.iter().map(|&l| (l - top).exp()).sum();
+    f64::from(logits[action] - top) - f64::from(sum.ln())
 }
 
 /// The first building step of a move: 0 for the pass, 1 + card for a card play.
@@ -203,11 +268,13 @@ mod tests {
             let mut only_heuristic = guide(GuideConfig {
                 value_weight: 0.0,
                 policy_weight: 0.0,
+                step_weight: 0.0,
             });
             assert_eq!(only_heuristic.leaf(&s, h), h);
             let mut only_net = guide(GuideConfig {
                 value_weight: 1.0,
                 policy_weight: 0.0,
+                step_weight: 0.0,
             });
             let net = only_net.win_chances(&s);
             assert_eq!(only_net.leaf(&s, h), net);
@@ -231,6 +298,7 @@ mod tests {
         let mut g = guide(GuideConfig {
             value_weight: 0.5,
             policy_weight: 1.0,
+            step_weight: 0.0,
         });
         let mut ranked = cands.clone();
         g.rerank(&s, &mut ranked);
@@ -251,5 +319,102 @@ mod tests {
             assert!(w[0].0 >= w[1].0);
         }
         assert!(ranked.iter().all(|(v, _)| (-1.0..=1.0).contains(v)));
+    }
+}
+
+#[cfg(test)]
+mod step_tests {
+    use super::*;
+    use crate::candidates::CandidateBuilder;
+    use crate::network::tests::{random_file, random_file_with_steps};
+    use crate::rng::SplitMix64;
+    use crate::setup::new_game;
+
+    fn ranked(step_weight: f64, seed: u64) -> (Vec<(f64, Move)>, Guide) {
+        let net = Network::from_bytes(&random_file_with_steps(FEATURES, &[16], 5)).unwrap();
+        let config = GuideConfig {
+            value_weight: 0.5,
+            policy_weight: 1.0,
+            step_weight,
+        };
+        let mut g = Guide::new(Arc::new(net), config).unwrap();
+        let s = new_game(2, false, seed, 0).unwrap();
+        let mut cands = Vec::new();
+        CandidateBuilder::new().build(&s, &mut SplitMix64::new(seed), 4, &mut cands);
+        g.rerank(&s, &mut cands);
+        (cands, g)
+    }
+
+    /// The step policy's log-likelihood of a move's later steps, written out plainly.
+    fn loglik(g: &mut Guide, s: &State, m: &Move) -> f64 {
+        g.evaluate(s);
+        let mut steps = [0u8; MAX_STEPS];
+        let len = move_steps(m, &mut steps);
+        (1..len)
+            .map(|k| {
+                let logits = g
+                    .network
+                    .step_logits(&g.scratch, m.card as usize, k)
+                    .unwrap();
+                let a = steps[k] as usize;
+                let kind: Vec<usize> = if a < FACTION_BASE as usize {
+                    (REGION_BASE as usize..FACTION_BASE as usize).collect()
+                } else {
+                    (FACTION_BASE as usize..POLICY).collect()
+                };
+                let total: f64 = kind.iter().map(|&b| f64::from(logits[b]).exp()).sum();
+                f64::from(logits[a]) - total.ln()
+            })
+            .sum()
+    }
+
+    #[test]
+    fn the_step_policy_orders_a_cards_candidates_by_their_likelihood() {
+        for seed in 1..4 {
+            let s = new_game(2, false, seed, 0).unwrap();
+            let (plain, _) = ranked(0.0, seed);
+            let (stepped, mut g) = ranked(1.0, seed);
+            assert_eq!(plain.len(), stepped.len());
+            // Without the step weight a card's candidates share its key; with it they follow their likelihood.
+            for card in 0..STEP_CARDS {
+                let of_card: Vec<&(f64, Move)> = stepped
+                    .iter()
+                    .filter(|(_, m)| !m.is_pass() && m.card as usize == card)
+                    .collect();
+                if of_card.len() < 2 {
+                    continue;
+                }
+                let liks: Vec<f64> = of_card.iter().map(|(_, m)| loglik(&mut g, &s, m)).collect();
+                for pair in liks.windows(2) {
+                    assert!(pair[0] >= pair[1] - 1e-9, "card {card}: {liks:?}");
+                }
+                let keys: Vec<f64> = plain
+                    .iter()
+                    .filter(|(_, m)| !m.is_pass() && m.card as usize == card)
+                    .map(|c| c.0)
+                    .collect();
+                assert!(keys.windows(2).all(|k| (k[0] - k[1]).abs() < 1e-12));
+            }
+        }
+    }
+
+    #[test]
+    fn a_network_without_a_step_policy_ignores_the_step_weight() {
+        let net = Arc::new(Network::from_bytes(&random_file(FEATURES, &[16], 3)).unwrap());
+        let s = new_game(3, true, 2, 0).unwrap();
+        let mut cands = Vec::new();
+        CandidateBuilder::new().build(&s, &mut SplitMix64::new(2), 3, &mut cands);
+        let mut orders = Vec::new();
+        for step_weight in [0.0, 1.0] {
+            let config = GuideConfig {
+                step_weight,
+                ..GuideConfig::default()
+            };
+            let mut g = Guide::new(net.clone(), config).unwrap();
+            let mut c = cands.clone();
+            g.rerank(&s, &mut c);
+            orders.push(c);
+        }
+        assert_eq!(orders[0], orders[1]);
     }
 }

@@ -664,6 +664,7 @@ mod tests {
                 GuideConfig {
                     value_weight: 0.0,
                     policy_weight: 0.0,
+                    step_weight: 0.0,
                 },
             )
             .unwrap();

@@ -9,15 +9,21 @@
 //!   the next player in turn, ...); seats beyond the player count mean nothing;
 //! - **policy**: [`POLICY`] logits over the first move-building step
 //!   (`interfaces/encoding.py`: 0 pass, 1-7 play card 0-6, ...), to be
-//!   softmaxed over the steps that are legal.
+//!   softmaxed over the steps that are legal;
+//! - **steps** (format version 2 only): the policy over the later building
+//!   steps, one dense layer of [`POLICY`] logits per card and step number
+//!   (1-7: the step after the card, ...), read from the same last hidden layer.
+//!   A move's later steps depend on its card and on how far the move has got;
+//!   the steps chosen before them are not inputs (a factorised policy).
 //!
 //! Weights come from `kingisdead.learning.train` in a small binary file, all
 //! numbers little-endian (`docs/learning.md`):
 //!
 //! ```text
-//! b"KIDNET01"                          8 bytes
+//! b"KIDNET01" or b"KIDNET02"           8 bytes
 //! inputs: u32, hidden layers H: u32, H widths: u32 each, values: u32, policy: u32
 //! per layer (H hidden, then value, then policy): weights f32[in][out], bias f32[out]
+//! version 2: then STEP_CARDS x STEP_DEPTHS step layers (card-major), weights f32[in][POLICY], bias f32[POLICY]
 //! ```
 //!
 //! Weights are stored input-major (`x @ W`, as the training writes them), so a
@@ -26,8 +32,14 @@
 
 use std::path::Path;
 
-/// The file's first eight bytes (format version 1).
+/// The file's first eight bytes (format version 1: no step policy).
 pub const MAGIC: &[u8; 8] = b"KIDNET01";
+/// The first eight bytes of format version 2 (with the step policy).
+pub const MAGIC_STEPS: &[u8; 8] = b"KIDNET02";
+/// Cards with a step policy of their own (every card of a hand).
+pub const STEP_CARDS: usize = 7;
+/// Steps after the card that the step policy covers (a move has at most 8 steps).
+pub const STEP_DEPTHS: usize = 7;
 /// Value outputs: one per seat, the most seats a game has.
 pub const VALUES: usize = 4;
 /// Policy outputs: `interfaces/encoding.NUM_ACTIONS`.
@@ -69,11 +81,14 @@ pub struct Output {
     pub logits: [f32; POLICY],
 }
 
-/// Working memory for [`Network::evaluate`], so that an evaluation allocates nothing.
+/// Working memory for [`Network::evaluate`], so that an evaluation allocates
+/// nothing; it keeps the last hidden layer of the latest evaluation for
+/// [`Network::step_logits`].
 #[derive(Clone, Debug)]
 pub struct Scratch {
     a: Vec<f32>,
     b: Vec<f32>,
+    width: usize,
 }
 
 /// A loaded network; immutable, shared by every search thread.
@@ -83,6 +98,8 @@ pub struct Network {
     hidden: Vec<Dense>,
     value: Dense,
     policy: Dense,
+    /// Format version 2: `STEP_CARDS * STEP_DEPTHS` layers, card-major; empty in version 1.
+    steps: Vec<Dense>,
 }
 
 struct Reader<'a> {
@@ -141,9 +158,11 @@ impl Network {
     /// is not finite, head sizes other than [`VALUES`] and [`POLICY`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8).ok() != Some(&MAGIC[..]) {
-            return Err("network file: not a kingisdead network (bad magic)".into());
-        }
+        let with_steps = match r.take(8).ok() {
+            Some(m) if m == &MAGIC[..] => false,
+            Some(m) if m == &MAGIC_STEPS[..] => true,
+            _ => return Err("network file: not a kingisdead network (bad magic)".into()),
+        };
         let inputs = r.size("the input size")?;
         let depth = r.size("the number of hidden layers")?;
         let widths = (0..depth)
@@ -163,6 +182,13 @@ impl Network {
         }
         let value = r.dense(last, VALUES)?;
         let policy = r.dense(last, POLICY)?;
+        let steps = if with_steps {
+            (0..STEP_CARDS * STEP_DEPTHS)
+                .map(|_| r.dense(last, POLICY))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            Vec::new()
+        };
         if r.at != bytes.len() {
             return Err(format!(
                 "network file: {} bytes after the last layer",
@@ -174,6 +200,7 @@ impl Network {
             hidden,
             value,
             policy,
+            steps,
         })
     }
 
@@ -194,11 +221,17 @@ impl Network {
         self.hidden.iter().map(|d| d.outputs).collect()
     }
 
+    /// Whether the file had the policy over later building steps (format version 2).
+    pub fn has_steps(&self) -> bool {
+        !self.steps.is_empty()
+    }
+
     pub fn scratch(&self) -> Scratch {
         let width = self.hidden.iter().map(|d| d.outputs).max().unwrap_or(0);
         Scratch {
             a: vec![0.0; width.max(self.inputs)],
             b: vec![0.0; width.max(self.inputs)],
+            width: 0,
         }
     }
 
@@ -214,7 +247,7 @@ impl Network {
             features.len(),
             self.inputs
         );
-        let Scratch { a, b } = scratch;
+        let Scratch { a, b, width: last } = scratch;
         a[..self.inputs].copy_from_slice(features);
         let mut width = self.inputs;
         for layer in &self.hidden {
@@ -233,7 +266,32 @@ impl Network {
             *v = 1.0 / (1.0 + (-*v).exp());
         }
         self.policy.apply(&a[..width], &mut out.logits);
+        *last = width;
         out
+    }
+
+    /// The logits of building step `step` (1 to [`STEP_DEPTHS`]: the step
+    /// after the card is 1) of a move of `card`, for the position of the
+    /// latest [`Network::evaluate`] with `scratch`; None without a step policy.
+    ///
+    /// Panics if `card` or `step` is out of range or nothing was evaluated with `scratch`.
+    pub fn step_logits(
+        &self,
+        scratch: &Scratch,
+        card: usize,
+        step: usize,
+    ) -> Option<[f32; POLICY]> {
+        if !self.has_steps() {
+            return None;
+        }
+        assert!(card < STEP_CARDS && (1..=STEP_DEPTHS).contains(&step));
+        assert!(
+            scratch.width > 0,
+            "network: step logits before any evaluation"
+        );
+        let mut out = [0.0; POLICY];
+        self.steps[card * STEP_DEPTHS + step - 1].apply(&scratch.a[..scratch.width], &mut out);
+        Some(out)
     }
 }
 
@@ -270,8 +328,17 @@ pub(crate) mod tests {
 
     /// A network file with weights drawn from `seed`, as the training would write it.
     pub(crate) fn random_file(inputs: usize, widths: &[usize], seed: u64) -> Vec<u8> {
+        random_file_of(inputs, widths, seed, false)
+    }
+
+    /// [`random_file`] in format version 2, with a step policy.
+    pub(crate) fn random_file_with_steps(inputs: usize, widths: &[usize], seed: u64) -> Vec<u8> {
+        random_file_of(inputs, widths, seed, true)
+    }
+
+    fn random_file_of(inputs: usize, widths: &[usize], seed: u64, steps: bool) -> Vec<u8> {
         let mut rng = SplitMix64::new(seed);
-        let mut bytes = MAGIC.to_vec();
+        let mut bytes = if steps { MAGIC_STEPS } else { MAGIC }.to_vec();
         for n in [inputs, widths.len()]
             .into_iter()
             .chain(widths.iter().copied())
@@ -286,6 +353,9 @@ pub(crate) mod tests {
             last = w;
         }
         shapes.extend([(last, VALUES), (last, POLICY)]);
+        if steps {
+            shapes.extend([(last, POLICY); STEP_CARDS * STEP_DEPTHS]);
+        }
         for (fan_in, out) in shapes {
             for _ in 0..(fan_in + 1) * out {
                 let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -324,6 +394,44 @@ pub(crate) mod tests {
         for (got, want) in out.logits.iter().zip(dense(&net.policy, &h)) {
             assert!((got - want).abs() < 1e-5);
         }
+    }
+
+    #[test]
+    fn step_logits_read_the_last_hidden_layer_of_the_latest_evaluation() {
+        let plain = Network::from_bytes(&random_file(5, &[4, 3], 1)).unwrap();
+        let mut scratch = plain.scratch();
+        let x = [0.5f32, 0.0, -1.0, 2.0, 0.25];
+        plain.evaluate(&x, &mut scratch);
+        assert!(!plain.has_steps() && plain.step_logits(&scratch, 0, 1).is_none());
+
+        let bytes = random_file_with_steps(5, &[4, 3], 1);
+        let net = Network::from_bytes(&bytes).unwrap();
+        assert!(net.has_steps());
+        // Version 2 is version 1 with the step layers after the policy head.
+        assert_eq!(net.value, plain.value);
+        let mut scratch = net.scratch();
+        let out = net.evaluate(&x, &mut scratch);
+        assert_eq!(out, plain.evaluate(&x, &mut plain.scratch()));
+        let mut h = x.to_vec();
+        for d in &net.hidden {
+            let mut next = vec![0.0; d.outputs];
+            d.apply(&h, &mut next);
+            h = next.into_iter().map(|v| v.max(0.0)).collect();
+        }
+        for (card, step) in [(0, 1), (3, 4), (6, 7)] {
+            let layer = &net.steps[card * STEP_DEPTHS + step - 1];
+            let logits = net.step_logits(&scratch, card, step).unwrap();
+            for (o, got) in logits.iter().enumerate() {
+                let want = layer.bias[o]
+                    + (0..3)
+                        .map(|i| h[i] * layer.weights[i * POLICY + o])
+                        .sum::<f32>();
+                assert!((got - want).abs() < 1e-5);
+            }
+        }
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 4])
+            .unwrap_err()
+            .contains("truncated"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::{move_to_py, search_config, search_inputs, state_from_py, PyConfig, P
 use crate::features::{features, FEATURES};
 use crate::guide::{Guide, GuideConfig};
 use crate::mcts;
-use crate::network::Network;
+use crate::network::{Network, STEP_CARDS, STEP_DEPTHS};
 
 /// A network file loaded into the core: shared, immutable, usable from any thread.
 #[pyclass(name = "Network", module = "kingisdead._core", frozen)]
@@ -42,6 +42,37 @@ impl PyNetwork {
     #[getter]
     fn widths(&self) -> Vec<usize> {
         self.inner.widths()
+    }
+
+    /// Whether the file has the policy over later building steps (format version 2).
+    #[getter]
+    fn has_steps(&self) -> bool {
+        self.inner.has_steps()
+    }
+
+    /// The step policy's logits[21] for building step `step` (1-7) of a move
+    /// of `card` (0-6) in the position of `features`; ValueError without a
+    /// step policy or for a card or step out of range.
+    fn step_logits(&self, features: Vec<f32>, card: usize, step: usize) -> PyResult<Vec<f32>> {
+        if !self.inner.has_steps() {
+            return Err(PyValueError::new_err("this network has no step policy"));
+        }
+        if card >= STEP_CARDS || !(1..=STEP_DEPTHS).contains(&step) {
+            return Err(PyValueError::new_err(format!(
+                "card must lie in 0..{STEP_CARDS} and step in 1..={STEP_DEPTHS}, got {card} and {step}"
+            )));
+        }
+        if features.len() != self.inner.inputs() {
+            return Err(PyValueError::new_err(format!(
+                "the network reads {} features, got {}",
+                self.inner.inputs(),
+                features.len()
+            )));
+        }
+        let mut scratch = self.inner.scratch();
+        self.inner.evaluate(&features, &mut scratch);
+        let logits = self.inner.step_logits(&scratch, card, step);
+        Ok(logits.map(|l| l.to_vec()).unwrap_or_default())
     }
 
     /// (values[4], logits[21]) of one feature vector.
@@ -95,7 +126,7 @@ impl PyNetwork {
 }
 
 /// The search of `python.rs`'s `search` guided by `network`: `guide` is
-/// (value_weight, policy_weight), each in [0, 1]. Releases the GIL.
+/// (value_weight, policy_weight, step_weight), each in [0, 1]. Releases the GIL.
 #[pyfunction]
 #[pyo3(signature = (state, seconds, iterations, seed, config, include, threads, network, guide))]
 #[allow(clippy::too_many_arguments)]
@@ -109,7 +140,7 @@ fn guided_search(
     include: Vec<PyMove>,
     threads: usize,
     network: &PyNetwork,
-    guide: (f64, f64),
+    guide: (f64, f64, f64),
 ) -> PyResult<PySearch> {
     let (s, include) = search_inputs(state, include)?;
     if seconds.is_none() && iterations.is_none() || iterations == Some(0) {
@@ -122,6 +153,7 @@ fn guided_search(
         GuideConfig {
             value_weight: guide.0,
             policy_weight: guide.1,
+            step_weight: guide.2,
         },
     )
     .map_err(PyValueError::new_err)?;

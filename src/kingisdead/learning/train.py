@@ -2,10 +2,12 @@
 
 A multilayer perceptron over the core's features (ReLU trunk) with a value
 head (each seat's chance to win, seats relative to the viewer, masked to the
-player count; logistic cross-entropy against the final result) and a policy
+player count; logistic cross-entropy against the final result), a policy
 head over the first move-building step (softmax over the legal steps,
-cross-entropy against the search's visit distribution), trained with AdamW
-from optax. Seeded and resumable: the initial weights come from
+cross-entropy against the search's visit distribution) and, with
+``--step-weight`` above 0, a step policy over the later building steps (one
+softmax layer per card and step number, cross-entropy against the shards'
+step targets over the builder's offers), trained with AdamW from optax. Seeded and resumable: the initial weights come from
 ``--seed``, each epoch's order of positions from the seed and the epoch, and a
 checkpoint is written after every epoch, so a run resumed from a checkpoint
 ends with the same weights as one never stopped.
@@ -34,7 +36,7 @@ import numpy as np
 from ..board import NUM_CARDS
 from ..interfaces.encoding import CARD_BASE, NUM_ACTIONS, PASS_ACTION
 from .features import OFFSETS, SEAT_SLOTS
-from .network import VALUES, Network
+from .network import STEP_CARDS, STEP_DEPTHS, VALUES, Network
 
 CHECKPOINT = "checkpoint.npz"
 WEIGHTS = "network.kdn"
@@ -43,6 +45,32 @@ HISTORY = "history.json"
 CURVES = "curves.png"
 _HAND = OFFSETS["seats"] + SEAT_SLOTS.index("Crown") + np.arange(NUM_CARDS)
 """The feature slots of the mover's cards in hand."""
+
+
+@dataclass(frozen=True)
+class StepTargets:
+    """Targets of the step policy, one row per step prefix of a searched position.
+
+    ``position`` int64 ``[K]`` (the row of its position in the dataset,
+    ascending); ``head`` int64 ``[K]`` (``card * 7 + step - 1``: the card the
+    prefix starts with and the number of the step to choose, 1-7); ``target``
+    float32 ``[K, 21]`` (the search's visit mass on each next step, summing to
+    1); ``legal`` bool ``[K, 21]`` (the steps the builder offers). Prefixes
+    that offer a single step teach nothing and are left out.
+    """
+
+    position: np.ndarray
+    head: np.ndarray
+    target: np.ndarray
+    legal: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.position.shape[0])
+
+    @classmethod
+    def empty(cls) -> StepTargets:
+        return cls(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, NUM_ACTIONS), np.float32),
+                   np.zeros((0, NUM_ACTIONS), bool))
 
 
 @dataclass(frozen=True)
@@ -55,7 +83,8 @@ class Dataset:
     ``[N, 21]`` (the search's visit mass on each first building step, summing
     to 1); ``legal`` bool ``[N, 21]`` (the first steps that were legal);
     ``games`` int64 ``[N]`` (the game of each position: validation holds out
-    whole games, whose positions would otherwise leak into training).
+    whole games, whose positions would otherwise leak into training);
+    ``steps`` the step policy's targets (empty for shards without them).
     """
 
     features: np.ndarray
@@ -64,13 +93,10 @@ class Dataset:
     policy: np.ndarray
     legal: np.ndarray
     games: np.ndarray
+    steps: StepTargets = field(default_factory=StepTargets.empty)
 
     def __len__(self) -> int:
         return int(self.features.shape[0])
-
-    def rows(self, index: np.ndarray) -> Dataset:
-        return Dataset(self.features[index], self.values[index], self.seats[index], self.policy[index],
-                       self.legal[index], self.games[index])
 
     def check(self) -> None:
         """ValueError if the arrays disagree in length or shape, or a policy target is not a distribution."""
@@ -84,6 +110,12 @@ class Dataset:
             raise ValueError("no positions to train on")
         if not np.allclose(self.policy.sum(axis=1), 1.0, atol=1e-4) or np.any(self.policy[~self.legal] > 0):
             raise ValueError("a policy target does not sum to 1 over legal steps")
+        steps = self.steps
+        if len(steps):
+            if np.any(np.diff(steps.position) < 0) or steps.position[0] < 0 or steps.position[-1] >= n:
+                raise ValueError("step targets must point at positions of the dataset, in order")
+            if not np.allclose(steps.target.sum(axis=1), 1.0, atol=1e-4) or np.any(steps.target[~steps.legal] > 0):
+                raise ValueError("a step target does not sum to 1 over the offered steps")
 
 
 def read_shard(path: str | Path, number: int = 0) -> Dataset:
@@ -108,9 +140,22 @@ def read_shard(path: str | Path, number: int = 0) -> Dataset:
         legal[:, PASS_ACTION] = True
         legal[:, CARD_BASE:CARD_BASE + NUM_CARDS] |= shard["features"][:, _HAND] > 0
         seats = np.arange(VALUES)[None, :] < shard["players"].astype(np.int64)[:, None]
+        steps = _step_targets(shard) if "target_prefix" in shard else StepTargets.empty()
         return Dataset(shard["features"].astype(np.float32), shard["result"].astype(np.float32), seats,
                        shard["policy"].astype(np.float32), legal,
-                       number * 2**32 + shard["game"].astype(np.int64))
+                       number * 2**32 + shard["game"].astype(np.int64), steps)
+
+
+def _step_targets(shard: Any) -> StepTargets:
+    """The step policy's rows of a shard's step prefixes (docs/learning.md): those after a card, with a choice."""
+    length = shard["target_len"].astype(np.int64)
+    first = shard["target_prefix"][:, 0].astype(np.int64)
+    legal = shard["target_legal"].astype(bool)
+    keep = (length >= 1) & (first >= CARD_BASE) & (first < CARD_BASE + NUM_CARDS) & (legal.sum(axis=1) > 1)
+    starts = shard["target_start"].astype(np.int64)
+    position = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+    head = (first - CARD_BASE) * STEP_DEPTHS + length - 1
+    return StepTargets(position[keep], head[keep], shard["target"][keep].astype(np.float32), legal[keep])
 
 
 def load_shards(paths: Sequence[str | Path]) -> Dataset:
@@ -125,8 +170,12 @@ def load_shards(paths: Sequence[str | Path]) -> Dataset:
     if not files:
         raise ValueError(f"no .npz shard in {', '.join(map(str, paths))}")
     parts = [read_shard(f, i) for i, f in enumerate(files)]
-    data = Dataset(*(np.concatenate([getattr(p, k) for p in parts]) for k in
-                     ("features", "values", "seats", "policy", "legal", "games")))
+    offsets = np.cumsum([0] + [len(p) for p in parts])
+    steps = StepTargets(np.concatenate([p.steps.position + o for p, o in zip(parts, offsets)]),
+                        *(np.concatenate([getattr(p.steps, k) for p in parts]) for k in ("head", "target", "legal")))
+    joined = {k: np.concatenate([getattr(p, k) for p in parts])
+              for k in ("features", "values", "seats", "policy", "legal", "games")}
+    data = Dataset(**joined, steps=steps)
     data.check()
     return data
 
@@ -139,6 +188,8 @@ class TrainConfig:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     policy_weight: float = 1.0
+    step_weight: float = 0.0
+    """Weight of the step policy's loss; 0 trains no step policy (a version 1 weight file)."""
     seed: int = 0
     validation: float = 0.1
     """Share of the games held out to validate."""
@@ -150,20 +201,26 @@ class TrainConfig:
 
 @dataclass
 class History:
-    """Per epoch: mean training loss, and validation value loss, value error and policy loss."""
+    """Per epoch: mean training loss, and validation value loss, value error, policy and step policy loss."""
 
     train_loss: list[float] = field(default_factory=list)
     value_loss: list[float] = field(default_factory=list)
     value_mae: list[float] = field(default_factory=list)
     policy_loss: list[float] = field(default_factory=list)
+    step_loss: list[float] = field(default_factory=list)
 
     @property
     def epochs(self) -> int:
         return len(self.train_loss)
 
 
-def _init(key: Any, inputs: int, hidden: Sequence[int]) -> list[dict[str, Any]]:
-    """He-initialised dense layers: the trunk, then the value and policy heads."""
+_STEP_HEADS = STEP_CARDS * STEP_DEPTHS
+_STEP_ROWS = 64
+"""Step rows per position a training batch has room for (a searched position has about 50)."""
+
+
+def _init(key: Any, inputs: int, hidden: Sequence[int], steps: bool) -> dict[str, Any]:
+    """He-initialised dense layers: the trunk, the value and policy heads, and the step policy if ``steps``."""
     import jax
     import jax.numpy as jnp
 
@@ -173,32 +230,70 @@ def _init(key: Any, inputs: int, hidden: Sequence[int]) -> list[dict[str, Any]]:
     for k, (n_in, n_out) in zip(jax.random.split(key, len(shapes)), shapes):
         w = jax.random.normal(k, (n_in, n_out), jnp.float32) * jnp.sqrt(2.0 / n_in)
         layers.append({"w": w, "b": jnp.zeros((n_out,), jnp.float32)})
-    return layers
+    params: dict[str, Any] = {"trunk": layers[:-2], "value": layers[-2], "policy": layers[-1]}
+    if steps:
+        w = jax.random.normal(jax.random.fold_in(key, 1), (_STEP_HEADS, sizes[-1], NUM_ACTIONS), jnp.float32) * jnp.sqrt(2.0 / sizes[-1])
+        params["steps"] = {"w": w, "b": jnp.zeros((_STEP_HEADS, NUM_ACTIONS), jnp.float32)}
+    return params
 
 
-def _forward(params: list[dict[str, Any]], x: Any) -> tuple[Any, Any]:
+def _forward(params: dict[str, Any], x: Any) -> tuple[Any, Any, Any]:
+    """Value logits, policy logits and the last hidden layer."""
     import jax.numpy as jnp
 
-    for layer in params[:-2]:
+    for layer in params["trunk"]:
         x = jnp.maximum(x @ layer["w"] + layer["b"], 0.0)
-    value, policy = params[-2:]
-    return x @ value["w"] + value["b"], x @ policy["w"] + policy["b"]
+    value, policy = params["value"], params["policy"]
+    return x @ value["w"] + value["b"], x @ policy["w"] + policy["b"], x
 
 
-def _losses(params: list[dict[str, Any]], batch: tuple[Any, ...]) -> tuple[Any, Any, Any]:
-    """Value logistic loss and mean absolute error (per seat in play), policy cross-entropy (per position)."""
+def _masked_cross_entropy(logits: Any, target: Any, legal: Any) -> Any:
+    import jax
+    import jax.numpy as jnp
+
+    return -jnp.sum(target * jax.nn.log_softmax(jnp.where(legal, logits, -1e9)), axis=-1)
+
+
+def _losses(params: dict[str, Any], batch: tuple[Any, ...]) -> tuple[Any, Any, Any, Any]:
+    """Value logistic loss and mean absolute error (per seat in play), policy cross-entropy (per position),
+    step policy cross-entropy (per step row of weight 1; 0 without a step policy)."""
     import jax
     import jax.numpy as jnp
     import optax
 
-    x, values, seats, policy, legal = batch
-    value_logits, policy_logits = _forward(params, x)
+    x, values, seats, policy, legal, step_row, step_head, step_target, step_legal, step_weight = batch
+    value_logits, policy_logits, hidden = _forward(params, x)
     seats_f = seats.astype(jnp.float32)
     value_loss = jnp.sum(optax.sigmoid_binary_cross_entropy(value_logits, values) * seats_f) / jnp.sum(seats_f)
     mae = jnp.sum(jnp.abs(jax.nn.sigmoid(value_logits) - values) * seats_f) / jnp.sum(seats_f)
-    masked = jnp.where(legal, policy_logits, -1e9)
-    policy_loss = jnp.mean(-jnp.sum(policy * jax.nn.log_softmax(masked), axis=-1))
-    return value_loss, mae, policy_loss
+    policy_loss = jnp.mean(_masked_cross_entropy(policy_logits, policy, legal))
+    step_loss = jnp.float32(0)
+    if "steps" in params:
+        w, b = params["steps"]["w"], params["steps"]["b"]
+        every_head = jnp.einsum("ph,kho->pko", hidden, w) + b  # all 49 heads of each position: small
+        logits = every_head[step_row, step_head]
+        loss = _masked_cross_entropy(logits, step_target, step_legal)
+        step_loss = jnp.sum(loss * step_weight) / jnp.maximum(jnp.sum(step_weight), 1.0)
+    return value_loss, mae, policy_loss, step_loss
+
+
+def _step_rows(data: Dataset, starts: np.ndarray, rows: np.ndarray, room: int | None) -> tuple[np.ndarray, ...]:
+    """The step arrays of the positions ``rows`` (``starts``: each position's first step row, CSR), as a
+    batch: the position's place in ``rows``, head, target, offers and weight (1, or 0 for padding), cut
+    or padded to ``room`` rows (None: exactly the rows there are)."""
+    first, counts = starts[rows], starts[rows + 1] - starts[rows]
+    total = int(counts.sum())
+    index = np.repeat(first - (np.cumsum(counts) - counts), counts) + np.arange(total)
+    place = np.repeat(np.arange(len(rows)), counts)
+    size = total if room is None else room
+    index, place = index[:size], place[:size]
+    pad = size - len(index)
+    steps = data.steps
+    return (np.concatenate([place, np.zeros(pad, np.int64)]),
+            np.concatenate([steps.head[index], np.zeros(pad, np.int64)]),
+            np.concatenate([steps.target[index], np.zeros((pad, NUM_ACTIONS), np.float32)]),
+            np.concatenate([steps.legal[index], np.ones((pad, NUM_ACTIONS), bool)]),
+            np.concatenate([np.ones(len(index), np.float32), np.zeros(pad, np.float32)]))
 
 
 def _split(data: Dataset, config: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -210,9 +305,15 @@ def _split(data: Dataset, config: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(~valid), np.flatnonzero(valid)
 
 
-def _to_network(params: list[dict[str, Any]]) -> Network:
-    layers = [(np.asarray(p["w"], np.float32), np.asarray(p["b"], np.float32)) for p in params]
-    return Network(tuple(layers[:-2]), layers[-2], layers[-1])
+def _to_network(params: dict[str, Any]) -> Network:
+    def dense(p: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(p["w"], np.float32), np.asarray(p["b"], np.float32)
+
+    steps = None
+    if "steps" in params:
+        w, b = dense(params["steps"])
+        steps = (w.reshape(STEP_CARDS, STEP_DEPTHS, *w.shape[1:]), b.reshape(STEP_CARDS, STEP_DEPTHS, -1))
+    return Network(tuple(dense(p) for p in params["trunk"]), dense(params["value"]), dense(params["policy"]), steps)
 
 
 def _plot(history: History, path: Path) -> None:
@@ -228,6 +329,8 @@ def _plot(history: History, path: Path) -> None:
         ax.plot(epochs, history.value_loss, label="validation value loss")
         ax.plot(epochs, history.policy_loss, label="validation policy loss")
         ax.plot(epochs, history.value_mae, label="validation value error (mean abs.)")
+        if history.step_loss:
+            ax.plot(epochs, history.step_loss, label="validation step policy loss")
     ax.set_xlabel("epoch")
     ax.set_ylabel("loss")
     ax.set_title("kingisdead network training")
@@ -250,7 +353,8 @@ def _save(out: Path, config: TrainConfig, params: Any, opt_state: Any, history: 
     np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
     tmp.replace(out / CHECKPOINT)  # a crash mid-write leaves the previous checkpoint whole
     _to_network(params).save(out / WEIGHTS)
-    scores = [v + config.policy_weight * p for v, p in zip(history.value_loss, history.policy_loss)]
+    scores = [v + config.policy_weight * p + config.step_weight * st for v, p, st in
+              zip(history.value_loss, history.policy_loss, history.step_loss or [0.0] * history.epochs)]
     if not scores or scores[-1] == min(scores):
         _to_network(params).save(out / BEST)
     (out / HISTORY).write_text(json.dumps(asdict(history), indent=1))
@@ -290,7 +394,10 @@ def train(data: Dataset, out: str | Path, config: TrainConfig | None = None, res
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     train_rows, valid_rows = _split(data, config)
-    params = _init(jax.random.PRNGKey(config.seed), data.features.shape[1], config.hidden)
+    with_steps = config.step_weight > 0
+    if with_steps and not len(data.steps):
+        raise ValueError("a step policy needs shards with step targets (plain self-play writes them)")
+    params = _init(jax.random.PRNGKey(config.seed), data.features.shape[1], config.hidden, with_steps)
     optimiser = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
     opt_state = optimiser.init(params)
     history = History()
@@ -299,8 +406,8 @@ def train(data: Dataset, out: str | Path, config: TrainConfig | None = None, res
         log(f"resumed after epoch {history.epochs}")
 
     def loss(p: Any, batch: tuple[Any, ...]) -> Any:
-        value_loss, _, policy_loss = _losses(p, batch)
-        return value_loss + config.policy_weight * policy_loss
+        value_loss, _, policy_loss, step_loss = _losses(p, batch)
+        return value_loss + config.policy_weight * policy_loss + config.step_weight * step_loss
 
     @jax.jit
     def step(p: Any, state: Any, batch: tuple[Any, ...]) -> tuple[Any, Any, Any]:
@@ -311,23 +418,33 @@ def train(data: Dataset, out: str | Path, config: TrainConfig | None = None, res
     evaluate = jax.jit(_losses)
     arrays = (data.features.astype(np.float32), data.values.astype(np.float32), data.seats.astype(bool),
               data.policy.astype(np.float32), data.legal.astype(bool))
+    step_starts = np.searchsorted(data.steps.position, np.arange(len(data) + 1))
     batch = min(config.batch, len(train_rows))
+
+    def batch_of(rows: np.ndarray, room: int | None) -> tuple[Any, ...]:
+        steps = _step_rows(data, step_starts, rows, room) if with_steps else _step_rows(data, step_starts, rows[:0], 0)
+        return tuple(jnp.asarray(a[rows]) for a in arrays) + tuple(jnp.asarray(a) for a in steps)
+
     for epoch in range(history.epochs, config.epochs):
         order = train_rows[np.random.default_rng([config.seed, 1, epoch]).permutation(len(train_rows))]
         losses = []
         for start in range(0, len(order) - batch + 1, batch):  # whole batches: one compiled shape
             rows = order[start:start + batch]
-            params, opt_state, value = step(params, opt_state, tuple(jnp.asarray(a[rows]) for a in arrays))
+            params, opt_state, value = step(params, opt_state, batch_of(rows, batch * _STEP_ROWS))
             losses.append(float(value))
         history.train_loss.append(float(np.mean(losses)))
         if len(valid_rows):
-            v_loss, v_mae, p_loss = evaluate(params, tuple(jnp.asarray(a[valid_rows]) for a in arrays))
+            v_loss, v_mae, p_loss, s_loss = evaluate(params, batch_of(valid_rows, None))
             history.value_loss.append(float(v_loss))
             history.value_mae.append(float(v_mae))
             history.policy_loss.append(float(p_loss))
+            if with_steps:
+                history.step_loss.append(float(s_loss))
         _save(out, config, params, opt_state, history)
         valid = (f", validation value {history.value_loss[-1]:.4f} (error {history.value_mae[-1]:.3f}),"
                  f" policy {history.policy_loss[-1]:.4f}") if len(valid_rows) else ""
+        if with_steps and len(valid_rows):
+            valid += f", steps {history.step_loss[-1]:.4f}"
         log(f"epoch {epoch + 1}/{config.epochs}: training loss {history.train_loss[-1]:.4f}{valid}")
     return history
 
@@ -342,6 +459,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=TrainConfig.learning_rate)
     parser.add_argument("--weight-decay", type=float, default=TrainConfig.weight_decay)
     parser.add_argument("--policy-weight", type=float, default=TrainConfig.policy_weight)
+    parser.add_argument("--step-weight", type=float, default=TrainConfig.step_weight,
+                        help="weight of the step policy's loss (0: no step policy)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint in --out")
     args = parser.parse_args(argv)
@@ -349,8 +468,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         hidden = tuple(int(w) for w in args.hidden.split(","))
         if not hidden or min(hidden) < 1 or args.epochs < 1 or args.batch < 1 or args.lr <= 0:
             raise ValueError("widths, epochs and batch must be positive and the learning rate above 0")
+        if args.step_weight < 0:
+            raise ValueError("the step weight must not be negative")
         config = TrainConfig(hidden, args.epochs, args.batch, args.lr, args.weight_decay, args.policy_weight,
-                             args.seed)
+                             args.step_weight, args.seed)
         data = load_shards(args.data)
         print(f"{len(data)} positions, {data.features.shape[1]} features")
         train(data, args.out, config, resume=args.resume)
