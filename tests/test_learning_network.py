@@ -20,7 +20,7 @@ from kingisdead.learning.network import (  # noqa: E402
     MAGIC_STEPS, STEP_CARDS, STEP_DEPTHS, Network, masked_softmax)
 from kingisdead.learning.selfplay import SelfPlaySettings, make_shard  # noqa: E402
 from kingisdead.learning.train import (  # noqa: E402
-    CHECKPOINT, CURVES, HISTORY, WEIGHTS, TrainConfig, load_shards, main, train)
+    CHECKPOINT, CURVES, HISTORY, WEIGHTS, TrainConfig, load_shards, main, train, value_targets)
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
@@ -255,10 +255,42 @@ def test_the_guided_search_with_a_step_policy_plays_legal_moves_and_repeats(trai
     net = load_network(trained_with_steps / WEIGHTS)
     for players, variant in CONFIGURATIONS:
         s = GameState.new(players=players, variant=variant, seed=7)
-        for guidance in (Guidance(step_weight=0.0), Guidance(step_weight=1.0)):
+        for guidance in (Guidance(), Guidance(step_weight=1.0), Guidance(draw_weight=1.0),
+                         Guidance(step_weight=0.5, draw_weight=0.5)):
             a = guided_search(s, Budget(iterations=150), Random(2), network=net, guidance=guidance)
             b = guided_search(s, Budget(iterations=150), Random(2), network=net, guidance=guidance)
             s.check(a.best)
             assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
     with pytest.raises(ValueError, match="step_weight"):
         Guidance(step_weight=1.5)
+    with pytest.raises(ValueError, match="draw_weight"):
+        Guidance(draw_weight=-0.1)
+
+
+# -- value targets from the search --------------------------------------------------------------------
+
+
+def test_shards_carry_the_searchs_value_of_the_played_move(shards: Path) -> None:
+    data = load_shards([shards])
+    assert data.search_value is not None
+    known = ~np.isnan(data.search_value)
+    assert 0 < known.sum() < len(data)  # forced passes have none
+    assert np.all((data.search_value[known] >= 0) & (data.search_value[known] <= 1))
+
+
+def test_value_targets_mix_the_search_into_the_movers_side(shards: Path) -> None:
+    data = load_shards([shards])
+    np.testing.assert_array_equal(value_targets(data, 0.0), data.values)
+    mixed = value_targets(data, 0.25)
+    known = ~np.isnan(data.search_value)
+    np.testing.assert_allclose(mixed[known, 0], 0.75 * data.values[known, 0] + 0.25 * data.search_value[known],
+                               rtol=1e-6)
+    np.testing.assert_array_equal(mixed[~known], data.values[~known])
+    players = data.seats.sum(axis=1)
+    two, four, three = known & (players == 2), known & (players == 4), known & (players == 3)
+    np.testing.assert_allclose(mixed[two, 0] + mixed[two, 1], 1.0, rtol=1e-6)
+    np.testing.assert_allclose(mixed[four, 2], mixed[four, 0])
+    np.testing.assert_allclose(mixed[four, 1] + mixed[four, 0], 1.0, rtol=1e-6)
+    np.testing.assert_array_equal(mixed[three, 1:], data.values[three, 1:])
+    assert np.all(mixed[~data.seats] == 0)  # seats a game does not have stay out
+    assert main([str(shards), "--out", "unused", "--search-value", "1.5"]) == 2

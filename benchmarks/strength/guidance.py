@@ -1,8 +1,8 @@
 """How much the guided search should trust its network: guidance weights against each other in the arena.
 
-Each ``--bots`` entry is ``NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT]``
+Each ``--bots`` entry is ``NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT[,DRAW_WEIGHT]]``
 (a ``.kdn`` file and the weights of ``kingisdead.bots.master.Guidance``; the
-step weight matters only for a network with a step policy);
+step and draw weights matter only for a network with a step policy);
 every bot is ``mcts-net`` on one thread with ``--budget`` a move. The games
 run in this one process (the bots are registered here, so spawned workers
 would not know them); run two at once for two cores. The result folder is
@@ -35,7 +35,7 @@ def guided(weights: str, guidance: Guidance) -> Callable[..., MasterBot]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bots", required=True, help="NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT];...")
+    parser.add_argument("--bots", required=True, help="NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT[,DRAW_WEIGHT]];...")
     parser.add_argument("--budget", default="250ms")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)

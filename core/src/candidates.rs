@@ -155,6 +155,13 @@ pub fn finish_move(
 #[derive(Debug, Default)]
 pub struct CandidateBuilder {
     actions: Vec<Move>,
+    keys: Vec<f64>,
+}
+
+/// A standard Gumbel variate, `-ln(-ln u)` for `u` uniform in (0, 1).
+fn gumbel(rng: &mut SplitMix64) -> f64 {
+    let u = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    -(-u.ln()).ln()
 }
 
 impl CandidateBuilder {
@@ -170,6 +177,21 @@ impl CandidateBuilder {
         rng: &mut SplitMix64,
         per_card: usize,
         out: &mut Vec<(f64, Move)>,
+    ) {
+        self.build_drawn(s, rng, per_card, out, None);
+    }
+
+    /// [`CandidateBuilder::build`], with a card's actions drawn by `score`
+    /// where it has more than `per_card`: the `per_card` actions of largest
+    /// `score(action) + Gumbel noise`, a draw without replacement with chances
+    /// proportional to `exp(score)` (Gumbel-top-k); None draws uniformly.
+    pub fn build_drawn(
+        &mut self,
+        s: &State,
+        rng: &mut SplitMix64,
+        per_card: usize,
+        out: &mut Vec<(f64, Move)>,
+        mut score: Option<&mut dyn FnMut(&Move) -> f64>,
     ) {
         let mover = s.player as usize;
         let start = out.len();
@@ -196,10 +218,25 @@ impl CandidateBuilder {
                 let n = self.actions.len();
                 let take = n.min(per_card);
                 if n > per_card {
-                    // A uniform sample without replacement (partial Fisher-Yates), as `random.sample`.
-                    for i in 0..take {
-                        let j = i + rng.index(n - i);
-                        self.actions.swap(i, j);
+                    match score.as_mut() {
+                        Some(score) => {
+                            self.keys.clear();
+                            self.keys
+                                .extend(self.actions.iter().map(|a| score(a) + gumbel(rng)));
+                            let keys = &self.keys;
+                            let mut order: Vec<usize> = (0..n).collect();
+                            order.sort_by(|&i, &j| keys[j].total_cmp(&keys[i]));
+                            let drawn: Vec<Move> =
+                                order[..take].iter().map(|&i| self.actions[i]).collect();
+                            self.actions[..take].copy_from_slice(&drawn);
+                        }
+                        None => {
+                            // A uniform sample without replacement (partial Fisher-Yates), as `random.sample`.
+                            for i in 0..take {
+                                let j = i + rng.index(n - i);
+                                self.actions.swap(i, j);
+                            }
+                        }
                     }
                 }
                 for a in &self.actions[..take] {

@@ -20,6 +20,12 @@
 //!   so the card's likeliest candidate keeps its card's share and the others
 //!   fall behind it. The kinds stand in for the rules' offers, which would
 //!   cost a move builder per candidate.
+//! - **Drawing.** With `draw_weight` above 0 the step policy also chooses
+//!   which of a card's actions become candidates (the plain search draws
+//!   them uniformly): `per_card` actions are drawn without replacement with
+//!   chances proportional to `exp(draw_weight * loglik)`, by the Gumbel-top-k
+//!   trick (Kool, van Hoof and Welling, "Stochastic Beams and Where to Find
+//!   Them", 2019), so the same seed still draws the same candidates.
 //!
 //! Each search thread owns its [`Guide`] (its scratch memory); the network is
 //! shared read-only.
@@ -41,6 +47,10 @@ pub struct GuideConfig {
     /// How sharply the step policy ranks a card's candidates (0: not at all,
     /// 1: by their likelihood); unused by a network without a step policy.
     pub step_weight: f64,
+    /// How sharply the step policy draws a card's actions (0: uniformly, as
+    /// the plain search; 1: in proportion to their likelihood); unused by a
+    /// network without a step policy.
+    pub draw_weight: f64,
 }
 
 impl Default for GuideConfig {
@@ -49,6 +59,7 @@ impl Default for GuideConfig {
             value_weight: 0.5,
             policy_weight: 0.5,
             step_weight: 0.0,
+            draw_weight: 0.0,
         }
     }
 }
@@ -60,6 +71,8 @@ pub struct Guide {
     config: GuideConfig,
     scratch: Scratch,
     input: Vec<f32>,
+    /// Log-probabilities of each step by kind for the latest evaluation, by card and step number - 1.
+    step_logp: [[Option<[f32; POLICY]>; STEP_DEPTHS]; STEP_CARDS],
 }
 
 impl Guide {
@@ -75,6 +88,7 @@ impl Guide {
             ("value_weight", config.value_weight),
             ("policy_weight", config.policy_weight),
             ("step_weight", config.step_weight),
+            ("draw_weight", config.draw_weight),
         ] {
             if !(0.0..=1.0).contains(&w) {
                 return Err(format!("{name} must lie in [0, 1], got {w}"));
@@ -83,6 +97,7 @@ impl Guide {
         Ok(Guide {
             scratch: network.scratch(),
             input: vec![0.0; FEATURES],
+            step_logp: [[None; STEP_DEPTHS]; STEP_CARDS],
             network,
             config,
         })
@@ -95,7 +110,37 @@ impl Guide {
     /// The network's output for `s` seen by its player to move.
     pub fn evaluate(&mut self, s: &State) -> Output {
         features(s, s.player, &mut self.input);
+        self.step_logp = [[None; STEP_DEPTHS]; STEP_CARDS];
         self.network.evaluate(&self.input, &mut self.scratch)
+    }
+
+    /// Whether the step policy draws the candidates' actions (a step policy and `draw_weight` above 0).
+    pub fn draws(&self) -> bool {
+        self.config.draw_weight > 0.0 && self.network.has_steps()
+    }
+
+    /// The step policy's log-likelihood of the later steps of `m` (a card play,
+    /// with or without its court call) in the latest position evaluated; each
+    /// step is softmaxed over the steps of its kind.
+    pub fn loglik(&mut self, m: &Move) -> f64 {
+        let card = m.card as usize;
+        let mut steps = [0u8; MAX_STEPS];
+        let len = move_steps(m, &mut steps);
+        let mut loglik = 0.0;
+        for (k, &action) in steps[..len].iter().enumerate().skip(1) {
+            let logp = self.step_logp[card][k - 1].get_or_insert_with(|| {
+                let logits = self.network.step_logits(&self.scratch, card, k);
+                log_softmax_by_kind(&logits.expect("a network with a step policy"))
+            });
+            loglik += f64::from(logp[action as usize]);
+        }
+        loglik
+    }
+
+    /// The key of an action of a card when the step policy draws them: its
+    /// weighted log-likelihood (add Gumbel noise to draw).
+    pub fn draw_score(&mut self, action: &Move) -> f64 {
+        self.config.draw_weight * self.loglik(action)
     }
 
     /// Each player's win chance by the network, absolute seats (seats beyond the game: 0).
@@ -161,6 +206,16 @@ impl Guide {
             Some(logits) if !steps => logits,
             _ => self.evaluate(s).logits,
         };
+        self.rerank_evaluated(candidates, logits);
+    }
+
+    /// [`Guide::rerank`] of the candidates of the latest position evaluated, whose logits are `logits`.
+    pub fn rerank_evaluated(&mut self, candidates: &mut [(f64, Move)], logits: [f32; POLICY]) {
+        let w = self.config.policy_weight;
+        if w == 0.0 || candidates.is_empty() {
+            return;
+        }
+        let steps = self.config.step_weight > 0.0 && self.network.has_steps();
         let mut offered = [false; POLICY];
         for (_, m) in candidates.iter() {
             offered[first_step(m)] = true;
@@ -181,25 +236,13 @@ impl Guide {
     /// (loglik - best loglik among the candidates of its card))`, written to
     /// `within`; the position must be the latest one evaluated.
     fn within_card(&mut self, candidates: &[(f64, Move)], within: &mut [f64]) {
-        let mut step_logits = [[None; STEP_DEPTHS]; STEP_CARDS];
         let mut best = [f64::NEG_INFINITY; STEP_CARDS];
-        let mut steps = [0u8; MAX_STEPS];
         for ((_, m), slot) in candidates.iter().zip(within.iter_mut()) {
             if m.is_pass() {
                 continue;
             }
-            let card = m.card as usize;
-            let len = move_steps(m, &mut steps);
-            let mut loglik = 0.0;
-            for (k, &action) in steps[..len].iter().enumerate().skip(1) {
-                let logits = step_logits[card][k - 1].get_or_insert_with(|| {
-                    let logits = self.network.step_logits(&self.scratch, card, k);
-                    logits.expect("a network with a step policy")
-                });
-                loglik += log_softmax_of_kind(logits, action as usize);
-            }
-            *slot = loglik;
-            best[card] = best[card].max(loglik);
+            *slot = self.loglik(m);
+            best[m.card as usize] = best[m.card as usize].max(*slot);
         }
         for ((_, m), slot) in candidates.iter().zip(within.iter_mut()) {
             if !m.is_pass() {
@@ -209,18 +252,22 @@ impl Guide {
     }
 }
 
-/// The log-probability of `action` in a softmax of `logits` over the actions
-/// of its kind: the regions, or the factions with "none".
-fn log_softmax_of_kind(logits: &[f32; POLICY], action: usize) -> f64 {
-    let (start, end) = if action < FACTION_BASE as usize {
-        (REGION_BASE as usize, FACTION_BASE as usize)
-    } else {
-        (FACTION_BASE as usize, POLICY)
-    };
-    let kind = &logits[start..end];
-    let top = kind.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let sum: f32 = kind.iter().map(|&l| (l - top).exp()).sum();
-    f64::from(logits[action] - top) - f64::from(sum.ln())
+/// Log-softmax of `logits` within each kind of later step: the regions, and
+/// the factions with "none" (other entries are left at 0: never read).
+fn log_softmax_by_kind(logits: &[f32; POLICY]) -> [f32; POLICY] {
+    let mut out = [0.0; POLICY];
+    for (start, end) in [
+        (REGION_BASE as usize, FACTION_BASE as usize),
+        (FACTION_BASE as usize, POLICY),
+    ] {
+        let kind = &logits[start..end];
+        let top = kind.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let log_sum = kind.iter().map(|&l| (l - top).exp()).sum::<f32>().ln();
+        for (o, &l) in out[start..end].iter_mut().zip(kind) {
+            *o = l - top - log_sum;
+        }
+    }
+    out
 }
 
 /// The first building step of a move: 0 for the pass, 1 + card for a card play.
@@ -269,12 +316,14 @@ mod tests {
                 value_weight: 0.0,
                 policy_weight: 0.0,
                 step_weight: 0.0,
+                draw_weight: 0.0,
             });
             assert_eq!(only_heuristic.leaf(&s, h), h);
             let mut only_net = guide(GuideConfig {
                 value_weight: 1.0,
                 policy_weight: 0.0,
                 step_weight: 0.0,
+                draw_weight: 0.0,
             });
             let net = only_net.win_chances(&s);
             assert_eq!(only_net.leaf(&s, h), net);
@@ -299,6 +348,7 @@ mod tests {
             value_weight: 0.5,
             policy_weight: 1.0,
             step_weight: 0.0,
+            draw_weight: 0.0,
         });
         let mut ranked = cands.clone();
         g.rerank(&s, &mut ranked);
@@ -336,6 +386,7 @@ mod step_tests {
             value_weight: 0.5,
             policy_weight: 1.0,
             step_weight,
+            draw_weight: 0.0,
         };
         let mut g = Guide::new(Arc::new(net), config).unwrap();
         let s = new_game(2, false, seed, 0).unwrap();
@@ -416,5 +467,53 @@ mod step_tests {
             orders.push(c);
         }
         assert_eq!(orders[0], orders[1]);
+    }
+
+    #[test]
+    fn drawn_candidates_are_legal_repeat_and_favour_likely_actions() {
+        let net =
+            Arc::new(Network::from_bytes(&random_file_with_steps(FEATURES, &[16], 5)).unwrap());
+        let config = GuideConfig {
+            draw_weight: 1.0,
+            ..GuideConfig::default()
+        };
+        let mut g = Guide::new(net, config).unwrap();
+        assert!(g.draws());
+        let s = new_game(2, false, 4, 0).unwrap();
+        let draw = |g: &mut Guide, seed: u64| {
+            g.evaluate(&s);
+            let mut out = Vec::new();
+            let mut score = |m: &Move| g.draw_score(m);
+            CandidateBuilder::new().build_drawn(
+                &s,
+                &mut SplitMix64::new(seed),
+                3,
+                &mut out,
+                Some(&mut score),
+            );
+            out
+        };
+        let a = draw(&mut g, 1);
+        assert_eq!(a, draw(&mut g, 1));
+        assert!(a.iter().all(|(_, m)| crate::rules::is_legal(&s, m)));
+        // Over many draws, the drawn actions are likelier under the step policy than uniform ones.
+        let (mut drawn, mut uniform) = (0.0, 0.0);
+        for seed in 0..40 {
+            let d = draw(&mut g, seed);
+            let mut u = Vec::new();
+            CandidateBuilder::new().build(&s, &mut SplitMix64::new(seed), 3, &mut u);
+            g.evaluate(&s);
+            let mean = |g: &mut Guide, c: &[(f64, Move)]| {
+                let plays: Vec<Move> = c
+                    .iter()
+                    .filter(|(_, m)| !m.is_pass())
+                    .map(|c| c.1)
+                    .collect();
+                plays.iter().map(|m| g.loglik(m)).sum::<f64>() / plays.len() as f64
+            };
+            drawn += mean(&mut g, &d);
+            uniform += mean(&mut g, &u);
+        }
+        assert!(drawn > uniform, "drawn {drawn} uniform {uniform}");
     }
 }

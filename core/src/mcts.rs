@@ -204,19 +204,42 @@ impl Mcts {
         search
     }
 
+    /// Appends the candidates of `s` to `self.candidates`, ranked; with a
+    /// guide they are reranked by its policy (`known`: the logits of `s` if
+    /// already evaluated) and, where it draws, drawn by its step policy.
+    fn build_candidates(&mut self, s: &State, per_card: usize, known: Option<[f32; POLICY]>) {
+        let start = self.candidates.len();
+        match &mut self.guide {
+            Some(guide) if guide.draws() => {
+                let logits = guide.evaluate(s).logits;
+                {
+                    let mut score = |m: &Move| guide.draw_score(m);
+                    self.builder.build_drawn(
+                        s,
+                        &mut self.rng,
+                        per_card,
+                        &mut self.candidates,
+                        Some(&mut score),
+                    );
+                }
+                guide.rerank_evaluated(&mut self.candidates[start..], logits);
+            }
+            Some(guide) => {
+                self.builder
+                    .build(s, &mut self.rng, per_card, &mut self.candidates);
+                guide.rerank_with(s, &mut self.candidates[start..], known);
+            }
+            None => self
+                .builder
+                .build(s, &mut self.rng, per_card, &mut self.candidates),
+        }
+    }
+
     /// The root's candidates, with `include`'s moves added and judged first.
     fn root_candidates(&mut self, include: &[Move]) {
         let s = self.nodes[0].state;
         let mover = s.player as usize;
-        self.builder.build(
-            &s,
-            &mut self.rng,
-            self.config.root_per_card,
-            &mut self.candidates,
-        );
-        if let Some(guide) = &mut self.guide {
-            guide.rerank(&s, &mut self.candidates);
-        }
+        self.build_candidates(&s, self.config.root_per_card, None);
         // Any spelling of an included move is accepted; the candidates use the canonical one.
         let include: Vec<Move> = include.iter().map(rules::canonical).collect();
         for mv in &include {
@@ -314,16 +337,8 @@ impl Mcts {
         if self.nodes[i].cand_start == NIL {
             let start = self.candidates.len();
             let state = self.nodes[i].state;
-            self.builder.build(
-                &state,
-                &mut self.rng,
-                self.config.per_card,
-                &mut self.candidates,
-            );
-            if let Some(guide) = &mut self.guide {
-                let known = self.logits.remove(&id);
-                guide.rerank_with(&state, &mut self.candidates[start..], known);
-            }
+            let known = self.logits.remove(&id);
+            self.build_candidates(&state, self.config.per_card, known);
             self.child_ids.resize(self.candidates.len(), NIL);
             self.nodes[i].cand_start = start as u32;
             self.nodes[i].cand_len = (self.candidates.len() - start) as u32;
@@ -665,6 +680,7 @@ mod tests {
                     value_weight: 0.0,
                     policy_weight: 0.0,
                     step_weight: 0.0,
+                    draw_weight: 0.0,
                 },
             )
             .unwrap();

@@ -126,7 +126,7 @@ impl PyNetwork {
 }
 
 /// The search of `python.rs`'s `search` guided by `network`: `guide` is
-/// (value_weight, policy_weight, step_weight), each in [0, 1]. Releases the GIL.
+/// (value_weight, policy_weight, step_weight, draw_weight), each in [0, 1]. Releases the GIL.
 #[pyfunction]
 #[pyo3(signature = (state, seconds, iterations, seed, config, include, threads, network, guide))]
 #[allow(clippy::too_many_arguments)]
@@ -140,7 +140,7 @@ fn guided_search(
     include: Vec<PyMove>,
     threads: usize,
     network: &PyNetwork,
-    guide: (f64, f64, f64),
+    guide: (f64, f64, f64, f64),
 ) -> PyResult<PySearch> {
     let (s, include) = search_inputs(state, include)?;
     if seconds.is_none() && iterations.is_none() || iterations == Some(0) {
@@ -154,6 +154,7 @@ fn guided_search(
             value_weight: guide.0,
             policy_weight: guide.1,
             step_weight: guide.2,
+            draw_weight: guide.3,
         },
     )
     .map_err(PyValueError::new_err)?;

@@ -92,5 +92,5 @@ def guided_search(
     include: list[Any],
     threads: int,
     network: Network,
-    guide: tuple[float, float, float],
+    guide: tuple[float, float, float, float],
 ) -> tuple[list[tuple[MoveTriple, int, float, float]], int, float]: ...

@@ -33,12 +33,15 @@ class Guidance:
     """Share of the network's win chances in a leaf's value."""
     policy_weight: float = 0.5
     """Share of the policy in the order (and prior) of a node's candidate moves."""
-    step_weight: float = 1.0
+    step_weight: float = 0.0
     """How sharply the step policy ranks a card's candidates against each other (0: not at all);
     used only by a network with a step policy (docs/learning.md)."""
+    draw_weight: float = 0.0
+    """How sharply the step policy draws which of a card's actions become candidates (0: uniformly,
+    as the plain search; 1: in proportion to their likelihood); used only by a network with a step policy."""
 
     def __post_init__(self) -> None:
-        for name in ("value_weight", "policy_weight", "step_weight"):
+        for name in ("value_weight", "policy_weight", "step_weight", "draw_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must lie in [0, 1], got {getattr(self, name)}")
 
@@ -100,7 +103,8 @@ def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchC
     net = network if network is not None else load_network()
     moves, iterations, seconds = core.require().guided_search(
         core.to_core(state), budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
-        list(include), threads, net, (guidance.value_weight, guidance.policy_weight, guidance.step_weight))
+        list(include), threads, net, (guidance.value_weight, guidance.policy_weight, guidance.step_weight,
+                               guidance.draw_weight))
     stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
     return SearchResult(stats[0].move, stats, iterations, seconds)
 

@@ -84,7 +84,10 @@ class Dataset:
     to 1); ``legal`` bool ``[N, 21]`` (the first steps that were legal);
     ``games`` int64 ``[N]`` (the game of each position: validation holds out
     whole games, whose positions would otherwise leak into training);
-    ``steps`` the step policy's targets (empty for shards without them).
+    ``steps`` the step policy's targets (empty for shards without them);
+    ``search_value`` float32 ``[N]`` (the search's mean reward for the mover
+    after the move it played, in [0, 1]; NaN where unknown: forced passes and
+    shards without ``move_value``), or None where no row has one.
     """
 
     features: np.ndarray
@@ -94,6 +97,7 @@ class Dataset:
     legal: np.ndarray
     games: np.ndarray
     steps: StepTargets = field(default_factory=StepTargets.empty)
+    search_value: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.features.shape[0])
@@ -141,9 +145,13 @@ def read_shard(path: str | Path, number: int = 0) -> Dataset:
         legal[:, CARD_BASE:CARD_BASE + NUM_CARDS] |= shard["features"][:, _HAND] > 0
         seats = np.arange(VALUES)[None, :] < shard["players"].astype(np.int64)[:, None]
         steps = _step_targets(shard) if "target_prefix" in shard else StepTargets.empty()
+        search_value = np.full(n, np.nan, np.float32)
+        if "move_value" in shard and "played" in shard:
+            searched = ~shard["forced"] if "forced" in shard else np.ones(n, bool)
+            search_value[searched] = shard["move_value"][shard["played"][searched]]
         return Dataset(shard["features"].astype(np.float32), shard["result"].astype(np.float32), seats,
                        shard["policy"].astype(np.float32), legal,
-                       number * 2**32 + shard["game"].astype(np.int64), steps)
+                       number * 2**32 + shard["game"].astype(np.int64), steps, search_value)
 
 
 def _step_targets(shard: Any) -> StepTargets:
@@ -175,7 +183,7 @@ def load_shards(paths: Sequence[str | Path]) -> Dataset:
                         *(np.concatenate([getattr(p.steps, k) for p in parts]) for k in ("head", "target", "legal")))
     joined = {k: np.concatenate([getattr(p, k) for p in parts])
               for k in ("features", "values", "seats", "policy", "legal", "games")}
-    data = Dataset(**joined, steps=steps)
+    data = Dataset(**joined, steps=steps, search_value=np.concatenate([p.search_value for p in parts]))
     data.check()
     return data
 
@@ -190,6 +198,9 @@ class TrainConfig:
     policy_weight: float = 1.0
     step_weight: float = 0.0
     """Weight of the step policy's loss; 0 trains no step policy (a version 1 weight file)."""
+    search_value: float = 0.0
+    """Share of the search's own value of the played move in the mover's value target (the rest: the
+    game's result); rows without one keep the result."""
     seed: int = 0
     validation: float = 0.1
     """Share of the games held out to validate."""
@@ -294,6 +305,30 @@ def _step_rows(data: Dataset, starts: np.ndarray, rows: np.ndarray, room: int | 
             np.concatenate([steps.target[index], np.zeros((pad, NUM_ACTIONS), np.float32)]),
             np.concatenate([steps.legal[index], np.ones((pad, NUM_ACTIONS), bool)]),
             np.concatenate([np.ones(len(index), np.float32), np.zeros(pad, np.float32)]))
+
+
+def value_targets(data: Dataset, share: float) -> np.ndarray:
+    """The value targets ``[N, 4]``: the game's results, the mover's mixed with the search's value.
+
+    Where ``data.search_value`` is known the mover's target becomes ``(1 - share) * result + share *
+    search value``; the other seats follow so that the sides still sum as results do (2 players: the
+    opponent gets the rest; 4 players: the partner the same, the opponents the rest; 3 players: the
+    others keep their results, as the search's value says nothing of who else wins). With a share of
+    0 the results are returned unchanged.
+    """
+    values = data.values.astype(np.float32, copy=True)
+    if share == 0 or data.search_value is None:
+        return values
+    known = ~np.isnan(data.search_value)
+    mover = (1 - share) * values[known, 0] + share * data.search_value[known]
+    players = data.seats.sum(axis=1)[known]
+    rows = np.flatnonzero(known)
+    values[rows, 0] = mover
+    two, four = rows[players == 2], rows[players == 4]
+    values[two, 1] = 1 - values[two, 0]
+    values[four, 2] = values[four, 0]
+    values[four, 1] = values[four, 3] = 1 - values[four, 0]
+    return values
 
 
 def _split(data: Dataset, config: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -416,25 +451,26 @@ def train(data: Dataset, out: str | Path, config: TrainConfig | None = None, res
         return optax.apply_updates(p, updates), state, value
 
     evaluate = jax.jit(_losses)
-    arrays = (data.features.astype(np.float32), data.values.astype(np.float32), data.seats.astype(bool),
+    arrays = (data.features.astype(np.float32), value_targets(data, config.search_value), data.seats.astype(bool),
               data.policy.astype(np.float32), data.legal.astype(bool))
+    results = (arrays[0], data.values.astype(np.float32), *arrays[2:])  # validation: against the results
     step_starts = np.searchsorted(data.steps.position, np.arange(len(data) + 1))
     batch = min(config.batch, len(train_rows))
 
-    def batch_of(rows: np.ndarray, room: int | None) -> tuple[Any, ...]:
+    def batch_of(rows: np.ndarray, room: int | None, targets: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
         steps = _step_rows(data, step_starts, rows, room) if with_steps else _step_rows(data, step_starts, rows[:0], 0)
-        return tuple(jnp.asarray(a[rows]) for a in arrays) + tuple(jnp.asarray(a) for a in steps)
+        return tuple(jnp.asarray(a[rows]) for a in targets) + tuple(jnp.asarray(a) for a in steps)
 
     for epoch in range(history.epochs, config.epochs):
         order = train_rows[np.random.default_rng([config.seed, 1, epoch]).permutation(len(train_rows))]
         losses = []
         for start in range(0, len(order) - batch + 1, batch):  # whole batches: one compiled shape
             rows = order[start:start + batch]
-            params, opt_state, value = step(params, opt_state, batch_of(rows, batch * _STEP_ROWS))
+            params, opt_state, value = step(params, opt_state, batch_of(rows, batch * _STEP_ROWS, arrays))
             losses.append(float(value))
         history.train_loss.append(float(np.mean(losses)))
         if len(valid_rows):
-            v_loss, v_mae, p_loss, s_loss = evaluate(params, batch_of(valid_rows, None))
+            v_loss, v_mae, p_loss, s_loss = evaluate(params, batch_of(valid_rows, None, results))
             history.value_loss.append(float(v_loss))
             history.value_mae.append(float(v_mae))
             history.policy_loss.append(float(p_loss))
@@ -461,6 +497,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--policy-weight", type=float, default=TrainConfig.policy_weight)
     parser.add_argument("--step-weight", type=float, default=TrainConfig.step_weight,
                         help="weight of the step policy's loss (0: no step policy)")
+    parser.add_argument("--search-value", type=float, default=TrainConfig.search_value,
+                        help="share of the search's value of the played move in the mover's value target (0-1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint in --out")
     args = parser.parse_args(argv)
@@ -468,10 +506,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         hidden = tuple(int(w) for w in args.hidden.split(","))
         if not hidden or min(hidden) < 1 or args.epochs < 1 or args.batch < 1 or args.lr <= 0:
             raise ValueError("widths, epochs and batch must be positive and the learning rate above 0")
-        if args.step_weight < 0:
-            raise ValueError("the step weight must not be negative")
+        if args.step_weight < 0 or not 0 <= args.search_value <= 1:
+            raise ValueError("the step weight must not be negative and the search value share must lie in [0, 1]")
         config = TrainConfig(hidden, args.epochs, args.batch, args.lr, args.weight_decay, args.policy_weight,
-                             args.step_weight, args.seed)
+                             args.step_weight, args.search_value, args.seed)
         data = load_shards(args.data)
         print(f"{len(data)} positions, {data.features.shape[1]} features")
         train(data, args.out, config, resume=args.resume)
