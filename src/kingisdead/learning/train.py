@@ -359,7 +359,7 @@ def _plot(history: History, path: Path) -> None:
 
     epochs = range(1, history.epochs + 1)
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(epochs, history.train_loss, label="training loss (value + policy)")
+    ax.plot(epochs, history.train_loss, label="training loss (value + weighted policies)")
     if history.value_loss:
         ax.plot(epochs, history.value_loss, label="validation value loss")
         ax.plot(epochs, history.policy_loss, label="validation policy loss")
