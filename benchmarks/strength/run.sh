@@ -41,6 +41,15 @@ run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --
 #   (pooled: .venv/bin/python benchmarks/strength/table.py --pool "2p-net-r1-strong1s*")
 # run 3p-net-r1-strong1s        --players 3 --bots mcts-net:1s,strong --games 24 --jobs 2 --seed 13
 # run 4p-net-r1-strong1s        --players 4 --bots mcts-net:1s,strong --games 16 --jobs 2 --seed 14
-# run 2p-net-r1-strong10s       --players 2 --bots mcts-net:1s,strong:10s --games 20 --jobs 2 --seed 16
 # The ladder with every level (max and master take both cores: one game at a time):
 # run 2p-ladder-master          --players 2 --bots random,beginner,intermediate,strong,max,master --games 90 --jobs 1 --seed 24
+# The master level itself (two threads; one game at a time so that it has both cores):
+# run 2p-master1s-strong1s-seed30 --players 2 --bots master:1s,strong --games 40 --jobs 1 --seed 30
+# run 2p-master1s-strong1s-seed31 --players 2 --bots master:1s,strong --games 40 --jobs 1 --seed 31
+#   (pooled: .venv/bin/python benchmarks/strength/table.py --pool "2p-master1s-strong1s*")
+# Against strong at ten times the time (one core each, two games at once), in runs of 16:
+# run 2p-net-r1-strong10s-seed60 --players 2 --bots mcts-net:1s,strong:10s --games 16 --jobs 2 --seed 60
+# run 2p-net-r1-strong10s-seed61 --players 2 --bots mcts-net:1s,strong:10s --games 16 --jobs 2 --seed 61
+# run 2p-net-r1-strong10s-seed62 --players 2 --bots mcts-net:1s,strong:10s --games 16 --jobs 2 --seed 62
+#   (pooled: .venv/bin/python benchmarks/strength/table.py --pool "2p-net-r1-strong10s*")
+# Round r4's comparisons are benchmarks/strength/guidance.py runs (docs/learning.md, "Round r4").
