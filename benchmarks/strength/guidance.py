@@ -50,7 +50,8 @@ def search_config(changes: list[str]) -> SearchConfig:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bots", required=True, help="NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT[,DRAW_WEIGHT]][|FIELD=VALUE...];...")
+    parser.add_argument("--bots", required=True,
+                        help="NAME=WEIGHTS,VALUE_WEIGHT,POLICY_WEIGHT[,STEP_WEIGHT[,DRAW_WEIGHT]][|FIELD=VALUE...];...")
     parser.add_argument("--budget", default="250ms")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)

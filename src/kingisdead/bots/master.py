@@ -101,10 +101,10 @@ def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchC
     knobs = (config.exploration, config.widening, config.root_widening, config.per_card,
              config.root_per_card, config.rollout_moves, config.prior_weight)
     net = network if network is not None else load_network()
+    weights = (guidance.value_weight, guidance.policy_weight, guidance.step_weight, guidance.draw_weight)
     moves, iterations, seconds = core.require().guided_search(
         core.to_core(state), budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
-        list(include), threads, net, (guidance.value_weight, guidance.policy_weight, guidance.step_weight,
-                               guidance.draw_weight))
+        list(include), threads, net, weights)
     stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
     return SearchResult(stats[0].move, stats, iterations, seconds)
 

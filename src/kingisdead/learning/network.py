@@ -82,7 +82,8 @@ class Network:
         if self.steps is None:
             raise ValueError("this network has no step policy")
         if not (0 <= card < STEP_CARDS and 1 <= step <= STEP_DEPTHS):
-            raise ValueError(f"card must lie in 0..{STEP_CARDS - 1} and step in 1..{STEP_DEPTHS}, got {card} and {step}")
+            raise ValueError(f"card must lie in 0..{STEP_CARDS - 1} and step in 1..{STEP_DEPTHS}, "
+                             f"got {card} and {step}")
         w, b = self.steps
         return self.trunk(features) @ w[card, step - 1] + b[card, step - 1]
 

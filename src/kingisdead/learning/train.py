@@ -7,17 +7,19 @@ head over the first move-building step (softmax over the legal steps,
 cross-entropy against the search's visit distribution) and, with
 ``--step-weight`` above 0, a step policy over the later building steps (one
 softmax layer per card and step number, cross-entropy against the shards'
-step targets over the builder's offers), trained with AdamW from optax. Seeded and resumable: the initial weights come from
-``--seed``, each epoch's order of positions from the seed and the epoch, and a
-checkpoint is written after every epoch, so a run resumed from a checkpoint
-ends with the same weights as one never stopped.
+step targets over the builder's offers), trained with AdamW from optax.
+Seeded and resumable: the initial weights come from ``--seed``, each
+epoch's order of positions from the seed and the epoch, and a checkpoint is
+written after every epoch, so a run resumed from a checkpoint ends with the
+same weights as one never stopped. ``--search-value`` mixes the search's own
+value of the played move into the mover's value target.
 
 Each epoch writes to the output folder: ``checkpoint.npz`` (weights, the
 optimiser's state, the history, the configuration), ``network.kdn`` (the
 weights in the core's format, see :mod:`kingisdead.learning.network`),
 ``history.json`` and ``curves.png`` (the losses by epoch), and ``best.kdn``
 the weights of the epoch with the lowest validation loss so far (value plus
-weighted policy: early stopping without stopping). A tenth of the
+weighted policies: early stopping without stopping). A tenth of the
 games (chosen by the seed) is held out to validate.
 """
 
@@ -243,7 +245,8 @@ def _init(key: Any, inputs: int, hidden: Sequence[int], steps: bool) -> dict[str
         layers.append({"w": w, "b": jnp.zeros((n_out,), jnp.float32)})
     params: dict[str, Any] = {"trunk": layers[:-2], "value": layers[-2], "policy": layers[-1]}
     if steps:
-        w = jax.random.normal(jax.random.fold_in(key, 1), (_STEP_HEADS, sizes[-1], NUM_ACTIONS), jnp.float32) * jnp.sqrt(2.0 / sizes[-1])
+        shape = (_STEP_HEADS, sizes[-1], NUM_ACTIONS)
+        w = jax.random.normal(jax.random.fold_in(key, 1), shape, jnp.float32) * jnp.sqrt(2.0 / sizes[-1])
         params["steps"] = {"w": w, "b": jnp.zeros((_STEP_HEADS, NUM_ACTIONS), jnp.float32)}
     return params
 
