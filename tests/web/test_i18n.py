@@ -174,6 +174,29 @@ def test_an_error_in_french_and_in_german(client: Any):
         assert error == {"type": "error", "error": "not_your_turn", "detail": "du bist nicht am Zug: Spieler 1 ist am Zug"}
 
 
+def test_a_socket_speaks_the_language_in_its_url_whatever_its_handshake_says(client: Any):
+    # Chromium 148 sends the page's Accept-Language on HTTP requests but en-US on the WebSocket handshake:
+    # the page names its language in the socket's URL, which wins over the handshake's headers.
+    game = create(client, [human(), human()])
+    second = game["seats"][1]["token"]
+    for lang, expected in (("fr", "ce n'est pas votre tour : c'est au joueur 1 de jouer"),
+                           ("de", "du bist nicht am Zug: Spieler 1 ist am Zug")):
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?lang={lang}",
+                                      headers={"Accept-Language": "en-US,en;q=0.9"}) as socket:
+            assert socket.receive_json()["type"] == "state"
+            socket.send_json({"type": "auth", "token": second})
+            assert socket.receive_json()["type"] == "state"
+            socket.send_json({"type": "move", "move": "pass"})
+            assert socket.receive_json()["detail"] == expected
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?lang=xx",  # not a language: the headers decide
+                                  headers={"Accept-Language": "de"}) as socket:
+        assert socket.receive_json()["type"] == "state"
+        socket.send_json({"type": "auth", "token": second})
+        socket.receive_json()
+        socket.send_json({"type": "move", "move": "pass"})
+        assert socket.receive_json()["detail"] == "du bist nicht am Zug: Spieler 1 ist am Zug"
+
+
 def test_views_and_options_in_the_request_language(client: Any):
     game = create(client, [human(), bot("random")], variant="mordred", first_player=1)
     token = game["seats"][0]["token"]

@@ -15,7 +15,8 @@ docs/i18n.md for the workflow (add a text, extract, translate).
 - The HTML pages are Jinja2 templates rendered per request (:func:`render_page`):
   ``{{ _("…") }}`` for short texts, ``{% trans %}…{% endtrans %}`` for paragraphs.
 
-The language of a request (:class:`LanguageMiddleware`): the signed-in
+The language of a request (:class:`LanguageMiddleware`): for a WebSocket, the
+``lang`` parameter of its URL (the page's own language); then the signed-in
 player's saved language, else the ``lang`` cookie set by the page's language
 selector, else the best match of ``Accept-Language`` (Babel's negotiation),
 else English.
@@ -35,6 +36,7 @@ from importlib.resources import files
 from io import BytesIO
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from babel import Locale
 from babel.core import UnknownLocaleError
@@ -320,7 +322,11 @@ class LanguageMiddleware:
             return
         headers = Headers(scope=scope)
         lang = None
-        if self.user_language is not None:
+        if scope["type"] == "websocket":
+            # The page says its own language in the socket's URL: browsers may send another Accept-Language
+            # on the handshake than on the page's requests (Chromium 148 does).
+            lang = supported(_query_language(scope))
+        if lang is None and self.user_language is not None:
             lang = supported(await self.user_language(scope))
         if lang is None:
             lang = supported(cookie_parser(headers.get("cookie", "")).get(COOKIE))
@@ -340,6 +346,14 @@ class LanguageMiddleware:
             await self.app(scope, receive, varying if scope["type"] == "http" else send)
         finally:
             _language.reset(token)
+
+
+def _query_language(scope: Scope) -> str | None:
+    """The ``lang`` parameter of a connection's query string, if any."""
+    for name, value in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
+        if name == "lang":
+            return value
+    return None
 
 
 def language_of(connection: Any) -> str:

@@ -64,7 +64,8 @@ async function start() {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const token = !hotseat() && seatTokens.size === 1 ? [...seatTokens.values()][0] : null;
-  socket = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws`);
+  // The page's language goes in the URL: a browser's handshake may carry another Accept-Language.
+  socket = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws?lang=${document.documentElement.lang}`);
   socket.onopen = () => {  // the token goes in the first message, never in the URL (logs and proxies keep URLs)
     backoff = 500; $("conn").className = "conn on";
     if (token) socket.send(JSON.stringify({ type: "auth", token }));
