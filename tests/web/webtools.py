@@ -113,3 +113,13 @@ def wait_for(predicate: Any, timeout: float = 90.0, what: str = "condition") -> 
             return value
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def serious_accessibility_violations(page: Any) -> list[str]:
+    """axe-core's (axe-playwright-python) violations of impact serious or critical on the page as it is now,
+    each as ``"rule-id: help (n nodes: first selector)"``; an empty list when the page passes."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes: {v['nodes'][0]['target']})"
+            for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
