@@ -8,6 +8,7 @@ whose translation differs, whole or with its {placeholders} filled in.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterator
 from random import Random
@@ -129,6 +130,43 @@ def test_lobby_table_and_result_have_no_untranslated_text(browser, server: Serve
         page.goto(server.url + "/rules")
         assert untranslated(page, lang) == []
         assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_the_socket_speaks_the_pages_language_when_its_handshake_says_english(browser, server: Server,
+                                                                              games: dict, lang: str):
+    # Chromium 148 sent the page's Accept-Language on HTTP requests but en-US on the WebSocket handshake. Made
+    # so here whatever the browser's version: an English browser whose HTTP requests (not the handshake,
+    # which routes do not see) are rewritten to ask for the language.
+    context, page = open_in(browser, "en")
+
+    def asking(route) -> None:
+        route.continue_(headers={**route.request.headers, "accept-language": f"{lang}-{lang.upper()}"})
+
+    page.route("**/*", asking)
+    seat_views: list[dict] = []  # the seat's views that came over the socket
+
+    def received(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "state" and message["game"].get("you") == 0:
+            seat_views.append(message["game"])
+
+    page.on("websocket", lambda socket: socket.on("framereceived", received))
+    try:
+        running = games["running"]
+        page.goto(f"{server.url}/game/{running['id']}#token={running['seats'][0]['token']}")
+        page.wait_for_selector("[data-testid=hand-card]:not([disabled])")
+        for _attempt in range(100):
+            if seat_views:
+                break
+            page.wait_for_timeout(100)
+        assert seat_views, "no seat view came over the socket"
+        assert page.evaluate("document.documentElement.lang") == lang
+        texts = [entry["text"] for entry in seat_views[-1]["log"]]
+        assert texts and not [t for t in texts for _e, pattern in english_patterns(lang) if pattern.fullmatch(t)]
+        assert untranslated(page, lang) == []
     finally:
         context.close()
 
