@@ -89,9 +89,15 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
             page.wait_for_selector(f"[data-testid=tutorial-clicks][data-done='{len(moves[number]['steps'])}']")
             page.click("[data-testid=confirm]")
             page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=number)
+            if number == 0:  # /learn again while it runs: the same game, at the step reached
+                table, step = page.url, page.get_attribute("#tutorial", "data-step")
+                page.goto(server.url + "/learn")
+                page.wait_for_url(table)
+                page.wait_for_selector(f"#tutorial[data-step='{step}']")
         assert refused and steps_seen == 16
         assert page.get_attribute("body", "data-turn") == "over"
         assert page.locator("[data-testid=tutorial-done]").is_visible()
+        assert page.locator("[data-testid=play-again]").is_hidden()  # no rematch against a scripted tutor
         assert lang == "en" or untranslated(page, lang) == []
         assert not errors, errors
     finally:

@@ -188,6 +188,7 @@ function update() {
 }
 
 if (saved && saved.id === gameId) {
+  document.body.classList.add("tutorial-game");  // no rematch of a tutorial: its tutor is this page
   document.addEventListener("kid:table", (event) => { table = event.detail; update(); });
   start();
 }
