@@ -7,7 +7,7 @@ from typing import Any
 from webtools import auth
 
 from kingisdead import GameState
-from kingisdead.board import Card
+from kingisdead.board import Card, Region
 from kingisdead.moves import parse_move
 from kingisdead.web.tutorial import LEARNER, MOVES, SEED, TUTOR, script
 
@@ -58,3 +58,18 @@ def test_the_learn_page_speaks_the_browsers_language(client: Any):
     page = client.get("/learn", headers={"Accept-Language": "de-DE"})
     assert page.status_code == 200 and '<html lang="de">' in page.text and "/static/learn.js" in page.text
     assert "Spielen lernen" in page.text
+
+
+def test_the_counts_the_step_texts_quote_are_those_of_the_script():
+    """tutorial.js quotes followers per region (Scots, Welsh, Romano-British) and the complete sets at the end."""
+    quoted = {3: (Region.CALEDONIA, [2, 0, 1]), 8: (Region.AQUAE_SULIS, [0, 1, 1]),
+              10: (Region.LONDINIUM, [2, 1, 2]), 12: (Region.EBORACUM, [0, 2, 2]), 14: (Region.RATAE, [2, 2, 1])}
+    state = GameState.new(2, "standard", SEED, LEARNER)
+    for number, text in enumerate(MOVES):
+        if number in quoted:
+            region, counts = quoted[number]
+            assert [state.followers(region, k) for k in range(3)] == counts, number
+            if number >= 8:
+                assert state.contested == region
+        state.apply(text)
+    assert [min(state.court(p)) for p in (LEARNER, TUTOR)] == [1, 0]
