@@ -112,7 +112,9 @@ function reply() {
   setTimeout(async () => {
     try {
       await api("POST", `/api/games/${gameId}/moves`, { move: script[n].move, move_number: n }, saved.tutor);
-    } catch (err) { sent = -1; refusal = err.message; render(); }
+    } catch (err) {  // 409: already played (from another tab of this tutorial), which is as good
+      if (err.status !== 409) { sent = -1; refusal = err.message; render(); }
+    }
   }, TUTOR_DELAY_MS);
 }
 
