@@ -82,6 +82,8 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
                     page.screenshot(path=str(DOCS_IMG / "tutorial-refused.png"))
                 assert lang == "en" or untranslated(page, lang) == []
                 assert serious_accessibility_violations(page) == []
+                leave = page.locator("[data-testid=leave]")  # no stand-in bot to take the script over
+                assert leave.count() == 1 and leave.is_hidden()
                 refused = True
             for done, choice in enumerate(moves[number]["steps"]):
                 page.wait_for_selector(f"[data-testid=tutorial-clicks][data-done='{done}']")

@@ -27,6 +27,7 @@ from .accounts import SESSION_COOKIE
 from .games import GameService
 from .i18n import LocalizedRoute, language_of, render_page
 
+STATIC = files("kingisdead.web") / "static"
 SEED = 1
 """The set-up: Caledonia is contested first, and the script below ends the game by invasion."""
 LEARNER, TUTOR = 0, 1
@@ -57,14 +58,13 @@ def script() -> list[dict[str, Any]]:
 
 
 def create_tutorial(service: GameService) -> tuple[str, str, str]:
-    """A new tutorial game: (its id, the learner's seat token, the tutor's seat token)."""
+    """A new tutorial game: (its id, the learner's seat token, the tutor's seat token). No account holds
+    the learner's seat, so a tutorial never counts in anyone's statistics."""
     game, tokens = service.create(2, "standard", [{"kind": "human"}, {"kind": "human", "name": TUTOR_NAME}],
                                   seed=SEED, first_player=LEARNER)
     _seat, tutor = service.claim_invite(game.id, tokens[TUTOR])
     return game.id, tokens[LEARNER], tutor
 
-
-STATIC = files("kingisdead.web") / "static"
 
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:

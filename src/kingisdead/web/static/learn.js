@@ -8,7 +8,8 @@ async function open() {
   if (saved && !new URLSearchParams(location.search).has("again")) {
     try {
       const game = await api("GET", `/api/games/${saved.id}`);
-      if (game.status === "running") { location.replace(`/game/${saved.id}`); return; }
+      const learner = game.seats[0];  // left or away: a stand-in bot plays it, off the script
+      if (game.status === "running" && !learner.left && !learner.away) { location.replace(`/game/${saved.id}`); return; }
     } catch (err) { /* gone (another database): start a new one */ }
   }
   const started = await api("POST", "/api/learn");

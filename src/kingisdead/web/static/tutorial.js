@@ -194,7 +194,7 @@ function update() {
 }
 
 if (saved && saved.id === gameId) {
-  document.body.classList.add("tutorial-game");  // no rematch of a tutorial: its tutor is this page
+  document.body.classList.add("tutorial-game");  // style.css hides the controls a tutorial has no use for
   document.addEventListener("kid:table", (event) => { table = event.detail; update(); });
   start();
 }
