@@ -34,6 +34,7 @@ from .live import BotRunner, Hub, error_body, evict_idle
 from .pubsub import Listener
 from .ratings import apply_pending, router as ratings_router
 from .rematch import router as rematch_router
+from .tutorial import router as tutorial_router
 from .security import (
     BodyLimit,
     RateLimited,
@@ -171,6 +172,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.include_router(ratings_router(_errors))
     app.include_router(rematch_router(_errors))
     app.include_router(clocks_router(_errors))
+    app.include_router(tutorial_router(_errors))  # /learn, the guided first game
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:

@@ -163,6 +163,8 @@ function render() {
   renderBanner();
   renderResult();
   renderReplayBar();
+  // For layers over the table (the tutorial): what is shown and the choices of the move being built.
+  document.dispatchEvent(new CustomEvent("kid:table", { detail: { view, steps: build.steps.map(({ kind, value }) => ({ kind, value })) } }));
 }
 
 function interaction() {

@@ -1,0 +1,200 @@
+// Learn to play: the tutorial layer over the real table of a tutorial game (started at /learn).
+// It shows one step at a time in a box above the table, outlines the part of the table the step speaks
+// of, plays the tutor's scripted replies with the tutor's token, and refuses (before anything is sent)
+// every click on the table's move controls that is not the one the step asks for, saying why.
+// The script of moves comes from GET /api/learn; the table tells this layer what it shows through the
+// "kid:table" event (game.js), so the learner's moves go through the table's own controls.
+import { api, el } from "/static/common.js";
+import { t } from "/static/i18n.js";
+
+export const TUTORIAL_KEY = "kid:tutorial";  // this browser's tutorial game: {id, tutor (token), step}
+const TUTOR_DELAY_MS = 700;  // the tutor's reply comes a moment after the learner's move, as at a table
+
+// Each step: `focus` the id of the table's part it outlines; `move` the index in the script of the
+// learner's move it asks for (it ends once that move is made), else `after` the number of moves the game
+// must have reached before it shows (the tutor's replies up to there are played first) and the learner
+// goes on with Next. `regions`: the regions it speaks of, outlined on the map and the region-card track. `text` gets the board's names: region(r), faction(k), card(c).
+const STEPS = [
+  { after: 0, focus: "map", text: (n) => t("Arthur is dead, and you are one of his court. You have no faction of your own: the Scots (blue), the Welsh (red) and the Romano-British (yellow) fight over the eight regions of Britain, one power struggle for each. When all eight are fought, the faction that holds the most regions rules, and the player with the most of its followers at court is crowned.") },
+  { after: 0, focus: "players", text: (n) => t("This is your court: the followers in front of you. You start with two. Each card you play lets you call one more follower to your court, from any region not yet resolved. {tutor}, your tutor, plays the other seat.", { tutor: n.tutor }) },
+  { after: 0, focus: "track", regions: [0], text: (n) => t("The region cards give the order of the struggles. {region} is contested now (it glows on the map): when its struggle ends, the faction with the most followers there takes it.", { region: n.region(0) }) },
+  { move: 0, focus: "action", text: (n) => t("Your turn. Each of your eight cards can be played once. The {card} card puts up to 2 {faction} followers from the stock into regions that border a region the {faction} hold; their home, {home}, counts as held until its own struggle. The Scots and Welsh cards work the same way. After every card you call one follower to your court.", { card: n.card(6), faction: n.faction(2), home: n.region(6) }) },
+  { after: 2, focus: "last-moves", text: (n) => t("{tutor} played the Ambassador: one follower of one region changes places with one follower of any other region (here a Scots follower of {a} and a Romano-British one of {b}). Then {tutor} called a follower to court. The latest moves are listed here, all of them in the log.", { tutor: n.tutor, a: n.region(2), b: n.region(4) }) },
+  { move: 2, focus: "action", text: (n) => t("The Garrison exchanges 2 followers of one region for 1 follower of a region that borders it. Send a Scots and a Romano-British follower from {a} to {b} for a Romano-British one, then call the Welsh follower of {c} to your court: {c} is left with 2 Scots against 1 Romano-British.", { a: n.region(7), b: n.region(6), c: n.region(0) }) },
+  { move: 4, focus: "action", text: (n) => t("{tutor} passed. A pass keeps your cards for later, and it counts for this turn only. A power struggle ends when every player has passed, one after the other. Pass now to end the struggle for {region}.", { tutor: n.tutor, region: n.region(0) }) },
+  { after: 5, focus: "track", regions: [0], text: (n) => t("The struggle is over. The Scots have the most followers in {region} (2 against 1), so they take it, and its followers go back to the stock. A tie for the most, or an empty region, would have fallen to the Saxons. The next struggle begins with the player after the one who passed last: {tutor}.", { region: n.region(0), tutor: n.tutor }) },
+  { after: 6, focus: "track", regions: [2, 6], text: (n) => t("{tutor} played the Crown: the region cards of {a} and {b} changed places, so {b} is now fought before {a}. {tutor}'s Crown token lies on the card of {a}: no one can move that card again.", { tutor: n.tutor, a: n.region(2), b: n.region(6) }) },
+  { move: 6, focus: "action", text: (n) => t("You hold two Settlements cards. Each brings one follower of every faction from the stock into regions not yet resolved, each where you like. Put the Scots and the Welsh follower into {a} and the Romano-British one into {b}, then call a Romano-British follower of {c} to your court.", { a: n.region(1), b: n.region(5), c: n.region(2) }) },
+  { move: 8, focus: "map", regions: [7], text: (n) => t("{region} is contested now: one Welsh and one Romano-British follower, a tie. {tutor} passed; pass too.", { region: n.region(7), tutor: n.tutor }) },
+  { after: 9, focus: "track", regions: [7], text: (n) => t("A tie: no faction takes {region}, and a Saxon token lies on it. As soon as four Saxon tokens are on the board, the game ends at once: the Saxons invade.", { region: n.region(7) }) },
+  { move: 10, focus: "map", regions: [6], text: (n) => t("{region} is next: 2 Scots, 1 Welsh and 2 Romano-British, tied again. Pass.", { region: n.region(6) }) },
+  { move: 12, focus: "map", regions: [2], text: (n) => t("{region}: 2 Welsh against 2 Romano-British. If no one plays a card, a third Saxon token lies there. Pass.", { region: n.region(2) }) },
+  { move: 14, focus: "map", regions: [5], text: (n) => t("{region}: 2 Scots, 2 Welsh and 1 Romano-British. A fourth tie brings the Saxon invasion. Pass.", { region: n.region(5) }) },
+  { after: 15, focus: "result", text: (n) => t("The Saxons invaded. After an invasion the winner is the player with the most complete sets (one follower of each faction): you have 1, {tutor} has 0, so you win. Had all eight struggles been fought, the game would have ended in a coronation: the faction that holds the most regions rules, and the player with the most of its followers is crowned. You know the game now: start a real one from the lobby.", { tutor: n.tutor }) },
+];
+
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const saved = location.pathname.startsWith("/game/") ? JSON.parse(localStorage.getItem(TUTORIAL_KEY) || "null") : null;
+let table = null;      // the latest {view, steps} the table showed
+let script = null;     // GET /api/learn's moves
+let names = null;      // the board's names in the page's language
+let sent = -1;         // the move number of the tutor's latest reply sent
+let refusal = "";      // why the latest click was refused
+
+function save() { localStorage.setItem(TUTORIAL_KEY, JSON.stringify(saved)); }
+function step() { return saved.step < STEPS.length ? STEPS[saved.step] : null; }
+function moved() { return table ? table.view.move_number : 0; }
+function needed(s) { return s.move !== undefined ? s.move : s.after; }  // moves before the step can show
+function same(a, b) { return a.kind === b.kind && Number(a.value) === Number(b.value); }
+
+// The choice a click on the table would make, or null for a click on anything else.
+function clickedChoice(target) {
+  const node = target.closest("[data-testid=hand-card], [data-testid=choice], [data-testid=pass], [data-testid=confirm], [data-testid=hint], .region.selectable, .rcard.selectable");
+  if (!node) return null;
+  const id = node.dataset.testid;
+  if (id === "hand-card") return { kind: "card", value: Number(node.dataset.card) };
+  if (id === "choice") return { kind: node.dataset.kind, value: Number(node.dataset.value) };
+  if (id === "pass") return { kind: "pass", value: -1 };
+  if (id === "confirm") return { kind: "confirm", value: -1 };
+  if (id === "hint") return { kind: "hint", value: -1 };
+  return { kind: "region", value: Number(node.getAttribute("data-region")) };
+}
+
+// What the step wants clicked next: a choice, "confirm", "back" (a choice off the script was made), or null.
+function wanted() {
+  const s = step();
+  if (!s || s.move === undefined || moved() !== s.move || !table) return null;
+  const expected = script[s.move].steps;
+  const done = table.steps;
+  if (done.length > expected.length || done.some((c, k) => !same(c, expected[k]))) return { kind: "back", value: -1 };
+  return done.length === expected.length ? { kind: "confirm", value: -1 } : expected[done.length];
+}
+
+function label(choice) {
+  if (choice.kind === "card") return names.card(choice.value);
+  if (choice.kind === "region") return names.region(choice.value);
+  if (choice.kind === "faction") return names.faction(choice.value);
+  if (choice.kind === "pass") return t("Pass");
+  if (choice.kind === "confirm") return t("Confirm");
+  return t("none (stock empty)");
+}
+
+function reason(want) {
+  const s = step();
+  if (!s || s.move === undefined) return t("Not yet: read this step, then press Next.");
+  if (!want) return t("Not yet: wait for {tutor} to play.", { tutor: names.tutor });
+  if (want.kind === "back") return t("That choice is not the one this step asks for: press Back.");
+  if (want.kind === "card") return t("Not that: this step asks you to play the {card} card.", { card: label(want) });
+  if (want.kind === "pass") return t("Not that: this step asks you to pass.");
+  if (want.kind === "confirm") return t("Not that: your move is complete; confirm it.");
+  return t("Not that: this step asks you to choose {choice} now.", { choice: label(want) });
+}
+
+function guard(event) {
+  if (!saved || !names) return;
+  const choice = clickedChoice(event.target);
+  if (!choice) return;
+  const want = wanted();
+  if (want && same(choice, want)) { refusal = ""; return; }
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  refusal = reason(want);
+  render();
+}
+
+// The tutor's scripted replies: each as soon as the step in view needs it and the tutor is to move.
+function reply() {
+  const s = step();
+  const n = moved();
+  if (!s || !table || n >= needed(s) || n >= script.length || script[n].seat === 0) return;
+  if (table.view.table.to_move !== script[n].seat || sent === n) return;
+  sent = n;
+  setTimeout(async () => {
+    try {
+      await api("POST", `/api/games/${gameId}/moves`, { move: script[n].move, move_number: n }, saved.tutor);
+    } catch (err) {  // 409: already played (from another tab of this tutorial), which is as good
+      if (err.status !== 409) { sent = -1; refusal = err.message; render(); }
+    }
+  }, TUTOR_DELAY_MS);
+}
+
+function advance() {
+  let s = step();
+  while (s && s.move !== undefined && moved() > s.move) {  // the move it asked for was made
+    saved.step += 1;
+    refusal = "";
+    s = step();
+  }
+  save();
+}
+
+function render() {
+  const box = document.getElementById("tutorial");
+  document.querySelectorAll(".tutorial-focus").forEach((node) => node.classList.remove("tutorial-focus"));
+  const s = step();
+  const title = el("h2", {}, t("Learn to play"));
+  if (!s) {
+    box.dataset.wait = "done";
+    box.replaceChildren(title, el("p", { "data-testid": "tutorial-step" }, t("Well done: you have played your first game of The King Is Dead.")),
+      el("div", { class: "buttons", "data-testid": "tutorial-done" },
+        el("a", { class: "btn", href: "/" }, t("Play a real game")),
+        el("a", { class: "btn secondary", href: "/learn?again=1" }, t("Start the tutorial again"))));
+    return;
+  }
+  const ready = moved() >= needed(s);
+  box.dataset.step = String(saved.step);
+  box.dataset.wait = !ready ? "tutor" : s.move !== undefined ? "move" : "next";
+  const focus = document.getElementById(s.focus);
+  if (ready && focus) focus.classList.add("tutorial-focus");
+  if (ready) for (const r of s.regions || []) {
+    document.querySelectorAll(`#map path.region[data-region="${r}"], #track .rcard[data-region="${r}"]`)
+      .forEach((node) => node.classList.add("tutorial-focus"));
+  }
+  const parts = [title, el("div", { class: "muted", "data-testid": "tutorial-count" },
+    t("Step {n} of {total}", { n: saved.step + 1, total: STEPS.length }))];
+  parts.push(el("p", { "data-testid": "tutorial-step" }, ready ? s.text(names) : t("{tutor} is playing…", { tutor: names.tutor })));
+  if (ready && s.move !== undefined) {
+    const want = wanted();
+    const clicks = [...script[s.move].steps, { kind: "confirm", value: -1 }];
+    const done = want && want.kind !== "back" ? clicks.findIndex((c) => same(c, want)) : -1;
+    parts.push(el("p", { class: "tutorial-clicks", "data-testid": "tutorial-clicks", "data-done": table.steps.length },
+      t("Your move:") + " ",
+      ...clicks.flatMap((c, k) => [k ? " → " : "", el("span", { class: k < done ? "done" : k === done ? "next" : "" }, label(c))])));
+  }
+  if (refusal) parts.push(el("p", { class: "tutorial-refusal", role: "alert", "data-testid": "tutorial-refusal" }, refusal));
+  if (s.move === undefined) {
+    const next = el("button", { class: "btn", "data-testid": "tutorial-next", disabled: ready ? null : "" },
+      saved.step === STEPS.length - 1 ? t("Finish") : t("Next"));
+    next.addEventListener("click", () => { saved.step += 1; refusal = ""; save(); render(); reply(); });
+    parts.push(el("div", { class: "buttons" }, next));
+  }
+  box.replaceChildren(...parts);
+}
+
+async function start() {
+  const box = el("section", { class: "tutorial panel", id: "tutorial", "data-testid": "tutorial", "aria-live": "polite",
+                              "aria-label": t("Learn to play") });
+  document.querySelector("header.topbar").after(box);
+  const [learn, facts] = await Promise.all([api("GET", "/api/learn"), api("GET", "/api/meta")]);
+  script = learn.moves;
+  names = { tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
+  document.addEventListener("click", guard, true);
+  document.addEventListener("keydown", (event) => {  // the map's regions answer Enter and Space as well
+    if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".region.selectable")) guard(event);
+  }, true);
+  if (table) update();
+  else render();
+}
+
+function update() {
+  if (!names) return;
+  advance();
+  render();
+  reply();
+}
+
+if (saved && saved.id === gameId) {
+  document.body.classList.add("tutorial-game");  // style.css hides the controls a tutorial has no use for
+  document.addEventListener("kid:table", (event) => { table = event.detail; update(); });
+  start();
+}

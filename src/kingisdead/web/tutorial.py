@@ -1,0 +1,94 @@
+"""Learn to play: a guided first game at /learn on the real table.
+
+The tutorial is an ordinary 2-player game with a set-up chosen for teaching
+(:data:`SEED`) and a fixed script of moves (:data:`MOVES`): the learner (seat 0)
+makes theirs by clicking, and the tutor's replies (seat 1, "Morgan", a person's
+seat whose token the learner's browser holds) are sent by the tutorial layer in
+the browser (static/tutorial.js), which also explains each step and refuses
+moves the script does not ask for. The script is short: one struggle taken by
+a faction, then four Saxon tokens end the game by invasion after 15 moves, and
+every kind of card is played once along the way. Nothing about other games
+changes. See docs/web.md ("Learn to play").
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from importlib.resources import files
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ..building import move_steps
+from ..moves import parse_move
+from .accounts import SESSION_COOKIE
+from .games import GameService
+from .i18n import LocalizedRoute, language_of, render_page
+
+STATIC = files("kingisdead.web") / "static"
+SEED = 1
+"""The set-up: Caledonia is contested first, and the script below ends the game by invasion."""
+LEARNER, TUTOR = 0, 1
+TUTOR_NAME = "Morgan"
+MOVES = (
+    "Romano-British Ebo Aqu +Aqu:R",   # the learner: a faction card (Londinium, their home, counts as held)
+    "Ambassador Ebo:S<>Cae:R +Aqu:S",  # the tutor
+    "Garrison Aqu:SR>Lon:R +Cal:W",    # the learner: Caledonia is left with 2 Scots against 1
+    "pass",
+    "pass",                            # both passed: the Scots take Caledonia
+    "Crown Ebo<>Lon *Ebo +Dev:R",      # the tutor: Londinium's struggle now comes before Eboracum's
+    "Settlements S>Din W>Din R>Rat +Ebo:R",
+    "pass", "pass",                    # Aquae Sulis, tied: the first Saxon token
+    "pass", "pass",                    # Londinium, tied: the second
+    "pass", "pass",                    # Eboracum, tied: the third
+    "pass", "pass",                    # Ratae, tied: the fourth, and the Saxons invade
+)
+"""Every move of the tutorial game in order; seat 0 moves first and the seats alternate."""
+
+
+def script() -> list[dict[str, Any]]:
+    """The tutorial's moves, each ``{"number", "seat", "move", "steps"}``: ``number`` counts from 1,
+    ``move`` is the notation, ``steps`` the choices that build it on the table (``{"kind", "value"}``,
+    as the table's hand, choice and pass controls name them)."""
+    return [{"number": n, "seat": (n - 1) % 2, "move": text,
+             "steps": [{"kind": c.kind, "value": c.value} for c in move_steps(parse_move(text))]}
+            for n, text in enumerate(MOVES, start=1)]
+
+
+def create_tutorial(service: GameService) -> tuple[str, str, str]:
+    """A new tutorial game: (its id, the learner's seat token, the tutor's seat token). No account holds
+    the learner's seat, so a tutorial never counts in anyone's statistics."""
+    game, tokens = service.create(2, "standard", [{"kind": "human"}, {"kind": "human", "name": TUTOR_NAME}],
+                                  seed=SEED, first_player=LEARNER)
+    _seat, tutor = service.claim_invite(game.id, tokens[TUTOR])
+    return game.id, tokens[LEARNER], tutor
+
+
+
+def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
+    """The /learn page and the tutorial's API."""
+    api = APIRouter(route_class=LocalizedRoute)
+
+    @api.get("/learn", include_in_schema=False)
+    async def learn_page(request: Request) -> HTMLResponse:
+        return HTMLResponse(render_page(str(STATIC), "learn.html", language_of(request),
+                                        SESSION_COOKIE in request.cookies))
+
+    @api.get("/api/learn", tags=["learn"], summary="The tutorial's script", responses=errors())
+    async def learn_script() -> dict[str, Any]:
+        """``{"seed", "learner", "tutor", "tutor_name", "moves"}``: the moves of the tutorial game (see :func:`script`)."""
+        return {"seed": SEED, "learner": LEARNER, "tutor": TUTOR, "tutor_name": TUTOR_NAME, "moves": script()}
+
+    @api.post("/api/learn", status_code=201, tags=["learn"], summary="Start a tutorial game",
+              responses=errors(429))
+    async def start(request: Request) -> dict[str, Any]:
+        """A new tutorial game: ``{"id", "url", "token", "tutor_token"}``, the learner's seat token and the
+        tutor's (the browser plays the tutor's scripted replies). Counts as a new game for the rate limit."""
+        state = request.app.state
+        state.limiter.hit("create", request.client.host if request.client else "unknown")
+        game_id, token, tutor = await asyncio.to_thread(create_tutorial, state.service)
+        return {"id": game_id, "url": f"{state.public_url}/game/{game_id}", "token": token, "tutor_token": tutor}
+
+    return api

@@ -1,0 +1,106 @@
+"""Learn to play, in Debian's chromium: the tutorial played to its end in English, French and German.
+
+The learner starts from the lobby's link, reads each step, makes the moves each
+step asks for with the table's own controls, has a wrong move refused with its
+reason, and finishes the short game. The English run saves the screenshots shown
+in README.md and docs/web.md (docs/img/tutorial-*.png).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from test_i18n_browser import untranslated
+from webtools import Server, serious_accessibility_violations
+
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+REFUSED = {"en": "Romano-British", "fr": "Romano-Bretons", "de": "Romano-Briten"}
+"""The card the first move step asks for, as its refusal names it in each language."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("tutorial") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+def choice_selector(choice: dict) -> str:
+    """The table's control that makes one step of a move."""
+    if choice["kind"] == "card":
+        return f"[data-testid=hand-card][data-card='{choice['value']}']"
+    if choice["kind"] == "pass":
+        return "[data-testid=pass]"
+    return f"[data-testid=choice][data-kind={choice['kind']}][data-value='{choice['value']}']"
+
+
+def move_number(page) -> int:
+    return int(page.get_attribute("body", "data-move") or -1)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
+    moves = httpx.get(server.url + "/api/learn").json()["moves"]
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale=f"{lang}-{lang.upper()}",
+                                  reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(server.url + "/")
+        page.click("[data-testid=learn-start]")
+        page.wait_for_selector("#tutorial[data-wait=next] [data-testid=tutorial-step]")
+        assert lang == "en" or untranslated(page, lang) == []
+        refused = False
+        steps_seen = 0
+        while True:
+            page.wait_for_selector("#tutorial:is([data-wait=next], [data-wait=move], [data-wait=done])")
+            wait = page.get_attribute("#tutorial", "data-wait")
+            if wait == "done":
+                break
+            steps_seen += 1
+            step = page.get_attribute("#tutorial", "data-step")
+            if wait == "next":
+                if lang == "en" and page.locator("[data-testid=result]").is_visible():
+                    page.screenshot(path=str(DOCS_IMG / "tutorial-end.png"))
+                page.click("[data-testid=tutorial-next]")
+                page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step "
+                                       "|| document.getElementById('tutorial').dataset.wait === 'done'", arg=step)
+                continue
+            number = move_number(page)
+            if not refused:  # a wrong move: pass when the step asks for a card
+                page.click("[data-testid=pass]")
+                refusal = page.text_content("[data-testid=tutorial-refusal]")
+                assert REFUSED[lang] in refusal, refusal
+                assert page.locator("[data-testid=confirm]").count() == 0  # the pass was not even chosen
+                assert move_number(page) == number
+                if lang == "en":
+                    page.screenshot(path=str(DOCS_IMG / "tutorial-refused.png"))
+                assert lang == "en" or untranslated(page, lang) == []
+                assert serious_accessibility_violations(page) == []
+                leave = page.locator("[data-testid=leave]")  # no stand-in bot to take the script over
+                assert leave.count() == 1 and leave.is_hidden()
+                refused = True
+            for done, choice in enumerate(moves[number]["steps"]):
+                page.wait_for_selector(f"[data-testid=tutorial-clicks][data-done='{done}']")
+                page.click(choice_selector(choice))
+            page.wait_for_selector(f"[data-testid=tutorial-clicks][data-done='{len(moves[number]['steps'])}']")
+            page.click("[data-testid=confirm]")
+            page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=number)
+            if number == 0:  # /learn again while it runs: the same game, at the step reached
+                table, step = page.url, page.get_attribute("#tutorial", "data-step")
+                page.goto(server.url + "/learn")
+                page.wait_for_url(table)
+                page.wait_for_selector(f"#tutorial[data-step='{step}']")
+        assert refused and steps_seen == 16
+        assert page.get_attribute("body", "data-turn") == "over"
+        assert page.locator("[data-testid=tutorial-done]").is_visible()
+        assert page.locator("[data-testid=play-again]").is_hidden()  # no rematch against a scripted tutor
+        assert lang == "en" or untranslated(page, lang) == []
+        assert not errors, errors
+    finally:
+        context.close()
