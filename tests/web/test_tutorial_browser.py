@@ -2,21 +2,20 @@
 
 The learner starts from the lobby's link, reads each step, makes the moves each
 step asks for with the table's own controls, has a wrong move refused with its
-reason, and finishes the short game. The English run saves the screenshots shown
-in README.md and docs/web.md (docs/img/tutorial-*.png).
+reason, and finishes the short game. The English run saves screenshots under
+build/test-output/web/screenshots/; docs/img/tutorial-*.png are copies of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from test_i18n_browser import untranslated
-from webtools import Server, serious_accessibility_violations
+from webtools import OUTPUT, Server, serious_accessibility_violations
 
-DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+SHOTS = OUTPUT / "screenshots"
 REFUSED = {"en": "Romano-British", "fr": "Romano-Bretons", "de": "Romano-Briten"}
 """The card the first move step asks for, as its refusal names it in each language."""
 
@@ -66,7 +65,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
             step = page.get_attribute("#tutorial", "data-step")
             if wait == "next":
                 if lang == "en" and page.locator("[data-testid=result]").is_visible():
-                    page.screenshot(path=str(DOCS_IMG / "tutorial-end.png"))
+                    page.screenshot(path=str(SHOTS / "tutorial-end.png"))
                 page.click("[data-testid=tutorial-next]")
                 page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step "
                                        "|| document.getElementById('tutorial').dataset.wait === 'done'", arg=step)
@@ -79,7 +78,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
                 assert page.locator("[data-testid=confirm]").count() == 0  # the pass was not even chosen
                 assert move_number(page) == number
                 if lang == "en":
-                    page.screenshot(path=str(DOCS_IMG / "tutorial-refused.png"))
+                    page.screenshot(path=str(SHOTS / "tutorial-refused.png"))
                 assert lang == "en" or untranslated(page, lang) == []
                 assert serious_accessibility_violations(page) == []
                 leave = page.locator("[data-testid=leave]")  # no stand-in bot to take the script over
