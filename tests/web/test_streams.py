@@ -1,0 +1,136 @@
+"""Every game keeps moving: hostile watchers and database outages, against a real server process.
+
+A watcher that floods and never reads, a database locked or stopped for a while: moves still answer,
+bots keep playing (or play again once the database is back, without a restart), errors are JSON.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import socket
+import sqlite3
+import struct
+import threading
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from webtools import auth, bot, create, human, wait_for
+
+
+def raw_socket(url: str, path: str, receive_buffer: int = 4096) -> socket.socket:
+    """A WebSocket opened by hand with a tiny receive buffer, its handshake done; nothing reads it after that."""
+    parts = urlsplit(url)
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    raw.connect((parts.hostname, parts.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall((f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += raw.recv(1)  # byte by byte: not a byte of the first frame is taken with the headers
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return raw
+
+
+def frame(payload: bytes, opcode: int = 0x1) -> bytes:
+    """One masked client frame (payload under 126 bytes)."""
+    mask = os.urandom(4)
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class Flood(threading.Thread):
+    """Sends ``count`` move frames on a raw socket as fast as the server takes them; never reads."""
+
+    def __init__(self, raw: socket.socket, count: int = 40_000) -> None:
+        super().__init__(daemon=True)
+        self.raw, self.count, self.sent, self.stalled = raw, count, 0, threading.Event()
+        self.payload = frame(b'{"type":"move","move":"pass"}')
+
+    def run(self) -> None:
+        self.raw.settimeout(3)
+        try:
+            for _ in range(self.count):
+                self.raw.sendall(self.payload)
+                self.sent += 1
+        except OSError:  # the server stopped taking frames (timeout) or cut the connection
+            pass
+        self.stalled.set()
+
+
+def moves_of(server: Any, game_id: str) -> int:
+    return int(httpx.get(f"{server.url}/api/games/{game_id}", timeout=60).json()["move_number"])
+
+
+def test_a_watcher_that_floods_and_never_reads_delays_no_move(server_factory: Any) -> None:
+    server = server_factory(bot_delay=0.2)
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        seated = create(client, [human(), bot("random")], seed=3)
+        bots = create(client, [bot("random"), bot("random")], seed=4)
+        floods = [Flood(raw_socket(server.url, f"/api/games/{g['id']}/ws")) for g in (seated, bots)]
+        for flood in floods:
+            flood.start()
+        for flood in floods:  # every frame sent, or the server has stopped reading this socket
+            assert flood.stalled.wait(120)
+        started = moves_of(server, bots["id"])
+        answer = client.post(f"/api/games/{seated['id']}/moves", json={"move": "pass", "move_number": 0},
+                             headers=auth(seated["seats"][0]["token"]))
+        assert answer.status_code == 200, answer.text
+        wait_for(lambda: moves_of(server, bots["id"]) >= started + 3
+                 or client.get(f"/api/games/{bots['id']}").json()["status"] == "finished", 90,
+                 "the bot game to move on")
+        fresh = client.get(f"/api/games/{seated['id']}")  # another reader of the same game is served too
+        assert fresh.status_code == 200
+        for flood in floods:
+            flood.raw.close()
+
+
+def read_frames(raw: socket.socket, timeout: float = 30) -> list[tuple[int, bytes]]:
+    """Every (opcode, payload) the server sends (unmasked, any length) until it closes or ``timeout`` passes."""
+    raw.settimeout(timeout)
+    data, frames = b"", []
+
+    def take(n: int) -> bytes:
+        nonlocal data
+        while len(data) < n:
+            chunk = raw.recv(65536)
+            if not chunk:
+                raise EOFError
+            data += chunk
+        taken, data = data[:n], data[n:]
+        return taken
+
+    try:
+        while True:
+            head = take(2)
+            size = head[1] & 0x7F
+            if size == 126:
+                size = struct.unpack(">H", take(2))[0]
+            elif size == 127:
+                size = struct.unpack(">Q", take(8))[0]
+            frames.append((head[0] & 0x0F, take(size)))
+            if frames[-1][0] == 0x8:
+                return frames
+    except (EOFError, OSError):
+        return frames
+
+
+def test_a_frame_that_is_not_utf8_is_closed_cleanly_with_one_log_line(server_factory: Any) -> None:
+    server = server_factory()
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        game = create(client, [human(), human()], seed=5)
+    raw = raw_socket(server.url, f"/api/games/{game['id']}/ws")
+    raw.sendall(frame(b'{"type": "ping", "x": "\xff\xfe"}'))
+    frames = read_frames(raw)
+    raw.close()
+    assert frames[-1][0] == 0x8 and struct.unpack(">H", frames[-1][1][:2])[0] == 1007, frames[-1:]
+    process = server.process
+    assert process is not None and process.stderr is not None
+    server.stop()
+    log = process.stderr.read().decode()
+    assert "Traceback" not in log, log
+    assert len([line for line in log.splitlines() if "UTF-8" in line]) == 1, log
