@@ -134,3 +134,44 @@ def test_a_frame_that_is_not_utf8_is_closed_cleanly_with_one_log_line(server_fac
     log = process.stderr.read().decode()
     assert "Traceback" not in log, log
     assert len([line for line in log.splitlines() if "UTF-8" in line]) == 1, log
+
+
+def unavailable(answer: httpx.Response) -> None:
+    """A 503 ``database_unavailable`` as documented: JSON, ``Retry-After``, the detail in French (asked for)."""
+    assert answer.status_code == 503, answer.text
+    assert answer.headers["content-type"].startswith("application/json") and "retry-after" in answer.headers
+    body = answer.json()
+    assert body["error"] == "database_unavailable", body
+    assert "base de données" in body["detail"], body
+
+
+def log_of(server: Any) -> str:
+    """The server's log (stderr) once it has stopped."""
+    process = server.process
+    assert process is not None and process.stderr is not None
+    server.stop()
+    return process.stderr.read().decode()
+
+
+def test_bots_move_again_after_sqlite_was_locked_without_a_restart(server_factory: Any, tmp_path: Any) -> None:
+    path = tmp_path / "locked.sqlite3"
+    server = server_factory(bot_delay=0.3, database=path)
+    with httpx.Client(base_url=server.url, timeout=120) as client:
+        game = create(client, [bot("random"), bot("random")], seed=6)
+        wait_for(lambda: moves_of(server, game["id"]) >= 2, 60, "the bots to start")
+        lock = sqlite3.connect(path, timeout=60, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")  # no other writer until it ends; the server waits 30 s, then fails
+        answers: list[httpx.Response] = []
+        creating = threading.Thread(target=lambda: answers.append(client.post(
+            "/api/games", json={"players": 2, "seats": [bot(), bot()]}, headers={"Accept-Language": "fr"})))
+        creating.start()
+        creating.join(90)
+        time.sleep(5)  # the bots' next write has failed too by now (it started waiting before the request)
+        lock.execute("ROLLBACK")
+        lock.close()
+        released = moves_of(server, game["id"])
+        wait_for(lambda: moves_of(server, game["id"]) > released, 90, "the bots to move again")
+    unavailable(answers[0])
+    log = log_of(server)
+    assert log.count("bots: database unavailable") == 1 and log.count("bots: database back") == 1, log
+    assert "Traceback" not in log, log
