@@ -6,6 +6,7 @@ bots keep playing (or play again once the database is back, without a restart), 
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import socket
@@ -13,12 +14,13 @@ import sqlite3
 import struct
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from webtools import auth, bot, create, human, wait_for
+from webtools import PostgresCluster, auth, bot, create, human, postgres_binaries, wait_for
 
 
 def raw_socket(url: str, path: str, receive_buffer: int = 4096) -> socket.socket:
@@ -175,3 +177,105 @@ def test_bots_move_again_after_sqlite_was_locked_without_a_restart(server_factor
     log = log_of(server)
     assert log.count("bots: database unavailable") == 1 and log.count("bots: database back") == 1, log
     assert "Traceback" not in log, log
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[PostgresCluster]:
+    """A PostgreSQL server for one test alone, to stop and start again."""
+    binaries = postgres_binaries()
+    if binaries is None:
+        message = "PostgreSQL is not installed (Debian: apt-get install postgresql; ./dev test does it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = PostgresCluster(binaries).start()
+    yield cluster
+    cluster.remove()
+
+
+def test_bots_move_again_after_postgresql_was_stopped_without_a_restart(server_factory: Any,
+                                                                          own_postgres: PostgresCluster) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{own_postgres.url}/postgres", autocommit=True) as connection:
+        connection.execute("CREATE DATABASE games")
+    server = server_factory(bot_delay=0.3, database=f"{own_postgres.url}/games")
+    with httpx.Client(base_url=server.url, timeout=120) as client:
+        game = create(client, [bot("random"), bot("random")], seed=7)
+        wait_for(lambda: moves_of(server, game["id"]) >= 2, 60, "the bots to start")
+        own_postgres.stop()
+        unavailable(client.get("/api/games", headers={"Accept-Language": "fr"}))
+        time.sleep(3)  # the bots' next write fails meanwhile (they move every 0.3 s)
+        own_postgres.start()
+        restarted = moves_of(server, game["id"])
+        wait_for(lambda: moves_of(server, game["id"]) > restarted, 90, "the bots to move again")
+        assert client.get("/api/games").status_code == 200
+    log = log_of(server)
+    assert log.count("bots: database unavailable") == 1 and log.count("bots: database back") == 1, log
+    assert log.count("move listener: database unavailable") == 1, log
+    assert "Traceback" not in log, log
+
+
+class StuckSocket:
+    """A socket that takes no message: every send waits for ever; it records how it was closed."""
+
+    def __init__(self) -> None:
+        self.scope: dict[str, Any] = {}
+        self.closed: tuple[int, str] | None = None
+
+    async def send_json(self, _message: Any) -> None:
+        await asyncio.Event().wait()
+
+    async def receive(self) -> dict[str, Any]:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+class ViewsOnly:
+    """The little of GameService that the Hub uses: a cached game and its view."""
+
+    def cached(self, _game_id: str) -> object:
+        return object()
+
+    def view(self, _game: object, seat: int | None) -> dict[str, Any]:
+        return {"you": seat}
+
+
+def test_a_socket_that_takes_nothing_is_dropped_and_no_broadcast_waits_for_it() -> None:
+    from kingisdead.web.live import QUEUE, TOO_SLOW, Hub
+
+    async def scenario() -> StuckSocket:
+        hub = Hub(ViewsOnly())  # type: ignore[arg-type]
+        stuck = StuckSocket()
+        serving = asyncio.create_task(hub.serve("g", stuck, None, lambda _text: asyncio.sleep(0)))  # type: ignore
+        await asyncio.sleep(0.1)  # its first view is being sent, for ever
+        for number in range(QUEUE + 1):
+            await asyncio.wait_for(hub.broadcast("g"), 5)  # each returns at once: nothing awaits the socket
+            await asyncio.wait_for(hub.announce("g", {"type": "note", "number": number}), 5)
+        await asyncio.wait_for(serving, 30)  # the socket was dropped: serving it ended
+        assert hub.watching("g") == 0
+        return stuck
+
+    stuck = asyncio.run(scenario())
+    assert stuck.closed is not None and stuck.closed[0] == TOO_SLOW and "too slow" in stuck.closed[1]
+
+
+def test_a_socket_over_its_message_rate_is_answered_rate_limited(monkeypatch: Any, tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from kingisdead.web import create_app, live
+
+    monkeypatch.setattr(live, "INBOUND", "3/minute")
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'rate.sqlite3'}")) as client:
+        game = create(client, [human(), human()], seed=8)
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?lang=de") as ws:
+            assert ws.receive_json()["type"] == "state"
+            for _ in range(4):
+                ws.send_json({"type": "ping"})
+            replies = [ws.receive_json() for _ in range(4)]
+    assert replies[:3] == [{"type": "pong"}] * 3
+    assert replies[3]["type"] == "error" and replies[3]["error"] == "rate_limited", replies[3]
+    assert replies[3]["retry_after"] >= 1 and "Nachrichten" in replies[3]["detail"]

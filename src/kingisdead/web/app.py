@@ -34,7 +34,7 @@ from .clocks import enforce_deadlines, router as clocks_router
 from .live import BotRunner, Hub, error_body, evict_idle, quiet_bad_text
 from .outage import DATABASE_DOWN, database_unavailable, unavailable_message
 from .pubsub import Listener
-from .ratings import apply_pending, router as ratings_router
+from .ratings import apply_pending, keep_applied, router as ratings_router
 from .rematch import router as rematch_router
 from .security import (
     BodyLimit,
@@ -141,8 +141,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         # Other processes' moves (PostgreSQL): reload those games and tell their watchers here.
         listener = Listener(service.engine, lambda game_id, _number: hub.catch_up(game_id), hub.catch_up_all)
         listener.start()
-        # Rated games that ended just before a crash, their ratings not yet applied.
+        # Rated games that ended just before a crash, their ratings not yet applied; later, those of an outage.
         await asyncio.to_thread(apply_pending, service.engine)
+        background.append(asyncio.create_task(keep_applied(service)))
         try:
             yield
         finally:

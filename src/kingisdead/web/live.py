@@ -74,10 +74,10 @@ class Hub:
     read at most :data:`INBOUND` fast.
     """
 
-    def __init__(self, service: GameService, inbound: str = INBOUND) -> None:
+    def __init__(self, service: GameService, inbound: str | None = None) -> None:
         self.service = service
         self._watchers: dict[str, dict[WebSocket, Watcher]] = {}
-        self._inbound = parse(inbound)
+        self._inbound = parse(inbound or INBOUND)
         self._rates = MovingWindowRateLimiter(MemoryStorage())
         self._closing: set[asyncio.Task[None]] = set()
 
