@@ -2,7 +2,10 @@
 
 Both run on the server's event loop; the bots' searches are jobs in the
 compute pool (see compute.py), their database work runs on the runner's own
-threads, so a slow bot never blocks other games or requests.
+threads, so a slow bot never blocks other games or requests. Each socket has
+its own bounded queue and sender task, so a slow or hostile watcher never
+blocks a move, a bot or another watcher either (:class:`Hub`); a bot whose
+database is out of reach waits for it and moves on once it is back.
 """
 
 from __future__ import annotations
@@ -122,12 +125,6 @@ class Hub:
             watcher.reader.cancel()
             watcher.sender.cancel()
             self.remove(game_id, socket)
-
-    def send(self, game_id: str, socket: WebSocket, message: dict[str, Any]) -> None:
-        """Queue ``message`` (texts in the socket's language when sent) for one watching socket."""
-        watcher = self._watchers.get(game_id, {}).get(socket)
-        if watcher is not None:
-            self._queue(game_id, watcher, message)
 
     async def catch_up(self, game_id: str) -> None:
         """Another process stored a move or changed a seat: reload the cached game and tell its
