@@ -282,3 +282,21 @@ def test_a_socket_over_its_message_rate_is_answered_rate_limited(monkeypatch: An
     assert replies[:3] == [{"type": "pong"}] * 3
     assert replies[3]["type"] == "error" and replies[3]["error"] == "rate_limited", replies[3]
     assert replies[3]["retry_after"] >= 1 and "Nachrichten" in replies[3]["detail"]
+
+
+def test_a_signed_in_browser_gets_json_503_while_the_database_is_out_of_reach(browsers: Any, monkeypatch: Any,
+                                                                             tmp_path: Any) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from kingisdead.web import accounts, create_app, languages
+
+    client = browsers(create_app(f"sqlite:///{tmp_path / 'down.sqlite3'}"))
+    assert client.post("/api/account/sign-up", json={"name": "Morgan", "password": "correct horse"}).status_code == 201
+    game = create(client, [human(), bot()], seed=9, claim=False)
+
+    def down(*_args: Any) -> None:
+        raise OperationalError("SELECT users", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(languages, "user_for_secret", down)  # the account's language, looked up for every request
+    monkeypatch.setattr(accounts, "user_for_secret", down)
+    unavailable(client.get(f"/api/games/{game['id']}", headers={"Accept-Language": "fr"}))
