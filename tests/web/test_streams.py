@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
 import socket
 import sqlite3
@@ -21,6 +22,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 from webtools import PostgresCluster, auth, bot, create, human, postgres_binaries, wait_for
 
 
@@ -80,9 +82,13 @@ def test_a_watcher_that_floods_and_never_reads_delays_no_move(server_factory: An
         for flood in floods:  # every frame sent, or the server has stopped reading this socket
             assert flood.stalled.wait(120)
         started = moves_of(server, bots["id"])
-        answer = client.post(f"/api/games/{seated['id']}/moves", json={"move": "pass", "move_number": 0},
-                             headers=auth(seated["seats"][0]["token"]))
-        assert answer.status_code == 200, answer.text
+        with connect(server.url.replace("http", "ws") + f"/api/games/{seated['id']}/ws", open_timeout=60) as watcher:
+            assert json.loads(watcher.recv(60))["type"] == "state"  # a well-behaved watcher of the same game
+            answer = client.post(f"/api/games/{seated['id']}/moves", json={"move": "pass", "move_number": 0},
+                                 headers=auth(seated["seats"][0]["token"]))
+            assert answer.status_code == 200, answer.text
+            while json.loads(watcher.recv(60))["game"]["move_number"] < 1:
+                pass  # it is told of the move too (recv fails after 60 s without a message)
         wait_for(lambda: moves_of(server, bots["id"]) >= started + 3
                  or client.get(f"/api/games/{bots['id']}").json()["status"] == "finished", 90,
                  "the bot game to move on")
@@ -214,6 +220,7 @@ def test_bots_move_again_after_postgresql_was_stopped_without_a_restart(server_f
     log = log_of(server)
     assert log.count("bots: database unavailable") == 1 and log.count("bots: database back") == 1, log
     assert log.count("move listener: database unavailable") == 1, log
+    assert log.count("move clocks: database unavailable") == 1, log
     assert "Traceback" not in log, log
 
 
