@@ -307,3 +307,42 @@ def test_a_signed_in_browser_gets_json_503_while_the_database_is_out_of_reach(br
     monkeypatch.setattr(languages, "user_for_secret", down)  # the account's language, looked up for every request
     monkeypatch.setattr(accounts, "user_for_secret", down)
     unavailable(client.get(f"/api/games/{game['id']}", headers={"Accept-Language": "fr"}))
+
+
+def test_a_socket_that_takes_one_message_too_long_is_dropped(monkeypatch: Any) -> None:
+    from kingisdead.web import live
+
+    monkeypatch.setattr(live, "SEND_TIMEOUT", 0.2)
+
+    async def scenario() -> StuckSocket:
+        hub = live.Hub(ViewsOnly())  # type: ignore[arg-type]
+        stuck = StuckSocket()
+        await asyncio.wait_for(hub.serve("g", stuck, 1, lambda _text: asyncio.sleep(0)), 30)  # type: ignore
+        assert hub.watching("g") == 0
+        return stuck
+
+    stuck = asyncio.run(scenario())  # its first view never leaves: dropped, and serving it ended
+    assert stuck.closed is not None and stuck.closed[0] == live.TOO_SLOW and "waited" in stuck.closed[1]
+
+
+def test_a_socket_message_that_finds_the_database_away_gets_database_unavailable(client: Any, monkeypatch: Any) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    game = create(client, [human(), bot()], seed=10)
+    service = client.app.state.service
+
+    def down(*_args: Any) -> None:
+        raise OperationalError("INSERT INTO moves", {}, sqlite3.OperationalError("database or disk is full"))
+
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?lang=fr") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "auth", "token": game["seats"][0]["token"]})
+        assert ws.receive_json()["type"] == "state"
+        monkeypatch.setattr(service, "play", down)
+        ws.send_json({"type": "move", "move": "pass", "move_number": 0})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["error"] == "database_unavailable", reply
+        assert reply["retry_after"] > 0 and "base de données" in reply["detail"]
+        monkeypatch.undo()
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}  # the socket stays open
