@@ -351,6 +351,7 @@ class _QuietBadText(logging.Filter):
         if record.msg == "Invalid UTF-8 sequence received from client.":
             record.msg = "a WebSocket client sent a text frame that is not UTF-8: closed with code 1007"
             record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"  # the client's fault, not the server's
         return True
 
 
