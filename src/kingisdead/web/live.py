@@ -182,7 +182,9 @@ class Hub:
     async def _view(self, game_id: str, watcher: Watcher) -> dict[str, Any] | None:
         """The watcher's state message, or None if the game cannot be read now (logged; the next one will)."""
         try:
-            game = self.service.cached(game_id) or await asyncio.to_thread(self.service.get, game_id)
+            game = self.service.cached(game_id)
+            if game is None:  # evicted meanwhile: reading it back is a worker thread's job
+                game = await asyncio.to_thread(self.service.get, game_id)
             return {"type": "state", "game": self.service.view(game, watcher.seat)}
         except (GameError, *DATABASE_DOWN) as exc:
             log.warning("game %s: no view for a watcher: %s", game_id, reason(exc))
