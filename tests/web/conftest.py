@@ -8,12 +8,8 @@ without its binaries those runs skip, or fail under CI (``CI=true``).
 
 from __future__ import annotations
 
-import glob
 import importlib.util
 import os
-import shutil
-import subprocess
-import tempfile
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -34,44 +30,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
 
 
-def _postgres_binaries() -> Path | None:
-    found = shutil.which("pg_ctl")
-    if found:
-        return Path(found).resolve().parent
-    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    return Path(versions[-1]).parent if versions else None
-
-
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A PostgreSQL server for this session, in a temporary directory, on a free loopback port: its base URL
-    (``postgresql://postgres@127.0.0.1:PORT``, trust authentication). Run as the ``postgres`` user when
-    the tests run as root (the server refuses root)."""
-    from webtools import free_port
+    """A PostgreSQL server for this session (:class:`webtools.PostgresCluster`): its base URL
+    (``postgresql://postgres@127.0.0.1:PORT``, trust authentication)."""
+    from webtools import PostgresCluster, postgres_binaries
 
-    binaries = _postgres_binaries()
+    binaries = postgres_binaries()
     if binaries is None:
         message = "PostgreSQL is not installed (Debian: apt-get install postgresql; ./dev test does it)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    home = Path(tempfile.mkdtemp(prefix="kingisdead-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(home, "postgres", "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = home / "data", free_port()
-    subprocess.run([*as_user, str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                    "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
-    subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(data), "-l", str(home / "log"), "-w",
-                    "-o", f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off "
-                          "-c max_connections=200", "start"], check=True, capture_output=True)
+    cluster = PostgresCluster(binaries).start()
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}"
+        yield cluster.url
     finally:
-        subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True)
-        shutil.rmtree(home, ignore_errors=True)
+        cluster.remove()
 
 
 @pytest.fixture

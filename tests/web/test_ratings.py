@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import threading
 from typing import Any
 
 import pytest
 from sqlalchemy import select, update
+from sqlalchemy.exc import OperationalError
 
 from kingisdead.bots import make_bot
 from kingisdead.moves import format_move
 from kingisdead.web import ratings
 from kingisdead.web.db import GameRow, RatingChangeRow, RatingRow, SeatRow, UserRow
 from kingisdead.web.games import GameError, GameService
-from kingisdead.web.ratings import BOT_SIGMA, MODEL, apply_pending, apply_ratings, level_mu
+from kingisdead.web.ratings import BOT_SIGMA, MODEL, apply_pending, apply_ratings, keep_applied, level_mu
 
 
 @pytest.fixture
@@ -183,6 +186,32 @@ def test_ratings_lost_in_a_crash_are_applied_at_the_next_start(service, tmp_path
         check_once(restarted, game.id, tmp_path)
     finally:
         restarted.close()
+
+
+def test_ratings_held_back_by_a_database_outage_are_applied_without_a_restart(service, monkeypatch):
+    alice = account(service, "Alice")
+    game, _ = service.create(2, "standard", [{"kind": "human"}, {"kind": "bot", "bot": "max"}], seed=5, rated=True,
+                             user_id=alice)
+
+    def locked(*_args: Any) -> bool:
+        raise OperationalError("UPDATE games", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(ratings, "apply_ratings", locked)
+    play_out(service, game.id)  # the last move is stored; its ratings are not
+    assert table(service)["applied"][game.id] is False
+    monkeypatch.undo()  # the database is back
+
+    async def until_applied() -> None:  # the server's background task, on its own
+        task = asyncio.create_task(keep_applied(service, every=0.05))
+        try:
+            while not table(service)["applied"][game.id]:
+                await asyncio.sleep(0.05)
+        finally:
+            task.cancel()
+
+    asyncio.run(asyncio.wait_for(until_applied(), 60))
+    assert len(table(service, game.id)["changes"]) == 2
+    assert table(service)["ratings"][(alice, 2)][2] == 1
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import glob
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +105,52 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         self.process = None
+
+
+def postgres_binaries() -> Path | None:
+    """The directory of PostgreSQL's pg_ctl and initdb (Debian's ``postgresql`` package), or None."""
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    return Path(versions[-1]).parent if versions else None
+
+
+class PostgresCluster:
+    """A PostgreSQL server of its own in a temporary directory, on a free loopback port, trust authentication;
+    run as the ``postgres`` user when the tests run as root (the server refuses root). ``stop()`` and
+    ``start()`` may be called again and again (the port and the data stay); ``remove()`` ends it for good."""
+
+    def __init__(self, binaries: Path) -> None:
+        self.binaries = binaries
+        self.home = Path(tempfile.mkdtemp(prefix="kingisdead-pg-"))
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.home, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.data, self.port = self.home / "data", free_port()
+        subprocess.run([*self.as_user, str(binaries / "initdb"), "-D", str(self.data), "-U", "postgres",
+                        "--auth=trust", "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
+
+    @property
+    def url(self) -> str:
+        """The server's base URL: ``postgresql://postgres@127.0.0.1:PORT`` (add ``/database``)."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}"
+
+    def start(self) -> PostgresCluster:
+        subprocess.run([*self.as_user, str(self.binaries / "pg_ctl"), "-D", str(self.data), "-l",
+                        str(self.home / "log"), "-w", "-o", f"-p {self.port} -k {self.home} "
+                        "-c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"],
+                       check=True, capture_output=True)
+        return self
+
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run([*self.as_user, str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", mode, "stop"],
+                       capture_output=True)
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.home, ignore_errors=True)
 
 
 def wait_for(predicate: Any, timeout: float = 90.0, what: str = "condition") -> Any:

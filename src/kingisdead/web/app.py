@@ -8,13 +8,14 @@ generated OpenAPI schema is served at /openapi.json and browsable at /docs.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -30,9 +31,10 @@ from .db import DEFAULT_URL
 from .games import DEFAULT_STAND_IN, GameError, GameService, LiveGame, Seat, bot_names
 from .compute import ComputePool, Refused
 from .clocks import enforce_deadlines, router as clocks_router
-from .live import BotRunner, Hub, error_body, evict_idle
+from .live import BotRunner, Hub, error_body, evict_idle, quiet_bad_text
+from .outage import DATABASE_DOWN, database_unavailable, unavailable_message
 from .pubsub import Listener
-from .ratings import apply_pending, router as ratings_router
+from .ratings import apply_pending, keep_applied, router as ratings_router
 from .rematch import router as rematch_router
 from .tutorial import router as tutorial_router
 from .security import (
@@ -140,8 +142,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         # Other processes' moves (PostgreSQL): reload those games and tell their watchers here.
         listener = Listener(service.engine, lambda game_id, _number: hub.catch_up(game_id), hub.catch_up_all)
         listener.start()
-        # Rated games that ended just before a crash, their ratings not yet applied.
+        # Rated games that ended just before a crash, their ratings not yet applied; later, those of an outage.
         await asyncio.to_thread(apply_pending, service.engine)
+        background.append(asyncio.create_task(keep_applied(service)))
         try:
             yield
         finally:
@@ -163,6 +166,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         default_response_class=JSONResponse,
     )
     app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see i18n.py)
+    logging.getLogger("uvicorn.error").addFilter(quiet_bad_text)  # a client's bad frame: no traceback
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(LanguageMiddleware, user_language=account_language)
@@ -183,6 +187,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     async def _refused(_request: Request, exc: Refused) -> JSONResponse:
         return JSONResponse({"error": exc.code, "detail": exc.message}, status_code=exc.status,
                             headers={"Retry-After": str(exc.retry_after)})
+
+    for down in DATABASE_DOWN:  # 503 database_unavailable, one log line each
+        app.add_exception_handler(down, database_unavailable)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -433,26 +440,17 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         seat: list[int | None] = [held]  # the account's seat, or set by an auth message
         if held is not None:
             by_cookie.add(socket)
-        hub.add(game_id, socket, held)
+
+        async def answer(text: str | None) -> dict[str, Any] | None:
+            if text is None:
+                return {"type": "error", "error": "invalid_request",
+                        "detail": _("binary frames are not part of this protocol")}
+            return await _handle(text, game_id, seat, socket)
+
         try:
-            await hub.send_state(game_id, socket, held)
-            while True:
-                frame = await socket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    reply: dict[str, Any] | None = {"type": "error", "error": "invalid_request",
-                                                    "detail": _("binary frames are not part of this protocol")}
-                else:
-                    reply = await _handle(text, game_id, seat, socket)
-                if reply is not None:
-                    await socket.send_json(localize(reply, language_of(socket)))
-        except WebSocketDisconnect:
-            pass
+            await hub.serve(game_id, socket, held, answer)  # see Hub.serve: queues, drops, inbound rate
         finally:
             by_cookie.discard(socket)
-            hub.remove(game_id, socket)
 
     by_cookie: set[WebSocket] = set()  # sockets whose seat came from the cookie: a token may still replace it
 
@@ -474,8 +472,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 game = await game_of(game_id)
                 seat[0] = checked_seat(game, token, client_of(socket))
                 by_cookie.discard(socket)
-                hub.add(game_id, socket, seat[0])
-                await hub.send_state(game_id, socket, seat[0])
+                hub.sit(game_id, socket, seat[0])
                 return None
             if kind not in ("move", "options"):
                 raise GameError(422, "invalid_request", _("message type must be 'auth', 'move', 'options' or 'ping'"))
@@ -502,6 +499,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
             if isinstance(exc, RateLimited):
                 reply["retry_after"] = exc.retry_after
             return reply
+        except DATABASE_DOWN as exc:
+            return unavailable_message(game_id, exc)
         runner.kick(game_id)
         await hub.broadcast(game_id)
         return None

@@ -34,7 +34,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import DBAPIError
 
 from ..moves import parse_move
 from . import pubsub
@@ -42,6 +41,7 @@ from .db import GameRow, MoveRow, SeatRow
 from .games import GameError, GameService, LiveGame, Snapshot, last_move_of, takeback_refusal
 from .i18n import LocalizedRoute, _
 from .live import BotRunner, Hub
+from .outage import DATABASE_DOWN, Outage
 
 CHECK_EVERY = 1.0
 """Seconds between two looks for deadlines that have passed (the shortest limit is 120 s)."""
@@ -116,16 +116,21 @@ async def enforce(service: GameService, hub: Hub, runner: BotRunner, now: dateti
 
 
 async def enforce_deadlines(service: GameService, hub: Hub, runner: BotRunner, every: float = CHECK_EVERY) -> None:
-    """Every ``every`` seconds, :func:`enforce` the deadlines that have passed. Runs until cancelled; a failed
-    look is logged and tried again (the database unreachable: one line, as long as it lasts)."""
+    """Every ``every`` seconds, :func:`enforce` the deadlines that have passed. Runs until cancelled. While the
+    database cannot be reached it tries again, waiting longer each time (:class:`~.outage.Outage`: one log
+    line when the outage starts, one when it ends); any other failure is logged and tried at the next look."""
+    outage = Outage("move clocks")
     while True:
         await asyncio.sleep(every)
         try:
             await enforce(service, hub, runner)
-        except DBAPIError as exc:
-            log.warning("deadline check: %s; trying again in %.0f s", str(exc.orig).strip(), every)
+        except DATABASE_DOWN as exc:
+            await asyncio.sleep(outage.failed(exc))
+            continue
         except Exception:
             log.exception("enforcing move deadlines failed")
+            continue
+        outage.ok()
 
 
 # -- away, back, gone --------------------------------------------------------------------------

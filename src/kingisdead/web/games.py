@@ -37,6 +37,7 @@ from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .explain import analysis_summary
 from .i18n import _
+from .outage import DATABASE_DOWN, reason
 from .views import choice_label, describe_move, move_changes, preview, step_guide, table_view
 
 log = logging.getLogger("kingisdead.web")
@@ -187,6 +188,7 @@ class GameService:
         self._used: dict[str, float] = {}  # game id -> time.monotonic() of its last use
         self._analyses: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._loading = threading.Lock()
+        self.ratings_due = threading.Event()  # a finished rated game's ratings failed: ratings.keep_applied retries
 
     def close(self) -> None:
         self.engine.dispose()
@@ -713,14 +715,18 @@ class GameService:
             self._apply_ratings(game.id)
 
     def _apply_ratings(self, game_id: str) -> None:
-        """Apply a rated game's result once it is stored; a failure is logged, the move stands, and the
-        next start applies it (:func:`.ratings.apply_pending`)."""
+        """Apply a rated game's result once it is stored; on a failure the move stands, and
+        :func:`.ratings.keep_applied` applies it as soon as the database lets it (:attr:`ratings_due`)."""
         from .ratings import apply_ratings  # ratings.py imports this module
 
         try:
             apply_ratings(self.engine, game_id)
+        except DATABASE_DOWN as exc:
+            log.warning("ratings of game %s not applied yet (%s): tried again until they are", game_id, reason(exc))
+            self.ratings_due.set()
         except Exception:
-            log.exception("ratings of game %s not applied: they will be at the next start", game_id)
+            log.exception("ratings of game %s not applied: tried again until they are", game_id)
+            self.ratings_due.set()
 
     @staticmethod
     def bot_is_to_move(game: LiveGame) -> bool:

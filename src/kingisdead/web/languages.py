@@ -12,6 +12,7 @@ from starlette.requests import cookie_parser
 from starlette.types import Scope
 
 from .accounts import SESSION_COOKIE, user_for_secret
+from .outage import DATABASE_DOWN
 
 from .games import GameError
 from .i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, LocalizedRoute, _, client_catalog, language_of
@@ -25,7 +26,10 @@ async def account_language(scope: Scope) -> str | None:
     secret = cookie_parser(Headers(scope=scope).get("cookie", "")).get(SESSION_COOKIE)
     if not secret:
         return None
-    user = await asyncio.to_thread(user_for_secret, scope["app"].state.service, secret)
+    try:
+        user = await asyncio.to_thread(user_for_secret, scope["app"].state.service, secret)
+    except DATABASE_DOWN:  # the cookie and Accept-Language decide; the route answers 503 if it needs the database
+        return None
     return user.language if user is not None else None
 
 

@@ -21,11 +21,11 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
+from .outage import Outage
+
 CHANNEL = "kingisdead_moves"
 SENDER = secrets.token_hex(6)
 """This process's name in its notices, so that it can skip its own."""
-RETRY = 1.0
-"""Seconds between attempts to (re)connect the listener."""
 
 log = logging.getLogger("kingisdead.web")
 
@@ -41,8 +41,9 @@ def publish(connection: Connection, game_id: str, number: int) -> None:
 class Listener:
     """Listens for other processes' moves and calls ``on_move(game_id, number)`` for each (PostgreSQL only).
 
-    After a lost connection it reconnects and calls ``on_reconnect()`` so the
-    process can catch up on what it missed meanwhile.
+    After a lost connection it reconnects (waiting longer after each failed try,
+    see :class:`~.outage.Outage`) and calls ``on_reconnect()`` so the process
+    can catch up on what it missed meanwhile.
     """
 
     def __init__(self, engine: Engine, on_move: Callable[[str, int], Awaitable[None]],
@@ -53,6 +54,7 @@ class Listener:
         self._on_reconnect = on_reconnect
         self._task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
+        self.outage = Outage("move listener")
 
     def start(self) -> None:
         if self.enabled and self._task is None:
@@ -73,6 +75,7 @@ class Listener:
                 async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self.connected.set()
+                    self.outage.ok()
                     if not first:
                         await self._on_reconnect()
                     first = False
@@ -86,7 +89,9 @@ class Listener:
                             log.exception("catching up with game %s failed", game_id)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # a lost connection: log, wait, listen again
-                log.warning("move listener: %s; reconnecting in %.0f s", exc, RETRY)
+            except Exception as exc:  # a lost connection: wait, listen again (logged once per outage)
+                wait = self.outage.failed(exc)
+            else:
+                wait = self.outage.first
             self.connected.clear()
-            await asyncio.sleep(RETRY)
+            await asyncio.sleep(wait)

@@ -14,7 +14,8 @@ Every bot level (:data:`~kingisdead.bots.levels.LEVELS`) is an account of kind
 A finished rated game is applied once (:func:`apply_ratings`): one transaction
 claims it by a conditional ``UPDATE games SET ratings_applied`` and, only if that
 changed a row, inserts its ``rating_changes`` (unique per game and account) and
-updates the ``ratings``. :func:`apply_pending` applies those a crash left behind.
+updates the ``ratings``. :func:`apply_pending` applies those a crash or a database outage left behind
+(:func:`keep_applied` runs it in the background).
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ from sqlalchemy.orm import Session
 
 from ..bots.levels import LEVELS
 from . import pubsub
-from .games import GameError
+from .games import GameError, GameService
 from .i18n import LocalizedRoute, _
 from .db import GameRow, RatingChangeRow, RatingRow, SeatRow, UserRow
+from .outage import DATABASE_DOWN, Outage
 
 log = logging.getLogger("kingisdead.web")
 
@@ -226,6 +228,30 @@ def apply_pending(engine: Engine) -> list[str]:
         pending = list(session.scalars(select(GameRow.id).where(
             GameRow.rated.is_(True), GameRow.status == "finished", GameRow.ratings_applied.is_(False))))
     return [game_id for game_id in pending if apply_ratings(engine, game_id)]
+
+
+async def keep_applied(service: GameService, every: float = 1.0) -> None:
+    """Apply the finished rated games not applied yet each time applying one failed
+    (``service.ratings_due``), looking every ``every`` seconds. While the
+    database cannot be reached it tries again, waiting longer each time (:class:`~.outage.Outage`).
+    Runs until cancelled."""
+    outage = Outage("ratings")
+    while True:
+        if service.ratings_due.is_set():
+            service.ratings_due.clear()
+            try:
+                await asyncio.to_thread(apply_pending, service.engine)
+            except DATABASE_DOWN as exc:
+                service.ratings_due.set()
+                await asyncio.sleep(outage.failed(exc))
+                continue
+            except Exception:
+                log.exception("applying pending ratings failed; trying again")
+                service.ratings_due.set()
+                await asyncio.sleep(outage.longest)
+                continue
+            outage.ok()
+        await asyncio.sleep(every)
 
 
 def game_ratings(sessions: Any, game_id: str) -> list[dict[str, Any]]:
