@@ -5,7 +5,7 @@ import { drawMap } from "/static/map.js";
 import { api, el } from "/static/common.js";
 import { t } from "/static/i18n.js";
 
-const pct = (x) => `${Math.round(x * 100)}%`;
+const pct = (x) => Math.round(x * 100);  // a win chance (0-1) in percent; the texts carry the % sign
 
 // The running struggle, in one line: who leads the contested region and what an all-pass gives.
 export function struggleLine(table) {
@@ -54,7 +54,7 @@ export function hintList(hint, play) {
       button.addEventListener("click", () => { button.disabled = true; play(m.move); });
       return el("li", { class: "hint-move", "data-testid": "hint-move", "data-chance": m.win_chance },
         el("div", {}, el("span", { class: "mono" }, m.move),
-          el("span", { class: "chance" }, t("{percent}% to win", { percent: Math.round(m.win_chance * 100) })),
+          el("span", { class: "chance" }, t("{percent}% to win", { percent: pct(m.win_chance) })),
           i === 0 ? el("span", { class: "tag" }, t("best")) : ""),
         el("div", { class: "desc" }, m.description),
         el("div", { class: "reason", "data-testid": "hint-reason" }, capitalise(m.reason)),
@@ -117,7 +117,7 @@ function learnContent(context, mistakes, state, redraw) {
     const button = el("button", { class: classes.join(" "), "data-testid": "learn-choice", "data-move": c.move,
                                   disabled: state.picked !== null },
       el("span", {}, c.description), " ", el("span", { class: "mono" }, c.move),
-      state.picked !== null ? el("span", { class: "chance" }, ` ${t("{percent}% to win", { percent: Math.round(c.win_chance * 100) })}`) : "");
+      state.picked !== null ? el("span", { class: "chance" }, ` ${t("{percent}% to win", { percent: pct(c.win_chance) })}`) : "");
     button.addEventListener("click", () => { state.picked = c.move; redraw(); });
     return button;
   }));
@@ -125,12 +125,12 @@ function learnContent(context, mistakes, state, redraw) {
   if (state.picked !== null) {
     const picked = m.choices.find((c) => c.move === state.picked);
     const verdict = state.picked === m.best
-      ? t("Well found: that is the best move the analysis found ({best} to win).", { best: pct(m.best_chance) })
-      : t("The better move: {best} ({best_chance} to win).", { best: m.best_description, best_chance: pct(m.best_chance) })
-        + (state.picked === m.played ? "" : " " + t("Your pick here: {chance} to win.", { chance: pct(picked.win_chance) }));
+      ? t("Well found: that is the best move the analysis found ({best}% to win).", { best: pct(m.best_chance) })
+      : t("The better move: {best} ({best_chance}% to win).", { best: m.best_description, best_chance: pct(m.best_chance) })
+        + (state.picked === m.played ? "" : " " + t("Your pick here: {chance}% to win.", { chance: pct(picked.win_chance) }));
     parts.push(el("div", { class: "learn-reveal", "data-testid": "learn-reveal", role: "status" },
       el("p", {}, verdict),
-      el("p", {}, t("In the game you played {played} ({played_chance}): it cost {loss} win chance.",
+      el("p", {}, t("In the game you played {played} ({played_chance}%): it cost {loss}% win chance.",
         { played: m.played, played_chance: pct(m.played_chance), loss: pct(m.loss) }))));
     const last = state.i + 1 >= mistakes.length;
     const next = el("button", { class: "btn secondary", "data-testid": "learn-next" }, last ? t("Start again") : t("Next mistake"));
