@@ -100,7 +100,7 @@ def test_a_hand_card_shows_its_effect_here_and_lights_its_targets_and_the_strugg
 def test_hints_come_best_first_with_a_reason_and_play_this_plays_the_move(server, new_page):
     with httpx.Client(base_url=server.url) as http:
         game = create(http, [human("You"), bot("random")], seed=11, hints=True)
-    page = new_page()
+    page = new_page(bypass_csp=True)
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
     assert wait_for_turn(page) == "you"
     page.click("[data-testid=hint]")
@@ -116,6 +116,7 @@ def test_hints_come_best_first_with_a_reason_and_play_this_plays_the_move(server
         assert moves.nth(i).locator("[data-testid=hint-reason]").inner_text() == reason[0].upper() + reason[1:]
     page.locator("[data-testid=hint-box]").scroll_into_view_if_needed()
     page.screenshot(path=str(IMAGES / "table-hints.png"))
+    assert serious_accessibility_violations(page) == []
     second = page.locator("[data-testid=play-hint]").nth(1)
     chosen = second.get_attribute("data-move")
     second.click()
@@ -127,7 +128,7 @@ def test_hints_come_best_first_with_a_reason_and_play_this_plays_the_move(server
 
 def test_learn_from_your_mistakes_asks_for_a_move_before_showing_the_better_one(server, new_page):
     game, _ = finished_game(server, 2, 5)
-    page = new_page()
+    page = new_page(bypass_csp=True)
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
     page.click("[data-testid=analyse]")
     page.wait_for_selector("[data-testid=learn-start]", timeout=120_000)
@@ -149,6 +150,7 @@ def test_learn_from_your_mistakes_asks_for_a_move_before_showing_the_better_one(
         in reveal.inner_text()
     assert f"it cost {round(first['loss'] * 100)}% win chance" in reveal.inner_text()
     panel.screenshot(path=str(IMAGES / "learn-from-mistakes.png"))
+    assert serious_accessibility_violations(page) == []
     panel.locator("[data-testid=learn-next]").click()
     assert panel.locator("[data-testid=learn-head]").inner_text() == f"Mistake 2 of 3: move {mistakes[1]['number']}"
     assert not panel.locator("[data-testid=learn-reveal]").count()
