@@ -207,4 +207,28 @@ def test_the_summary_offers_the_played_move_the_best_and_the_next_best_to_choose
     [summary] = analysis_summary([row])
     [mistake] = summary["mistakes"]
     assert [c["move"] for c in mistake["choices"]] == ["Crown Cal<>Din *Cal", "Scots Din Din", "pass"]
-    assert mistake["choices"][2] == {"move": "pass", "win_chance": 0.2, "description": "passes"}
+    assert mistake["choices"][2] == {"move": "pass", "win_chance": 0.2, "description": "passes", "changes": None}
+
+
+def test_an_analysis_row_carries_the_search_top_moves_with_what_each_would_change():
+    from random import Random
+
+    from kingisdead import rules
+    from kingisdead.bots.budget import Budget
+    from kingisdead.record import GameRecord
+    from kingisdead.web.compute import analysis
+    from kingisdead.web.views import move_changes
+
+    state, rng, record = GameState.new(2, "standard", 4), Random(4), GameRecord(players=["a", "b"], seed=4)
+    for _ in range(6):
+        record.add(rules.play_random(state, rng))
+    rows = analysis(record.dumps(), 1, Budget(iterations=60))
+    position = record.start()
+    for row, played in zip(rows, record.moves, strict=True):
+        if not row["forced"]:
+            assert row["best"] == row["alternatives"][0]["move"] and 1 <= len(row["alternatives"]) <= 3
+            for other in row["alternatives"]:
+                assert other["changes"] == move_changes(position, position.after(other["move"]),
+                                                        parse_move(other["move"]))
+        assert row["played_changes"] == move_changes(position, position.after(played), parse_move(played))
+        position.apply(played)

@@ -144,11 +144,19 @@ def test_learn_from_your_mistakes_asks_for_a_move_before_showing_the_better_one(
     assert not panel.locator("[data-testid=learn-reveal]").count()
     offered = panel.locator("[data-testid=learn-choice]")
     assert {offered.nth(i).get_attribute("data-move") for i in range(offered.count())} >= {first["played"], first["best"]}
+    # pointing at an offered move marks on the board what it would change
+    pointed = next(c for c in first["choices"] if c["changes"] and c["changes"]["touched"])
+    panel.locator(f"[data-testid=learn-choice][data-move='{pointed['move']}']").hover()
+    touched = {int(r) for r in page.eval_on_selector_all("[data-testid=learn-board] .touched-outline",
+                                                          "nodes => nodes.map(n => n.dataset.region)")}
+    assert touched == set(pointed["changes"]["touched"])
+    assert not panel.locator("[data-testid=learn-reveal]").count()
     panel.locator(f"[data-testid=learn-choice][data-move='{first['played']}']").click()
     reveal = panel.locator("[data-testid=learn-reveal]")
     assert f"The better move: {first['best_description']} ({round(first['best_chance'] * 100)}% to win)." \
         in reveal.inner_text()
     assert f"it cost {round(first['loss'] * 100)}% win chance" in reveal.inner_text()
+    page.add_style_tag(content=".topbar { position: static; }")  # the sticky bar would cover the panel's shot
     panel.screenshot(path=str(IMAGES / "learn-from-mistakes.png"))
     assert serious_accessibility_violations(page) == []
     panel.locator("[data-testid=learn-next]").click()

@@ -41,7 +41,7 @@ from ..state import GameState
 from ..workers import process_pool, stop_pool
 from .explain import hint_reason
 from .i18n import _
-from .views import describe_move
+from .views import describe_move, move_changes
 
 RETRY_AFTER = 2
 """Seconds a refused client is told to wait (the Retry-After header)."""
@@ -97,13 +97,32 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
 
 
 def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
-    """Each move of the finished game in ``record`` (its JSON) with the best alternative found."""
-    notes = analyse_record(GameRecord.loads(record), budget, seed=seed)
-    return [{**asdict(note), "best_description": describe_move(parse_move(note.best)),
-             "played_description": describe_move(parse_move(note.played)),
-             "alternatives": [{"move": e.move, "win_chance": e.win_chance,
-                               "description": describe_move(parse_move(e.move))} for e in note.alternatives]}
-            for note in notes]
+    """Each move of the finished game in ``record`` (its JSON) with the best alternative found.
+
+    Each row is an :class:`~kingisdead.analysis.MoveAnnotation` as a dict, with the two moves in words
+    (``best_description``, ``played_description``), what the played move changed (``played_changes``,
+    views.move_changes) and each of the search's top ``alternatives`` as ``{move, win_chance,
+    description, changes}``.
+    """
+    game = GameRecord.loads(record)
+    notes = analyse_record(game, budget, seed=seed)
+    state = game.start()
+    rows = []
+    for note in notes:
+        rows.append({**asdict(note), "best_description": describe_move(parse_move(note.best)),
+                     "played_description": describe_move(parse_move(note.played)),
+                     "played_changes": _changes(state, note.played),
+                     "alternatives": [{"move": e.move, "win_chance": e.win_chance,
+                                       "description": describe_move(parse_move(e.move)),
+                                       "changes": _changes(state, e.move)} for e in note.alternatives]})
+        state.apply(note.played)
+    return rows
+
+
+def _changes(state: GameState, notation: str) -> dict[str, Any]:
+    """What the move would change played in ``state`` (views.move_changes), for marking it on a board."""
+    move = parse_move(notation)
+    return move_changes(state, state.after(move), move)
 
 
 # -- backends ---------------------------------------------------------------------------------

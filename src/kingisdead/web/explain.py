@@ -213,13 +213,13 @@ BLUNDER = 0.25
 
 
 def _choices(note: dict[str, Any]) -> list[dict[str, Any]]:
-    """The played move, the best one and the search's other top moves of an analysis row, by notation."""
-    found = {note["played"]: {"move": note["played"], "win_chance": note["played_chance"],
-                              "description": note.get("played_description", note["played"])},
-             note["best"]: {"move": note["best"], "win_chance": note["best_chance"],
-                            "description": note.get("best_description", note["best"])}}
-    for other in note.get("alternatives", []):
-        found.setdefault(other["move"], other)
+    """The search's top moves of an analysis row with the played and the best one, by notation."""
+    found = {other["move"]: other for other in note.get("alternatives", [])}
+    found.setdefault(note["played"], {"move": note["played"], "win_chance": note["played_chance"],
+                                      "description": note.get("played_description", note["played"]),
+                                      "changes": note.get("played_changes")})
+    found.setdefault(note["best"], {"move": note["best"], "win_chance": note["best_chance"],
+                                    "description": note.get("best_description", note["best"]), "changes": None})
     return [found[move] for move in sorted(found)]
 
 
@@ -235,8 +235,9 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     after the move is ``number``, before it ``number - 1``). ``choices`` are
     the moves to offer when the player looks for a better one ("learn from
     your mistakes"): the played move, the best one and the search's next best,
-    each ``{move, description, win_chance}``, in notation order so that the
-    best one is not always first.
+    each ``{move, description, win_chance, changes}`` (``changes``: what it
+    would change, views.move_changes, or None where the row does not say), in
+    notation order so that the best one is not always first.
     """
     players = max((note["player"] for note in notes), default=-1) + 1
     summary = []

@@ -106,8 +106,12 @@ function learnContent(context, mistakes, state, redraw) {
   board.setAttribute("data-testid", "learn-board");
   board.setAttribute("role", "img");
   board.setAttribute("aria-label", t("The board before move {n}", { n: m.number }));
-  drawMap(board, context.facts, frame.table, {});
-  parts.push(board, struggleLine(frame.table), el("p", { class: "prompt" }, t("What would you play here?")));
+  // The board marks what a choice would change while it is pointed at, and the better move once revealed.
+  const best = m.choices.find((c) => c.move === m.best);
+  const settled = state.picked !== null && best && best.changes ? best.changes : null;
+  const mark = (changes) => drawMap(board, context.facts, frame.table, changes ? { marks: changes } : {});
+  mark(settled);
+  parts.push(board, struggleLine(frame.table), el("p", { class: "prompt" }, t("What would you play here? Point at a move to see it on the board.")));
   const choices = el("div", { class: "learn-choices" }, ...m.choices.map((c) => {
     const classes = ["choice", "learn-choice"];
     if (state.picked !== null) {
@@ -119,6 +123,9 @@ function learnContent(context, mistakes, state, redraw) {
       el("span", {}, c.description), " ", el("span", { class: "mono" }, c.move),
       state.picked !== null ? el("span", { class: "chance" }, ` ${t("{percent}% to win", { percent: pct(c.win_chance) })}`) : "");
     button.addEventListener("click", () => { state.picked = c.move; redraw(); });
+    for (const [on, changes] of [["mouseenter", c.changes], ["focus", c.changes], ["mouseleave", settled], ["blur", settled]]) {
+      button.addEventListener(on, () => mark(changes));
+    }
     return button;
   }));
   parts.push(choices);
