@@ -176,12 +176,12 @@ def test_a_cards_effect_lights_exactly_the_regions_and_followers_its_legal_moves
     assert garrison["text"].endswith("Caledonia, contested now, is among them.")
 
 
-def test_the_view_carries_the_struggle_for_everyone_and_card_effects_for_the_seat_only():
+def test_the_view_carries_the_struggle_for_everyone_and_card_effects_for_the_seat_to_move_only():
     s = GameState.new(2, "standard", 7)
     mine, public = table_view(s, 0), table_view(s, None)
     assert mine["struggle"] == public["struggle"] and mine["struggle"]["region"] == s.contested
     assert [e["card"] for e in mine["card_effects"]] == [c for c in range(7) if s.hands[c]]
-    assert public["card_effects"] is None
+    assert public["card_effects"] is None and table_view(s, 1)["card_effects"] is None  # seat 1 waits its turn
 
 
 def test_a_hints_reason_says_what_the_move_does_to_the_struggle_and_the_court():

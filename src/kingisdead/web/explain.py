@@ -339,10 +339,12 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
         text = _("{card}: swap two of the region cards of {regions} and put your Crown token on one of them.",
                  card=title, regions=_regions(state, regions))
     elif card in (Card.GARRISON, Card.AMBASSADOR):
-        for a in actions:
-            moved = ((a[0], a[1]), (a[0], a[2]), (a[3], a[4])) if len(a) == 5 else ((a[0], a[1]), (a[2], a[3]))
-            for region, faction in moved:
-                followers.setdefault(region, set()).add(faction)
+        # (region, faction) of every follower some exchange moves: the source's, then the other side's
+        moved = {(a[0], a[1]) for a in actions} | {(a[-2], a[-1]) for a in actions}
+        if len(actions[0]) == 5:
+            moved |= {(a[0], a[2]) for a in actions}
+        for region, faction in moved:
+            followers.setdefault(region, set()).add(faction)
         regions = set(followers)
         sources = {a[0] for a in actions}
         if card == Card.AMBASSADOR:

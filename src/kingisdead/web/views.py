@@ -94,7 +94,8 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
     number of cards left of each pile are public. ``struggle`` says who leads
     the contested region and what an all-pass gives (``explain.struggle_now``);
     ``card_effects`` what each card of the seat's hand would do here
-    (``explain.hand_effects``; None for a spectator).
+    (``explain.hand_effects``), for the seat to move only (None for the others
+    and spectators: the position will have changed by their turn).
     """
     n = state.players
     view: dict[str, Any] = {
@@ -118,7 +119,7 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
         "explanation": explain_result(state),
         "hand": hand_of(state, seat) if seat is not None else None,
         "struggle": struggle_now(state),
-        "card_effects": hand_effects(state, seat) if seat is not None else None,
+        "card_effects": hand_effects(state, seat) if seat is not None and seat == state.player else None,
     }
     if reveal:
         view["hands"] = [hand_of(state, p) for p in range(n)]
