@@ -26,6 +26,8 @@ from .state import GameState
 
 DEFAULT_BUDGET = Budget(iterations=2000)
 """About 15 ms a position in the compiled core (a 76-move game in about a second)."""
+ALTERNATIVES = 3
+"""Moves kept per analysed position besides the one played (:attr:`MoveAnnotation.alternatives`)."""
 SOLVER_NODES = 50_000
 """Nodes the exact solver may visit per analysed position (small endgames prove in far fewer)."""
 
@@ -69,6 +71,8 @@ class MoveAnnotation:
     """How much win chance the played move gave away against the best one found (0 if it was the best)."""
     forced: bool
     """True when the player had no choice (no card left: pass)."""
+    alternatives: tuple[MoveEstimate, ...] = ()
+    """The moves the search ranked first (up to ALTERNATIVES, the best one included), to offer as choices."""
 
 
 def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: int = 0,
@@ -122,7 +126,7 @@ def analyse_record(record: GameRecord, budget: Budget = DEFAULT_BUDGET, seed: in
             played_chance = chances.get(played, 0.0)
             loss = max(0.0, best.win_chance - played_chance) if best.move != played else 0.0
             notes.append(MoveAnnotation(number, player, played, best.move, played_chance, best.win_chance,
-                                        round(loss, 4), False))
+                                        round(loss, 4), False, tuple(analysis.moves[:ALTERNATIVES])))
         state.apply(move)
     return notes
 

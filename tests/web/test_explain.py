@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from positions import build
 
-from kingisdead import GameState
+from kingisdead import GameState, parse_move
+from kingisdead.board import REGION_NAMES
 from kingisdead.web.explain import explain_result, regions_text
 from kingisdead.web.views import table_view
 
@@ -115,3 +116,119 @@ def test_analysis_summary_counts_each_players_moves_and_lists_the_three_biggest_
     assert (second["reviewed"], second["best"], second["lost"], second["blunders"]) == (4, 0, 2, 1)
     assert [m["number"] for m in second["mistakes"]] == [2, 6, 4]
     assert second["mistakes"][0]["best_description"] == "better 2"
+
+
+# -- what happens now, in a running game --------------------------------------------------
+
+def all_pass(state: GameState) -> GameState:
+    """``state`` after every player passes: the contested struggle resolved by the engine."""
+    after = state.copy()
+    for _ in range(state.players - state.passes):
+        after.apply("pass")
+    return after
+
+
+def test_the_struggle_line_names_the_leader_and_what_an_all_pass_gives_as_the_engine_resolves_it():
+    from kingisdead.web.explain import struggle_now
+
+    for seed in range(1, 30):
+        s = GameState.new(2 + seed % 3, "mordred" if seed % 2 else "standard", seed)
+        now = struggle_now(s)
+        region = s.contested
+        assert now["region"] == region and now["leader"] == all_pass(s).control[region]
+        assert now["all_pass"].startswith(f"if everyone passes now, {REGION_NAMES[region]} ")
+    s = build(regions={"Cal": "SSSW", "Din": "W"}, order=["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"])
+    now = struggle_now(s)
+    assert now["lead"] == "The Scots lead in Caledonia with 3 against 1 Welsh."
+    assert now["all_pass"] == "if everyone passes now, Caledonia goes to the Scots."
+    tie = struggle_now(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"}))
+    assert tie["leader"] == 4 and tie["lead"] == "No faction leads in Caledonia: the Scots and Welsh are tied at 2."
+    assert tie["all_pass"] == ("if everyone passes now, Caledonia falls to the Saxons (that is the fourth Saxon "
+                               "token: the Saxons invade and the game ends).")
+    assert all_pass(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"})).result.ending \
+        == "invasion"
+
+
+def test_a_cards_effect_lights_exactly_the_regions_and_followers_its_legal_moves_act_on():
+    from kingisdead.moves import NONE
+    from kingisdead.web.explain import card_effect
+
+    for seed in (3, 8, 21):
+        s = GameState.new(3, "standard", seed)
+        for card in range(7):
+            actions = {m.action for m in s.legal_moves()[1:] if m.card == card}
+            effect = card_effect(s, card)
+            if card == 0:
+                expected = {r for a in actions for r in a[:2]}
+            elif card in (1, 2):
+                expected = {a[0] for a in actions} | {a[-2] for a in actions}
+                kinds = {(a[0], a[1]) for a in actions} | {(a[-2], a[-1]) for a in actions}
+                assert {(int(r), f) for r, fs in effect["followers"].items() for f in fs} >= kinds
+            else:
+                expected = {r for a in actions for r in a if r != NONE}
+            assert set(effect["regions"]) == expected, (seed, card)
+    s = build(regions={"Cal": "S", "Din": "W"}, order=["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"])
+    scots = card_effect(s, 4)
+    assert scots["regions"] == [1]
+    assert scots["text"] == ("Scots: place two Scots followers in Din Eidyn (next to Scots land).")
+    garrison = card_effect(s, 1)
+    assert garrison["regions"] == [0, 1] and garrison["followers"] == {"0": [0], "1": [1]}
+    assert garrison["text"].endswith("Caledonia, contested now, is among them.")
+
+
+def test_the_view_carries_the_struggle_for_everyone_and_card_effects_for_the_seat_to_move_only():
+    s = GameState.new(2, "standard", 7)
+    mine, public = table_view(s, 0), table_view(s, None)
+    assert mine["struggle"] == public["struggle"] and mine["struggle"]["region"] == s.contested
+    assert [e["card"] for e in mine["card_effects"]] == [c for c in range(7) if s.hands[c]]
+    assert public["card_effects"] is None and table_view(s, 1)["card_effects"] is None  # seat 1 waits its turn
+
+
+def test_a_hints_reason_says_what_the_move_does_to_the_struggle_and_the_court():
+    from kingisdead.web.explain import hint_reason
+
+    s = build(regions={"Cal": "SSW", "Din": "W"}, order=["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"],
+              courts=["WW", "S"])
+    assert hint_reason(s, parse_move("pass")) == ("Passing leaves the struggle as it is: if everyone passes now, "
+                                                 "Caledonia goes to the Scots.")
+    assert hint_reason(s, parse_move("Ambassador Cal:S<>Din:W +Cal:S")) == (
+        "it puts the Welsh ahead in Caledonia (you have 2 of them at court); it brings your court to 1 Scots.")
+    assert hint_reason(s, parse_move("Ambassador Cal:S<>Din:W")).startswith(
+        "it puts the Welsh ahead in Caledonia (you have 2 of them at court)")
+
+
+def test_the_summary_offers_the_played_move_the_best_and_the_next_best_to_choose_from():
+    from kingisdead.web.explain import analysis_summary
+
+    row = {"number": 4, "player": 0, "played": "pass", "best": "Scots Din Din", "best_description": "Scots: two",
+           "played_description": "passes", "played_chance": 0.2, "best_chance": 0.6, "loss": 0.4, "forced": False,
+           "alternatives": [{"move": "Scots Din Din", "win_chance": 0.6, "description": "Scots: two"},
+                            {"move": "Crown Cal<>Din *Cal", "win_chance": 0.5, "description": "Crown: swaps"}]}
+    [summary] = analysis_summary([row])
+    [mistake] = summary["mistakes"]
+    assert [c["move"] for c in mistake["choices"]] == ["Crown Cal<>Din *Cal", "Scots Din Din", "pass"]
+    assert mistake["choices"][2] == {"move": "pass", "win_chance": 0.2, "description": "passes", "changes": None}
+
+
+def test_an_analysis_row_carries_the_search_top_moves_with_what_each_would_change():
+    from random import Random
+
+    from kingisdead import rules
+    from kingisdead.bots.budget import Budget
+    from kingisdead.record import GameRecord
+    from kingisdead.web.compute import analysis
+    from kingisdead.web.views import move_changes
+
+    state, rng, record = GameState.new(2, "standard", 4), Random(4), GameRecord(players=["a", "b"], seed=4)
+    for _ in range(6):
+        record.add(rules.play_random(state, rng))
+    rows = analysis(record.dumps(), 1, Budget(iterations=60))
+    position = record.start()
+    for row, played in zip(rows, record.moves, strict=True):
+        if not row["forced"]:
+            assert row["best"] == row["alternatives"][0]["move"] and 1 <= len(row["alternatives"]) <= 3
+            for other in row["alternatives"]:
+                assert other["changes"] == move_changes(position, position.after(other["move"]),
+                                                        parse_move(other["move"]))
+        assert row["played_changes"] == move_changes(position, position.after(played), parse_move(played))
+        position.apply(played)

@@ -232,3 +232,14 @@ def test_a_finished_game_explained_in_german(client: Any):
     assert [s["kind"] for s in german["steps"]] == [s["kind"] for s in english["steps"]]
     assert all(a["text"] != b["text"] for a, b in zip(german["steps"], english["steps"], strict=True))
     assert german["players"][0]["courts"].keys() == {"Scots", "Welsh", "Romano-British"}  # keys stay the engine's
+
+
+def test_the_struggle_line_and_card_effects_in_french_and_german(client: Any):
+    game = create(client, [human(), bot("random")], seed=7)
+    token = game["seats"][0]["token"]
+    french = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "fr"}).json()["table"]
+    assert french["struggle"]["lead"] == "Les Gallois mènent en Caerleon avec 3 contre 1 Écossais."
+    assert french["struggle"]["all_pass"] == "si tout le monde passe maintenant, Caerleon revient aux Gallois."
+    german = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "de"}).json()["table"]
+    assert german["struggle"]["all_pass"] == "wenn jetzt alle passen, geht Caerleon an die Waliser."
+    assert german["card_effects"][4]["text"] == "Schotten: setze zwei Anhänger der Schotten in Din Eidyn (neben Land der Schotten)."

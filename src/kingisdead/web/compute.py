@@ -39,8 +39,9 @@ from ..moves import format_move, parse_move
 from ..record import GameRecord
 from ..state import GameState
 from ..workers import process_pool, stop_pool
+from .explain import hint_reason
 from .i18n import _
-from .views import describe_move
+from .views import describe_move, move_changes
 
 RETRY_AFTER = 2
 """Seconds a refused client is told to wait (the Retry-After header)."""
@@ -84,18 +85,44 @@ def bot_move(bot: str, seed: int, state: GameState) -> str:
 def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any]:
     """The ``top`` best moves for the player to move: the hint endpoint's answer."""
     found = analyse_position(state, budget, seed=seed, top=top)
+    # The search's ``top`` most visited moves, shown best first by their win chance.
+    ranked = sorted(found.moves, key=lambda e: -e.win_chance)
     return {
         "method": _("search of {playouts} playouts; win chance as the search estimates it", playouts=found.iterations),
         "exact": found.exact,
         "moves": [{"move": e.move, "description": describe_move(parse_move(e.move)),
-                   "win_chance": e.win_chance, "visits": e.visits} for e in found.moves],
+                   "reason": hint_reason(state, parse_move(e.move)),
+                   "win_chance": e.win_chance, "visits": e.visits} for e in ranked],
     }
 
 
 def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
-    """Each move of the finished game in ``record`` (its JSON) with the best alternative found."""
-    notes = analyse_record(GameRecord.loads(record), budget, seed=seed)
-    return [{**asdict(note), "best_description": describe_move(parse_move(note.best))} for note in notes]
+    """Each move of the finished game in ``record`` (its JSON) with the best alternative found.
+
+    Each row is an :class:`~kingisdead.analysis.MoveAnnotation` as a dict, with the two moves in words
+    (``best_description``, ``played_description``), what the played move changed (``played_changes``,
+    views.move_changes) and each of the search's top ``alternatives`` as ``{move, win_chance,
+    description, changes}``.
+    """
+    game = GameRecord.loads(record)
+    notes = analyse_record(game, budget, seed=seed)
+    state = game.start()
+    rows = []
+    for note in notes:
+        rows.append({**asdict(note), "best_description": describe_move(parse_move(note.best)),
+                     "played_description": describe_move(parse_move(note.played)),
+                     "played_changes": _changes(state, note.played),
+                     "alternatives": [{"move": e.move, "win_chance": e.win_chance,
+                                       "description": describe_move(parse_move(e.move)),
+                                       "changes": _changes(state, e.move)} for e in note.alternatives]})
+        state.apply(note.played)
+    return rows
+
+
+def _changes(state: GameState, notation: str) -> dict[str, Any]:
+    """What the move would change played in ``state`` (views.move_changes), for marking it on a board."""
+    move = parse_move(notation)
+    return move_changes(state, state.after(move), move)
 
 
 # -- backends ---------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Why a finished game ended the way it did, for the end screen.
+"""Explanations in words: why a finished game ended the way it did, and what happens now in a running one.
 
 ``explain_result`` retraces the engine's scoring (``kingisdead.scoring``)
 step by step and returns each comparison with the values compared, so the
@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..board import FACTION_NAMES, NUM_REGIONS
+from .. import rules
+from ..board import FACTION_NAMES, NUM_CARDS, NUM_REGIONS, REGION_NAMES, SAXON_INVASION, SAXONS, Card
+from ..moves import NONE, Move
 from ..scoring import _last_player, _sets, faction_ranking
 from ..state import GameState
 from .i18n import Text, _, and_list, join, ngettext
-from .texts import FACTION_TEXTS
+from .texts import CARD_TEXTS, FACTION_TEXTS
+from ..rules import LOYALISTS
 
 
 def regions_text(n: int) -> Text:
@@ -209,6 +212,17 @@ BLUNDER = 0.25
 """Win chance given away from which a move is marked a blunder ("??")."""
 
 
+def _choices(note: dict[str, Any]) -> list[dict[str, Any]]:
+    """The search's top moves of an analysis row with the played and the best one, by notation."""
+    found = {other["move"]: other for other in note.get("alternatives", [])}
+    found.setdefault(note["played"], {"move": note["played"], "win_chance": note["played_chance"],
+                                      "description": note.get("played_description", note["played"]),
+                                      "changes": note.get("played_changes")})
+    found.setdefault(note["best"], {"move": note["best"], "win_chance": note["best_chance"],
+                                    "description": note.get("best_description", note["best"]), "changes": None})
+    return [found[move] for move in sorted(found)]
+
+
 def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per player, from an analysis's move notes (``compute.analysis``'s rows).
 
@@ -217,8 +231,13 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     at least MISTAKE win chance), ``blunders`` (at least BLUNDER), and
     ``mistakes``: the three moves that gave away the most (loss > 0), biggest
     first, each ``{number, played, best, best_description, loss, played_chance,
-    best_chance}`` (``number`` is the 1-based move number, the replay position
-    after the move is ``number``, before it ``number - 1``).
+    best_chance, choices}`` (``number`` is the 1-based move number, the replay position
+    after the move is ``number``, before it ``number - 1``). ``choices`` are
+    the moves to offer when the player looks for a better one ("learn from
+    your mistakes"): the played move, the best one and the search's next best,
+    each ``{move, description, win_chance, changes}`` (``changes``: what it
+    would change, views.move_changes, or None where the row does not say), in
+    notation order so that the best one is not always first.
     """
     players = max((note["player"] for note in notes), default=-1) + 1
     summary = []
@@ -231,6 +250,175 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "lost": sum(1 for note in mine if note["loss"] >= MISTAKE),
             "blunders": sum(1 for note in mine if note["loss"] >= BLUNDER),
             "mistakes": [{key: note[key] for key in ("number", "played", "best", "loss", "played_chance", "best_chance")}
-                         | {"best_description": note.get("best_description", note["best"])} for note in worst[:3]],
+                         | {"best_description": note.get("best_description", note["best"]),
+                            "choices": _choices(note)} for note in worst[:3]],
         })
     return summary
+
+
+# -- what happens now, while the game runs -------------------------------------------------
+
+def _leader(counts: list[int]) -> int:
+    """Who takes a region with these followers (Scots, Welsh, Romano-British, Loyalists): 0-3, or 4 the Saxons."""
+    best = max(counts)
+    return counts.index(best) if best and counts.count(best) == 1 else SAXONS
+
+
+def struggle_now(state: GameState) -> dict[str, Any] | None:
+    """The running struggle in words: who leads the contested region now and what an all-pass gives.
+
+    Shape: ``region`` (the contested region), ``leader`` (0-3 the faction with
+    the most followers there, 4 when the Saxons would take it: a tie or no
+    follower), ``counts`` (followers per faction there), ``lead`` (a sentence:
+    who leads now, by how much), ``all_pass`` (a sentence: what the region
+    goes to if every player passes now, and the game's end if that ends it).
+    The struggle resolves exactly so (``rules.resolve``). None once the game
+    is over.
+    """
+    region = state.contested
+    if region is None or state.is_over():
+        return None
+    counts = state.board[region * 4:region * 4 + 4]
+    leader = _leader(counts)
+    name = REGION_NAMES[region]
+    present = sorted(((n, f) for f, n in enumerate(counts) if n), key=lambda t: (-t[0], t[1]))
+    lead: Text
+    if not present:
+        lead = _("{region} is empty: no faction leads there.", region=name)
+    elif leader == SAXONS:
+        tied = [FACTION_TEXTS[f] for n, f in present if n == present[0][0]]
+        lead = _("No faction leads in {region}: the {factions} are tied at {count}.", region=name,
+                 factions=and_list(tied), count=present[0][0])
+    elif len(present) == 1:
+        lead = _("The {faction} lead in {region}: {count} followers and no rival.", faction=FACTION_TEXTS[leader],
+                 region=name, count=present[0][0])
+    else:
+        lead = _("The {faction} lead in {region} with {count} against {other} {other_faction}.",
+                 faction=FACTION_TEXTS[leader], region=name, count=present[0][0], other=present[1][0],
+                 other_faction=FACTION_TEXTS[present[1][1]])
+    outcome = (_("if everyone passes now, {region} falls to the Saxons", region=name) if leader == SAXONS
+               else _("if everyone passes now, {region} goes to the {faction}", region=name,
+                      faction=FACTION_TEXTS[leader]))
+    ending: Text | None = None
+    if leader == SAXONS and state.saxons + 1 >= SAXON_INVASION:
+        ending = _("that is the fourth Saxon token: the Saxons invade and the game ends")
+    elif leader == LOYALISTS:
+        ending = _("a Loyalist win: Mordred's rebellion ends the game")
+    elif state.resolved + 1 == NUM_REGIONS:
+        ending = _("the last region: the game ends in a coronation")
+    all_pass = _("{outcome} ({ending}).", outcome=outcome, ending=ending) if ending is not None \
+        else _("{outcome}.", outcome=outcome)
+    return {"region": int(region), "leader": leader, "counts": counts, "lead": lead, "all_pass": all_pass}
+
+
+def _regions(state: GameState, regions: set[int]) -> Any:
+    """The regions by name, or "the 6 unresolved regions" when that is what they are."""
+    if len(regions) > 2 and regions == {r for r in range(NUM_REGIONS) if state.control[r] < 0}:
+        return ngettext("the {n} unresolved region", "the {n} unresolved regions", len(regions))
+    return and_list([REGION_NAMES[r] for r in sorted(regions)])
+
+
+def card_effect(state: GameState, card: int) -> dict[str, Any]:
+    """What playing ``card`` would do in this position, for the hand's hover line and the map.
+
+    Shape: ``card``, ``text`` (one sentence naming the regions it can act on),
+    ``regions`` (the regions it can act on, sorted) and ``followers``
+    ({region as str: [faction...]}: the followers an exchange can move from
+    there; empty for cards that place followers from the stock). A card with
+    no action here says so (it can still call a follower to court).
+    """
+    actions = rules.action_options(state, card)
+    title = CARD_TEXTS[card]
+    followers: dict[int, set[int]] = {}
+    regions: set[int] = set()
+    text: Text
+    if actions == [()]:
+        text = _("{card}: no action here; playing it only calls a follower to court.", card=title)
+    elif card == Card.CROWN:
+        regions = {r for a in actions for r in a[:2]}
+        text = _("{card}: swap two of the region cards of {regions} and put your Crown token on one of them.",
+                 card=title, regions=_regions(state, regions))
+    elif card in (Card.GARRISON, Card.AMBASSADOR):
+        # (region, faction) of every follower some exchange moves: the source's, then the other side's
+        moved = {(a[0], a[1]) for a in actions} | {(a[-2], a[-1]) for a in actions}
+        if len(actions[0]) == 5:
+            moved |= {(a[0], a[2]) for a in actions}
+        for region, faction in moved:
+            followers.setdefault(region, set()).add(faction)
+        regions = set(followers)
+        sources = {a[0] for a in actions}
+        if card == Card.AMBASSADOR:
+            text = _("{card}: exchange one follower with one from another region, among {regions}.", card=title,
+                     regions=_regions(state, regions))
+        elif len(actions[0]) == 5:
+            text = _("{card}: two followers leave one of {sources} for a bordering region, and one comes back.",
+                     card=title, sources=_regions(state, sources))
+        else:
+            text = _("{card}: no region can send two followers, so one follower is exchanged for one between "
+                     "bordering regions among {regions}.", card=title, regions=_regions(state, regions))
+    elif card == Card.SETTLEMENTS:
+        regions = {r for a in actions for r in a if r != NONE}
+        placed = and_list([FACTION_TEXTS[f] for f in range(3) if state.stock[f]])
+        text = _("{card}: place one follower each of the {factions} from the stock, anywhere among {regions}.",
+                 card=title, factions=placed, regions=_regions(state, regions))
+    else:
+        faction = card - Card.SCOTS
+        regions = {r for a in actions for r in a}
+        params = {"card": title, "faction": FACTION_TEXTS[faction], "regions": _regions(state, regions)}
+        if len(actions[0]) == 1:
+            text = _("{card}: place one {faction} follower in {regions} (next to {faction} land).", **params) \
+                if len(regions) == 1 else \
+                _("{card}: place one {faction} follower in one of {regions} (next to {faction} land).", **params)
+        else:
+            text = _("{card}: place two {faction} followers in {regions} (next to {faction} land).", **params) \
+                if len(regions) == 1 else \
+                _("{card}: place two {faction} followers, in one or two of {regions} (next to {faction} land).",
+                  **params)
+    contested = state.contested
+    if contested is not None and contested in regions:
+        text = join([text, _("{region}, contested now, is among them.", region=REGION_NAMES[contested])], " ")
+    return {"card": card, "text": text, "regions": sorted(regions),
+            "followers": {str(r): sorted(f) for r, f in sorted(followers.items())}}
+
+
+def hand_effects(state: GameState, seat: int) -> list[dict[str, Any]]:
+    """:func:`card_effect` of each kind of card in ``seat``'s hand (none once the game is over)."""
+    if state.is_over():
+        return []
+    return [card_effect(state, card) for card in range(NUM_CARDS) if state.hands[seat * NUM_CARDS + card]]
+
+
+def hint_reason(state: GameState, move: Move) -> Text:
+    """Why a suggested move helps, in words: what it does to the running struggle and to the mover's court."""
+    region = state.contested
+    if move.card is None:
+        found = struggle_now(state)
+        return _("Passing leaves the struggle as it is: {outcome}", outcome=found["all_pass"]) if found \
+            else _("Passing changes nothing on the board.")
+    after = state.copy()
+    rules.play(after, move)
+    parts: list[Text] = []
+    if region is not None and after.contested is not None:
+        if after.contested != region:
+            parts.append(_("it brings {region} into the struggle instead of {other}",
+                           region=REGION_NAMES[after.contested], other=REGION_NAMES[region]))
+            region = after.contested
+        name = REGION_NAMES[region]
+        before_leader = _leader(state.board[region * 4:region * 4 + 4])
+        leader = _leader(after.board[region * 4:region * 4 + 4])
+        if leader == SAXONS:
+            parts.append(_("{region} would fall to the Saxons", region=name) if before_leader == SAXONS
+                         else _("it stops the {faction} in {region}: the Saxons would take it now",
+                                faction=FACTION_TEXTS[before_leader], region=name))
+        else:
+            held = after.courts[state.player * 3 + leader] if leader < LOYALISTS else 0
+            court = _("you have {count} of them at court", count=held)
+            parts.append(_("the {faction} keep the lead in {region} ({court})", faction=FACTION_TEXTS[leader],
+                           region=name, court=court) if leader == before_leader
+                         else _("it puts the {faction} ahead in {region} ({court})", faction=FACTION_TEXTS[leader],
+                                region=name, court=court))
+    if move.court is not None:
+        faction = move.court[1]
+        parts.append(_("it brings your court to {count} {faction}", faction=FACTION_TEXTS[faction],
+                       count=after.courts[state.player * 3 + faction]))
+    return _("{reasons}.", reasons=join(parts, "; "))

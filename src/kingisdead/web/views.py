@@ -27,7 +27,7 @@ from ..board import (
 from ..building import Choice
 from ..moves import NONE, Move, make_move
 from ..state import GameState
-from .explain import explain_result
+from .explain import explain_result, hand_effects, struggle_now
 from .i18n import N_, Text, _, and_list, join
 from .texts import CARD_TEXTS, CONTROL_TEXTS, FACTION_TEXTS
 
@@ -91,7 +91,11 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
     """The position as ``seat`` may see it (None: a spectator); ``reveal`` shows every hand.
 
     Other players' hands are absent, not blanked: only the top card and the
-    number of cards left of each pile are public.
+    number of cards left of each pile are public. ``struggle`` says who leads
+    the contested region and what an all-pass gives (``explain.struggle_now``);
+    ``card_effects`` what each card of the seat's hand would do here
+    (``explain.hand_effects``), for the seat to move only (None for the others
+    and spectators: the position will have changed by their turn).
     """
     n = state.players
     view: dict[str, Any] = {
@@ -114,6 +118,8 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
         "result": None if state.result is None else state.result.to_dict(),
         "explanation": explain_result(state),
         "hand": hand_of(state, seat) if seat is not None else None,
+        "struggle": struggle_now(state),
+        "card_effects": hand_effects(state, seat) if seat is not None and seat == state.player else None,
     }
     if reveal:
         view["hands"] = [hand_of(state, p) for p in range(n)]

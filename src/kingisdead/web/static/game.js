@@ -6,6 +6,7 @@ import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabe
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
+import { struggleLine, explainHand, lightOf, hintList, learnPanel } from "/static/explain.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,8 @@ let analysis = null;       // move number -> annotation, once asked for after th
 let socket = null, backoff = 500;
 let stepping = null;       // {entries, i, timer}: opponents' moves being shown one by one
 let autoSteps = new Map(); // index of a build step taken automatically (one option only) -> why
+let lit = null;            // the targets of the hand card pointed at (explain.lightOf), lit on the map
+let mapTable = null;       // the table the map shows now, to redraw it when a card is pointed at
 const STEP_MS = 1200;
 
 function hotseat() { return seatTokens.size > 1; }
@@ -134,7 +137,7 @@ function show(v, fresh = false) {
   const seen = view && view.id === v.id ? view.move_number : null;
   view = v;
   if (seen !== null && v.move_number > seen) queueMoves(v.log.slice(seen));
-  if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); }
+  if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); lit = null; }
   const myTurn = playing(v) && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
@@ -173,6 +176,7 @@ function interaction() {
   const shownEntry = stepping ? stepping.entries[stepping.i]
     : !replay && !build.steps.length && view.log.length ? view.log[view.log.length - 1] : null;
   if (shownEntry && shownEntry.changes) ui.marks = shownEntry.changes;
+  if (!replay && !build.steps.length) ui.lit = lit;
   if (replay || !build.options) return ui;
   const regionOptions = build.options.options.filter((o) => o.kind === "region");
   regionOptions.forEach((o) => ui.selectable.add(o.value));
@@ -187,7 +191,7 @@ function interaction() {
   return ui;
 }
 
-function renderMap(table) { drawMap($("map"), facts, table, interaction()); }
+function renderMap(table) { mapTable = table; drawMap($("map"), facts, table, interaction()); }
 
 function renderLegend() {
   const items = facts.factions.slice(0, view.variant === "mordred" ? 4 : 3).map((name, k) =>
@@ -275,7 +279,8 @@ function renderTurn(table) {
       stock,
       el("span", { title: t("Saxon control tokens: four end the game") }, t("Saxons {n}/4", { n: table.saxons })),
       el("span", {}, t("Passes in a row {n}/{players}", { n: table.passes, players: view.players })),
-      el("span", {}, t("Struggle {n} of 8", { n: Math.min(table.resolved + 1, 8) }))));
+      el("span", {}, t("Struggle {n} of 8", { n: Math.min(table.resolved + 1, 8) }))),
+    struggleLine(table));
 }
 
 function renderAction() {
@@ -389,19 +394,13 @@ function renderHand(offered) {
     cards.push(tile);
   });
   const total = hand.reduce((a, b) => a + b, 0);
-  return el("div", {}, el("h3", { style: "margin:12px 0 0" }, tn("Your hand ({n} card)", "Your hand ({n} cards)", { n: total })),
+  return explainHand(el("div", {}, el("h3", { style: "margin:12px 0 0" }, tn("Your hand ({n} card)", "Your hand ({n} cards)", { n: total })),
             total ? el("div", { class: "hand", "data-testid": "hand" }, ...cards)
-                  : el("p", { class: "muted" }, t("No cards left: you can only pass.")));
+                  : el("p", { class: "muted" }, t("No cards left: you can only pass."))),
+    view.table, (effect) => { lit = lightOf(effect); renderMap(mapTable); });
 }
 
-function renderHint() {
-  return el("div", { class: "move-preview", "data-testid": "hint-box" },
-    el("div", { style: "font-weight:600" }, t("Suggestions")),
-    ...hint.moves.map((m) => el("div", { class: "hint-move" }, el("span", { class: "mono" }, m.move),
-      el("span", { class: "chance" }, t("{percent}% to win", { percent: Math.round(m.win_chance * 100) })),
-      el("div", { class: "muted", style: "font-size:0.8rem" }, m.description))),
-    el("div", { class: "muted", style: "font-size:0.75rem" }, hint.method));
-}
+function renderHint() { return hintList(hint, sendMove); }
 
 function renderPlayers(table) {
   const result = table.result;
@@ -567,7 +566,8 @@ function renderAnalysisSummary() {
                    best_chance: pct(m.best_chance), loss: pct(m.loss) })))) : el("div", { class: "muted" }, t("No win chance lost.")))),
     el("p", { class: "muted legend", "data-testid": "analysis-legend" },
       t("Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more).")
-      + " " + t("A move link opens the replay at the position before that move.")));
+      + " " + t("A move link opens the replay at the position before that move.")),
+    learnPanel({ gameId, facts, summary: analysisSummary, seat: view.you !== null ? view.you : [...seatTokens.keys()][0] }));
 }
 
 // ---------- replay ----------
@@ -695,11 +695,14 @@ document.addEventListener("keydown", (event) => {
 
 async function confirmMove() {
   const options = build.options;
-  if (!options || !options.complete) return;
+  if (options && options.complete) await sendMove(options.move);
+}
+
+async function sendMove(notation) {  // a move built here or a hint's "Play this"
   const token = seatTokens.get(view.you);
   const seat = view.you;
   try {
-    const next = await api("POST", `/api/games/${gameId}/moves`, { move: options.move, move_number: view.move_number }, token);
+    const next = await api("POST", `/api/games/${gameId}/moves`, { move: notation, move_number: view.move_number }, token);
     if (hotseat()) { revealed = seat; await onPublic(await api("GET", `/api/games/${gameId}`), false); }
     else show(next);
   } catch (err) {

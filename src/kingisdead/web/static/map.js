@@ -16,6 +16,9 @@
 //                   swap: [a, b] | null, court: {region, faction} | null}
 //                  touched regions get class "touched"; +n / -n badges, an arrow for
 //                  the exchange, a double arrow for the swap, a cube leaving for the court.
+//   ui.lit         {regions: Set(region), followers: Map(region -> Set(kind))} | null: what a hand card
+//                  can act on (explain.lightOf): those regions get class "lit" and an outline, those
+//                  followers' cubes class "lit".
 //   ui.loyalists   bool, default true: in a Mordred game, mark on each unresolved region
 //                  where its resolution adds a Loyalist (facts.mordred_flags).
 import { t } from "/static/i18n.js";
@@ -142,6 +145,7 @@ export function drawMap(svg, facts, table, ui = {}) {
     else if (ui.dim) classes.push("dimmed");
     if (ui.chosen && ui.chosen.has(r)) classes.push("chosen");
     if (touched.has(r)) classes.push("touched");
+    if (ui.lit && ui.lit.regions.has(r)) classes.push("lit");
     if (control >= 0) classes.push("resolved");
     const shape = el("path", { d: pathOf(BRITAIN.regions[r]), fill, class: classes.join(" "), "data-region": r,
                                "data-name": region.name, tabindex: selectable.has(r) ? 0 : -1 }, land);
@@ -159,6 +163,7 @@ export function drawMap(svg, facts, table, ui = {}) {
     el("path", { d: pathOf(BRITAIN.regions[table.contested]), class: "contested-outline", filter: "url(#glow)" }, overlay);
   }
   for (const r of touched) el("path", { d: pathOf(BRITAIN.regions[r]), class: "touched-outline", "data-region": r }, overlay);
+  for (const r of ui.lit ? ui.lit.regions : []) el("path", { d: pathOf(BRITAIN.regions[r]), class: "lit-outline", "data-region": r }, overlay);
   svg.appendChild(tokens);
 
   const positionOf = new Map(table.order.map((region, i) => [region, i]));
@@ -179,7 +184,7 @@ export function drawMap(svg, facts, table, ui = {}) {
     }
     if (table.crowns[r] >= 0) crownIcon(g, ax + half + 11, ay - 36, PLAYER_COLOURS[table.crowns[r]], 0.9);
     if (table.control[r] >= 0) controlToken(g, ax, ay + 8, table.control[r], facts.controls[table.control[r]]);
-    else drawFollowers(g, ax, ay, table.followers[r], facts);
+    else drawFollowers(g, ax, ay, table.followers[r], facts, ui.lit ? ui.lit.followers.get(r) : null);
     if (ui.chosen && ui.chosen.has(r)) {
       const label = ui.chosen.get(r);
       const mark = el("g", { transform: `translate(${ax - half - 12},${ay + 6})`, class: "chosen-mark" }, g);
@@ -192,7 +197,7 @@ export function drawMap(svg, facts, table, ui = {}) {
 }
 
 // Followers grouped per faction: one cube each with its count, readable up to 16 and beyond.
-function drawFollowers(parent, ax, ay, counts, facts) {
+function drawFollowers(parent, ax, ay, counts, facts, lit = null) {
   const present = counts.map((n, kind) => [n, kind]).filter(([n]) => n > 0);
   if (!present.length) {
     el("text", { x: ax, y: ay + 8, class: "empty-region", "text-anchor": "middle" }, parent).textContent = t("empty");
@@ -204,6 +209,7 @@ function drawFollowers(parent, ax, ay, counts, facts) {
     const c = cube(parent, x, ay - 5, kind, size);
     c.setAttribute("data-kind", kind);
     c.setAttribute("data-count", n);
+    if (lit && lit.has(kind)) c.classList.add("lit");
     el("text", { x: size / 2, y: size / 2 + 4, class: "cube-number" + (kind === 2 ? " dark" : ""),
                  "text-anchor": "middle" }, c).textContent = n;
     el("title", {}, c).textContent = `${n} ${facts.factions[kind]}`;
