@@ -47,6 +47,7 @@ def choices_view(state: GameState) -> dict[str, Any]:
     """The choices of the player to move as described above (nothing to choose once the game is over:
     ``cards`` empty). Costs one legal-move listing (a few ms from the compiled core)."""
     masks: dict[int, int] = {}
+    last_card = STEP_TEXTS["last_card"]
     cards = []
     for card, entries in sorted(choice_table(state).items()):
         length = len(entries[0][0])
@@ -60,7 +61,7 @@ def choices_view(state: GameState) -> dict[str, Any]:
     return {
         "cards": cards,
         "courts": list(masks),
-        "notes": [_(STEP_TEXTS["last_card"])] if rules.last_card_applies(state) else [],
+        "notes": [_(last_card)] if rules.last_card_applies(state) else [],
         "texts": {name: _(text) for name, text in (STEP_TEXTS | MOVE_TEXTS).items() if name != "last_card"},
         "codes": {"cards": [card.title for card in CARDS], "regions": list(REGION_CODES),
                   "factions": list(FACTION_CODES)},

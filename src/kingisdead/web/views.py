@@ -140,35 +140,40 @@ MOVE_TEXTS = {
 """The sentences of :func:`describe_move`, by name (the browser fills them in too: web/choices.py)."""
 
 
+def _said(texts: dict[str, str], name: str, **params: Any) -> Text:
+    """The text ``name`` of a table of texts, filled in (a call that text extraction does not mistake for one)."""
+    return _(texts[name], **params)
+
+
 def describe_move(move: Move) -> Text:
     """A move as a sentence, e.g. 'Crown: swaps Deva and Londinium, crowns Londinium; calls ...'."""
     texts = MOVE_TEXTS
     if move.card is None:
-        return _(texts["pass"])
+        return _said(texts, "pass")
     card, a = move.card, move.action
     title = CARD_TEXTS[card]
     regions, factions = REGION_NAMES, FACTION_TEXTS
     if not a:
-        text = _(texts["no_action"], card=title)
+        text = _said(texts, "no_action", card=title)
     elif card == Card.CROWN:
-        text = _(texts["crown"], card=title, first=regions[a[0]], second=regions[a[1]], crowned=regions[a[2]])
+        text = _said(texts, "crown", card=title, first=regions[a[0]], second=regions[a[1]], crowned=regions[a[2]])
     elif card == Card.GARRISON and len(a) == 5:
-        text = _(texts["garrison_two"], card=title, first=factions[a[1]], second=factions[a[2]],
+        text = _said(texts, "garrison_two", card=title, first=factions[a[1]], second=factions[a[2]],
                  source=regions[a[0]], target=regions[a[3]], back=factions[a[4]])
     elif card in (Card.GARRISON, Card.AMBASSADOR):
-        text = _(texts["exchange"], card=title, faction=factions[a[1]], region=regions[a[0]],
+        text = _said(texts, "exchange", card=title, faction=factions[a[1]], region=regions[a[0]],
                  other_faction=factions[a[3]], other_region=regions[a[2]])
     elif card == Card.SETTLEMENTS:
-        placed = [_(texts["placement"], faction=factions[f], region=regions[r]) for f, r in enumerate(a) if r != NONE]
-        text = _(texts["settlements"], card=title, placements=join(placed)) if placed \
-            else _(texts["nothing_to_place"], card=title)
+        placed = [_said(texts, "placement", faction=factions[f], region=regions[r]) for f, r in enumerate(a) if r != NONE]
+        text = _said(texts, "settlements", card=title, placements=join(placed)) if placed \
+            else _said(texts, "nothing_to_place", card=title)
     elif len(a) == 2 and a[0] == a[1]:
-        text = _(texts["two_in_one"], card=title, region=regions[a[0]])
+        text = _said(texts, "two_in_one", card=title, region=regions[a[0]])
     else:
-        text = _(texts["places"], card=title, regions=and_list([regions[r] for r in a]))
+        text = _said(texts, "places", card=title, regions=and_list([regions[r] for r in a]))
     if move.court is not None:
         region, faction = move.court
-        text = _(texts["court"], action=text, faction=factions[faction], region=regions[region])
+        text = _said(texts, "court", action=text, faction=factions[faction], region=regions[region])
     return text
 
 
@@ -332,11 +337,11 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     texts = STEP_TEXTS
     notes: list[str] = []
     if rules.last_card_applies(state):
-        notes.append(_(texts["last_card"]))
+        notes.append(_said(texts, "last_card"))
     if not steps:
-        return {"prompt": _(texts["play"]), "notes": notes}
+        return {"prompt": _said(texts, "play"), "notes": notes}
     if steps[0].kind == "pass":
-        return {"prompt": _(texts["confirm_pass"]), "notes": notes}
+        return {"prompt": _said(texts, "confirm_pass"), "notes": notes}
     card = steps[0].value
     length = len(rules.action_options(state, card)[0])
     notes += partial_notes(state, card, length)
@@ -344,14 +349,14 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     called = steps[1 + length:]
     if complete:
         if len(chosen) == length and not called:
-            notes.append(_(texts["no_court"]))
-        prompt = _(texts["confirm"])
+            notes.append(_said(texts, "no_court"))
+        prompt = _said(texts, "confirm")
     elif len(chosen) < length:
         prompt = _action_prompt(card, length, chosen)
     elif not called:
-        prompt = _(texts["court_region"])
+        prompt = _said(texts, "court_region")
     else:
-        prompt = _(texts["court_faction"], region=choice_label(called[0].kind, called[0].value))
+        prompt = _said(texts, "court_faction", region=choice_label(called[0].kind, called[0].value))
     return {"prompt": prompt, "notes": notes}
 
 
