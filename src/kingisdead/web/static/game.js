@@ -171,6 +171,16 @@ function render() {
   renderReplayBar();
 }
 
+// A step of building a move changes only the board's preview, the region cards and the action bar: redrawing
+// just these keeps a click well under a frame's budget (the log and the players force a layout of the page).
+function renderBuild() {
+  const shown = build.options && build.options.preview ? build.options.preview : view.table;
+  renderMap(shown);
+  renderTrack(shown);
+  $("preview-flag").classList.toggle("hidden", shown === view.table);
+  renderAction();
+}
+
 function interaction() {
   const ui = { selectable: new Set(), chosen: new Map(), onRegion: null, dim: false, marks: null };
   // The move being shown, else the latest one, stays marked until a choice of a new move is made.
@@ -620,7 +630,7 @@ function loadOptions(steps) {
       (options.notes.length ? ` ${options.notes[options.notes.length - 1]}` : ""));
     return loadOptions([...options.steps, only[0]]);
   }
-  render();
+  renderBuild();
 }
 
 function choose(option) { if (option) loadOptions([...build.steps, option]); }
@@ -638,7 +648,7 @@ function pass() {
   loadOptions([{ kind: "pass", value: -1 }]);
   cancelPass();
   passing = setTimeout(() => { passing = null; confirmMove(); }, PASS_UNDO_MS);
-  render();
+  renderBuild();
 }
 
 function cancelPass() {
