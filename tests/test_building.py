@@ -6,10 +6,12 @@ from collections import Counter
 
 import pytest
 from positions import build
+from test_last_card import last_card_position
 
-from kingisdead import IllegalMoveError, parse_move
+from kingisdead import PASS, GameState, IllegalMoveError, parse_move
 from kingisdead.board import Card, Region
-from kingisdead.building import Choice, move_steps
+from kingisdead.building import Choice, choice_table, move_steps, step_kinds
+from kingisdead.moves import NONE
 
 pytestmark = pytest.mark.usefixtures("each_engine")
 """Every rule test runs on both engines: the compiled core and the reference."""
@@ -106,3 +108,72 @@ def test_builder_never_changes_the_state():
     before = state.key()
     all_built_moves(state)
     assert state.key() == before
+
+
+def table_options(table, steps: list[Choice]) -> list[Choice]:
+    """The choices that can follow ``steps``, read from a choice table as the browser reads it."""
+    if not steps:
+        return [Choice("pass")] + [Choice("card", card) for card in sorted(table)]
+    if steps[0].kind == "pass":
+        return []
+    entries = table[steps[0].value]
+    length = len(entries[0][0])
+    kinds = step_kinds(steps[0].value, length)
+    chosen = tuple(NONE if c.kind == "none" else c.value for c in steps[1:1 + length])
+    if len(chosen) < length:
+        values = sorted({spelling[len(chosen)] for spelling, _ in entries if spelling[:len(chosen)] == chosen})
+        kind = kinds[len(chosen)]
+        return [Choice("none") if kind == "x" and v == NONE else Choice("faction" if kind == "f" else "region", v)
+                for v in values]
+    courts = next(calls for spelling, calls in entries if spelling == chosen)
+    called = steps[1 + length:]
+    if not courts or len(called) == 2:
+        return []
+    if not called:
+        return [Choice("region", r) for r in sorted({r for r, _ in courts})]
+    return [Choice("faction", f) for r, f in courts if r == called[0].value]
+
+
+def assert_table_matches_builder(state) -> int:
+    """Walk every choice the builder offers and check the table offers the same; the moves walked."""
+    table = choice_table(state)
+    moves = 0
+
+    def walk(builder):
+        nonlocal moves
+        options = builder.options()
+        assert table_options(table, builder.steps) == options, builder.steps
+        if builder.complete:
+            moves += 1
+            return
+        for choice in options:
+            builder.choose(choice)
+            walk(builder)
+            builder.back()
+
+    walk(state.builder())
+    return moves
+
+
+@pytest.mark.parametrize("name", SMALL_POSITIONS)
+def test_choice_table_offers_what_the_builder_offers(name):
+    assert assert_table_matches_builder(build(**SMALL_POSITIONS[name])) > 1
+
+
+def test_choice_table_of_a_game_start_and_of_a_game_over():
+    state = GameState.new(2, "standard", 3, 0)
+    table = choice_table(state)
+    assert sum(len(calls) or 1 for entries in table.values() for _, calls in entries) >= len(state.legal_moves()) - 1
+    assert_table_matches_builder(state)
+    for _ in range(3):
+        state = state.apply(PASS)
+    while not state.is_over():
+        state = state.apply(PASS)
+    assert choice_table(state) == {}
+
+
+def test_choice_table_under_the_last_card_rule():
+    state = last_card_position("Settlements", "SW")
+    assert list(choice_table(state)) == [Card.SETTLEMENTS]
+    assert_table_matches_builder(state)
+    assert choice_table(last_card_position("Crown", "SWW")) == {}

@@ -42,8 +42,8 @@ class Choice(NamedTuple):
 PASS_CHOICE = Choice("pass")
 
 
-def _step_kinds(card: int, length: int) -> str:
-    """The kind of each action step: r = region, f = faction, x = region or none."""
+def step_kinds(card: int, length: int) -> str:
+    """The kind of each step of ``card``'s action (``length`` steps): r a region, f a faction, x a region or none."""
     if card == Card.CROWN:
         return "rrr"
     if card in (Card.GARRISON, Card.AMBASSADOR):
@@ -76,12 +76,41 @@ def move_steps(move: Move) -> list[Choice]:
     """The choices that build ``move`` (in its canonical order)."""
     if move.card is None:
         return [PASS_CHOICE]
-    kinds = _step_kinds(move.card, len(move.action))
+    kinds = step_kinds(move.card, len(move.action))
     steps = [Choice("card", int(move.card))]
     steps += [_choice(kind, value) for kind, value in zip(kinds, move.action)]
     if move.court is not None:
         steps += [Choice("region", move.court[0]), Choice("faction", move.court[1])]
     return steps
+
+
+ChoiceTable = dict[int, list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]]
+"""card -> [(a spelling of an action, the court calls that may follow it as (region, faction))]."""
+
+
+def choice_table(state: GameState) -> ChoiceTable:
+    """Every choice of every move the player to move has, for building a move without asking again.
+
+    Each card that :class:`MoveBuilder` would offer maps to every spelling of
+    each of its legal actions (both orders of unordered choices: see
+    :func:`_mirrors`), each with the court calls that may follow it; no court
+    calls means the action alone completes the move. The pass, always
+    possible, is not listed. Empty once the game is over.
+    """
+    if core.active():
+        groups = core.legal_move_groups(state)
+    else:
+        courts: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
+        for m in rules.legal_moves(state):
+            if m.card is not None:
+                calls = courts.setdefault((int(m.card), m.action), [])
+                if m.court is not None:
+                    calls.append(m.court)
+        groups = [(card, action, tuple(calls)) for (card, action), calls in courts.items()]
+    table: ChoiceTable = {}
+    for card, action, calls in groups:
+        table.setdefault(card, []).extend((spelling, calls) for spelling in _mirrors(card, action))
+    return table
 
 
 class MoveBuilder:
@@ -115,7 +144,7 @@ class MoveBuilder:
         length = len(actions[0])
         chosen = tuple(c.value if c.kind != "none" else NONE for c in self.steps[1:1 + length])
         if len(chosen) < length:
-            kind = _step_kinds(card, length)[len(chosen)]
+            kind = step_kinds(card, length)[len(chosen)]
             values = sorted({a[len(chosen)] for a in actions if a[:len(chosen)] == chosen})
             return [_choice(kind, v) for v in values]
         courts = self._courts(card, chosen)

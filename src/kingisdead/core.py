@@ -172,6 +172,15 @@ def legal_moves(s: GameState) -> list[Move]:
     return moves
 
 
+def legal_move_groups(s: GameState) -> list[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]]:
+    """The legal card moves grouped by action: ``(card, action, court calls)`` in the order of
+    :func:`legal_moves`, the pass left out; no court calls: the action alone is the move."""
+    if s._result is not None:
+        return []
+    return [(card, tuple(action), tuple(_COURTS[c] for c in courts if c >= 0))
+            for card, action, courts in require().legal_moves(to_core(s)) if card >= 0]
+
+
 def count_legal_moves(s: GameState) -> int:
     """How many legal moves there are (without building them in Python)."""
     return 0 if s._result is not None else require().count_legal_moves(to_core(s))

@@ -54,6 +54,21 @@ def test_each_seat_sees_only_its_own_hand(client):
     assert spectator["you"] is None and spectator["table"]["hand"] is None and "hands" not in spectator["table"]
 
 
+def test_only_the_seat_to_move_gets_the_choices_of_its_move(client):
+    game = create(client, [human(), human()], seed=9)
+    tokens = [s["token"] for s in game["seats"]]
+
+    def choices(token: str | None) -> dict | None:
+        return client.get(f"/api/games/{game['id']}", headers=auth(token) if token else {}).json()["choices"]
+
+    state = state_of(client, game["id"])
+    mine = choices(tokens[0])
+    assert [c["card"] for c in mine["cards"]] == [c for c in range(7) if state.hands[c]]
+    assert choices(tokens[1]) is None and choices(None) is None  # they would tell about seat 0's hand
+    client.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": 0}, headers=auth(tokens[0]))
+    assert choices(tokens[0]) is None and choices(tokens[1])["cards"]
+
+
 def test_a_move_built_from_the_offered_options_is_accepted(client):
     game = create(client, [human(), bot()], seed=3)
     game_id, headers = game["id"], auth(game["seats"][0]["token"])

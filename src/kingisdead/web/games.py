@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -33,6 +34,7 @@ from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_mo
 from ..record import GameRecord
 from ..state import GameState
 from . import compute, pubsub
+from .choices import choices_view
 from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .explain import analysis_summary
@@ -110,6 +112,11 @@ class Snapshot:
             "changes": move_changes(before, state, move),
         }
         return Snapshot(state, self.moves + (text,), self.log + (entry,))
+
+    @cached_property
+    def choices(self) -> dict[str, Any]:
+        """Every choice of the move to make (see web/choices.py): made once per position, when first asked for."""
+        return choices_view(self.state)
 
 
 @dataclass
@@ -542,6 +549,8 @@ class GameService:
             "move_number": len(snap.moves),
             "log": list(snap.log) if over or not game.memory else [_without_card(e) for e in snap.log],
             "table": table_view(snap.state, seat, reveal=over),
+            # Only the seat to move gets them: the choices tell about its hand.
+            "choices": snap.choices if seat is not None and seat == snap.state.player and not over else None,
         }
 
     @staticmethod

@@ -128,39 +128,58 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
 
 # -- moves in words ------------------------------------------------------------------
 
+MOVE_TEXTS = {
+    "pass": N_("passes"),
+    "no_action": N_("{card}: no action possible"),
+    "crown": N_("{card}: swaps {first} and {second}, crowns {crowned}"),
+    "garrison_two": N_("{card}: {first} and {second} leave {source} for {target}, a {back} follower comes back"),
+    "exchange": N_("{card}: exchanges a {faction} follower in {region} with a {other_faction} follower in "
+                   "{other_region}"),
+    "placement": N_("{faction} to {region}"),
+    "settlements": N_("{card}: {placements}"),
+    "nothing_to_place": N_("{card}: nothing to place"),
+    "two_in_one": N_("{card}: places 2 followers in {region}"),
+    "places": N_("{card}: places followers in {regions}"),
+    "court": N_("{action}; calls a {faction} follower from {region} to court"),
+    "and": N_("{list} and {last}"),
+}
+"""The sentences of :func:`describe_move`, by name (the browser fills them in too: web/choices.py)."""
+
+
+def _said(texts: dict[str, str], name: str, **params: Any) -> Text:
+    """The text ``name`` of a table of texts, filled in (a call that text extraction does not mistake for one)."""
+    return _(texts[name], **params)
+
+
 def describe_move(move: Move) -> Text:
     """A move as a sentence, e.g. 'Crown: swaps Deva and Londinium, crowns Londinium; calls ...'."""
+    texts = MOVE_TEXTS
     if move.card is None:
-        return _("passes")
+        return _said(texts, "pass")
     card, a = move.card, move.action
     title = CARD_TEXTS[card]
     regions, factions = REGION_NAMES, FACTION_TEXTS
     if not a:
-        text = _("{card}: no action possible", card=title)
+        text = _said(texts, "no_action", card=title)
     elif card == Card.CROWN:
-        text = _("{card}: swaps {first} and {second}, crowns {crowned}", card=title, first=regions[a[0]],
-                 second=regions[a[1]], crowned=regions[a[2]])
+        text = _said(texts, "crown", card=title, first=regions[a[0]], second=regions[a[1]], crowned=regions[a[2]])
     elif card == Card.GARRISON and len(a) == 5:
-        text = _("{card}: {first} and {second} leave {source} for {target}, a {back} follower comes back",
-                 card=title, first=factions[a[1]], second=factions[a[2]], source=regions[a[0]],
-                 target=regions[a[3]], back=factions[a[4]])
+        text = _said(texts, "garrison_two", card=title, first=factions[a[1]], second=factions[a[2]],
+                 source=regions[a[0]], target=regions[a[3]], back=factions[a[4]])
     elif card in (Card.GARRISON, Card.AMBASSADOR):
-        text = _("{card}: exchanges a {faction} follower in {region} with a {other_faction} follower in "
-                 "{other_region}", card=title, faction=factions[a[1]], region=regions[a[0]],
+        text = _said(texts, "exchange", card=title, faction=factions[a[1]], region=regions[a[0]],
                  other_faction=factions[a[3]], other_region=regions[a[2]])
     elif card == Card.SETTLEMENTS:
-        placed = [_("{faction} to {region}", faction=factions[f], region=regions[r])
-                  for f, r in enumerate(a) if r != NONE]
-        text = _("{card}: {placements}", card=title, placements=join(placed)) if placed \
-            else _("{card}: nothing to place", card=title)
+        placed = [_said(texts, "placement", faction=factions[f], region=regions[r]) for f, r in enumerate(a) if r != NONE]
+        text = _said(texts, "settlements", card=title, placements=join(placed)) if placed \
+            else _said(texts, "nothing_to_place", card=title)
     elif len(a) == 2 and a[0] == a[1]:
-        text = _("{card}: places 2 followers in {region}", card=title, region=regions[a[0]])
+        text = _said(texts, "two_in_one", card=title, region=regions[a[0]])
     else:
-        text = _("{card}: places followers in {regions}", card=title, regions=and_list([regions[r] for r in a]))
+        text = _said(texts, "places", card=title, regions=and_list([regions[r] for r in a]))
     if move.court is not None:
         region, faction = move.court
-        text = _("{action}; calls a {faction} follower from {region} to court", action=text,
-                 faction=factions[faction], region=regions[region])
+        text = _said(texts, "court", action=text, faction=factions[faction], region=regions[region])
     return text
 
 
@@ -259,14 +278,20 @@ _SECOND_PROMPTS = (N_("Choose a region for the second Scots follower"),
                    N_("Choose a region for the second Romano-British follower"))
 
 
-def _action_prompt(card: int, length: int, chosen: list[Choice]) -> Text:
+def action_prompts(card: int, length: int) -> list[str]:
+    """The English prompt of each step of ``card``'s action (``length`` steps); ``{i}`` stands for the label
+    of the choice made at step i."""
     if card >= Card.SCOTS:
-        return _((_SECOND_PROMPTS if chosen else _FIRST_PROMPTS)[card - Card.SCOTS])
-    return _(_ACTION_PROMPTS[(card, length)][len(chosen)],
+        return [(_FIRST_PROMPTS, _SECOND_PROMPTS)[i][card - Card.SCOTS] for i in range(length)]
+    return list(_ACTION_PROMPTS[(card, length)]) if length else []
+
+
+def _action_prompt(card: int, length: int, chosen: list[Choice]) -> Text:
+    return _(action_prompts(card, length)[len(chosen)],
              **{str(i): choice_label(c.kind, c.value) for i, c in enumerate(chosen)})
 
 
-def _partial_notes(state: GameState, card: int, length: int) -> list[str]:
+def partial_notes(state: GameState, card: int, length: int) -> list[str]:
     """Why a card's action will be partial here, in words (empty when it is full)."""
     notes: list[str] = []
     if card == Card.CROWN and length == 0:
@@ -300,32 +325,44 @@ def _partial_notes(state: GameState, card: int, length: int) -> list[str]:
     return notes
 
 
+STEP_TEXTS = {
+    "last_card": N_("Last card (3 players): the last card of the game may only be played by a move "
+                    "that wins the game outright; if none does, you can only pass."),
+    "play": N_("Play a card from your hand, or pass"),
+    "confirm_pass": N_("Confirm your pass, or go back"),
+    "confirm": N_("Confirm your move, or go back"),
+    "no_court": N_("No follower is left on the board to call to court."),
+    "court_region": N_("Call a follower to court: choose a region"),
+    "court_faction": N_("Call a follower to court: choose one in {region}"),
+}
+"""The prompts and notes of :func:`step_guide`, by name (the browser fills them in too: web/choices.py)."""
+
+
 def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[str, Any]:
     """The prompt for the next step and notes on partial actions and the last-card rule."""
+    texts = STEP_TEXTS
     notes: list[str] = []
     if rules.last_card_applies(state):
-        notes.append(_("Last card (3 players): the last card of the game may only be played by a move "
-                       "that wins the game outright; if none does, you can only pass."))
+        notes.append(_said(texts, "last_card"))
     if not steps:
-        return {"prompt": _("Play a card from your hand, or pass"), "notes": notes}
+        return {"prompt": _said(texts, "play"), "notes": notes}
     if steps[0].kind == "pass":
-        return {"prompt": _("Confirm your pass, or go back"), "notes": notes}
+        return {"prompt": _said(texts, "confirm_pass"), "notes": notes}
     card = steps[0].value
     length = len(rules.action_options(state, card)[0])
-    notes += _partial_notes(state, card, length)
+    notes += partial_notes(state, card, length)
     chosen = steps[1:1 + length]
     called = steps[1 + length:]
     if complete:
         if len(chosen) == length and not called:
-            notes.append(_("No follower is left on the board to call to court."))
-        prompt = _("Confirm your move, or go back")
+            notes.append(_said(texts, "no_court"))
+        prompt = _said(texts, "confirm")
     elif len(chosen) < length:
         prompt = _action_prompt(card, length, chosen)
     elif not called:
-        prompt = _("Call a follower to court: choose a region")
+        prompt = _said(texts, "court_region")
     else:
-        prompt = _("Call a follower to court: choose one in {region}", region=choice_label(called[0].kind,
-                                                                                          called[0].value))
+        prompt = _said(texts, "court_faction", region=choice_label(called[0].kind, called[0].value))
     return {"prompt": prompt, "notes": notes}
 
 

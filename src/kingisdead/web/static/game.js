@@ -1,12 +1,13 @@
 // The table: shows one game as this browser's seat may see it, and builds moves by clicking.
-// Moves are built step by step with the server's options (the engine's MoveBuilder), so only
-// choices that can still complete a legal move are ever offered.
+// Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
+// only choices that can still complete a legal move are offered, and no click waits for the server.
 import { drawMap, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/map.js";
 import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
 import { struggleLine, explainHand, lightOf, hintList, learnPanel } from "/static/explain.js";
+import { Choices } from "/static/choices.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -17,6 +18,10 @@ let publicView = null;     // the latest spectator view (hot-seat mode follows t
 const seatTokens = new Map();  // seat -> token held by this browser
 let revealed = null;       // hot-seat: the seat whose hand is on screen
 let build = { steps: [], options: null, number: -1 };
+let choices = null;        // the choices of the move to make (a Choices of the view's `choices`)
+let passing = null;        // a pass clicked and about to be sent: its timer (Undo cancels it)
+let sending = false;       // a confirmed move on its way to the server
+const PASS_UNDO_MS = 2000;
 let replay = null;         // {n, frame} while stepping through a finished game
 let hint = null;
 let analysisSummary = null;  // per player: moves reviewed, lost, the three biggest mistakes
@@ -137,7 +142,8 @@ function show(v, fresh = false) {
   const seen = view && view.id === v.id ? view.move_number : null;
   view = v;
   if (seen !== null && v.move_number > seen) queueMoves(v.log.slice(seen));
-  if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); lit = null; }
+  if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); lit = null; cancelPass(); }
+  if (changed || !choices) choices = v.choices ? new Choices(v.choices, facts) : null;
   const myTurn = playing(v) && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
@@ -166,8 +172,23 @@ function render() {
   renderBanner();
   renderResult();
   renderReplayBar();
-  // For layers over the table (the tutorial): what is shown and the choices of the move being built.
+  announceTable();
+}
+
+// For layers over the table (the tutorial): what is shown and the choices of the move being built.
+function announceTable() {
   document.dispatchEvent(new CustomEvent("kid:table", { detail: { view, steps: build.steps.map(({ kind, value }) => ({ kind, value })) } }));
+}
+
+// A step of building a move changes only the board's preview, the region cards and the action bar: redrawing
+// just these keeps a click well under a frame's budget (the log and the players force a layout of the page).
+function renderBuild() {
+  const shown = build.options && build.options.preview ? build.options.preview : view.table;
+  renderMap(shown);
+  renderTrack(shown);
+  $("preview-flag").classList.toggle("hidden", shown === view.table);
+  renderAction();
+  announceTable();
 }
 
 function interaction() {
@@ -304,7 +325,8 @@ function renderAction() {
   const options = build.options;
   if (myTurn && options) {
     if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, st.label))));
-    parts.push(el("div", { class: "prompt", "data-testid": "prompt" }, options.prompt));
+    parts.push(el("div", { class: "prompt", "data-testid": "prompt" },
+      passing !== null ? t("You pass in a moment: Undo takes it back.") : options.prompt));
     for (const note of new Set(autoSteps.values())) parts.push(el("div", { class: "auto-note", "data-testid": "auto-note" }, note));
     if (options.notes.length) parts.push(el("ul", { class: "notes", "data-testid": "notes" }, ...options.notes.map((n) => el("li", {}, n))));
     const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
@@ -320,8 +342,9 @@ function renderAction() {
     }
     const buttons = [];
     if (options.complete) buttons.push(button(t("Confirm"), confirmMove, "btn", "confirm"));
-    if (build.steps.length) buttons.push(button(t("Back"), back, "btn secondary", "back"));
-    if (options.options.some((o) => o.kind === "pass")) buttons.push(button(t("Pass"), () => choose({ kind: "pass", value: -1, label: t("pass") }), "btn secondary", "pass"));
+    if (passing !== null) buttons.push(button(t("Undo"), back, "btn secondary", "undo-pass"));
+    else if (build.steps.length) buttons.push(button(t("Back"), back, "btn secondary", "back"));
+    if (options.options.some((o) => o.kind === "pass")) buttons.push(button(t("Pass"), pass, options.options.length === 1 ? "btn" : "btn secondary", "pass"));
     if (view.hints && hintsOn() && !build.steps.length) buttons.push(button(t("Hint"), askHint, "btn secondary", "hint"));
     if (view.hints) buttons.push(hintsToggle());
     parts.push(el("div", { class: "buttons" }, ...buttons));
@@ -597,37 +620,47 @@ function renderReplayBar() {
 }
 
 // ---------- building a move ----------
-async function loadOptions(steps) {
-  const token = seatTokens.get(view.you);
-  const number = view.move_number;
+// Every step is answered at once from `choices`; the server hears only the confirmed move.
+function loadOptions(steps) {
+  if (!choices) return;
+  let options;
   try {
-    const options = await api("POST", `/api/games/${gameId}/options`, { steps: steps.map(({ kind, value }) => ({ kind, value })) }, token);
-    if (view.move_number !== number) return;  // the game moved on meanwhile
-    build = { steps: options.steps, options, number };
-    for (const k of [...autoSteps.keys()]) if (k >= options.steps.length) autoSteps.delete(k);
-    const only = options.options.filter((o) => o.kind !== "pass");
-    if (!options.complete && options.steps.length && only.length === 1) {
-      // One option only: take it, and say why (the server's notes explain partial actions).
-      autoSteps.set(options.steps.length,
-        t("Only one choice: {choice} (taken for you).", { choice: only[0].kind === "none" ? t("none") : only[0].label }) +
-        (options.notes.length ? ` ${options.notes[options.notes.length - 1]}` : ""));
-      return loadOptions([...options.steps, only[0]]);
-    }
-  } catch (err) {
-    toast(err.message);
-    if (err.status === 409) await refresh();
-    return;
+    options = choices.options(steps, view.table, view.you);
+  } catch (err) { toast(err.message); return; }
+  build = { steps: options.steps, options, number: view.move_number };
+  for (const k of [...autoSteps.keys()]) if (k >= options.steps.length) autoSteps.delete(k);
+  const only = options.options.filter((o) => o.kind !== "pass");
+  if (!options.complete && options.steps.length && only.length === 1) {
+    // One option only: take it, and say why (the notes explain partial actions).
+    autoSteps.set(options.steps.length,
+      t("Only one choice: {choice} (taken for you).", { choice: only[0].kind === "none" ? t("none") : only[0].label }) +
+      (options.notes.length ? ` ${options.notes[options.notes.length - 1]}` : ""));
+    return loadOptions([...options.steps, only[0]]);
   }
-  render();
+  renderBuild();
 }
 
 function choose(option) { if (option) loadOptions([...build.steps, option]); }
 function back() {  // steps taken automatically go back together with the choice before them
   hint = null;
+  cancelPass();
   let n = build.steps.length - 1;
   while (n > 0 && autoSteps.has(n)) { autoSteps.delete(n); n--; }
   autoSteps.delete(n);
   loadOptions(build.steps.slice(0, n));
+}
+
+// A pass is one click: it is sent after PASS_UNDO_MS unless Undo takes it back first (Confirm sends it at once).
+function pass() {
+  loadOptions([{ kind: "pass", value: -1 }]);
+  cancelPass();
+  passing = setTimeout(() => { passing = null; confirmMove(); }, PASS_UNDO_MS);
+  renderBuild();
+}
+
+function cancelPass() {
+  if (passing !== null) clearTimeout(passing);
+  passing = null;
 }
 
 // ---------- other players' moves, one by one ----------
@@ -694,13 +727,16 @@ document.addEventListener("keydown", (event) => {
 });
 
 async function confirmMove() {
+  cancelPass();
   const options = build.options;
   if (options && options.complete) await sendMove(options.move);
 }
 
 async function sendMove(notation) {  // a move built here or a hint's "Play this"
+  if (sending) return;
   const token = seatTokens.get(view.you);
   const seat = view.you;
+  sending = true;
   try {
     const next = await api("POST", `/api/games/${gameId}/moves`, { move: notation, move_number: view.move_number }, token);
     if (hotseat()) { revealed = seat; await onPublic(await api("GET", `/api/games/${gameId}`), false); }
@@ -708,6 +744,8 @@ async function sendMove(notation) {  // a move built here or a hint's "Play this
   } catch (err) {
     toast(err.message);
     await refresh();
+  } finally {
+    sending = false;
   }
 }
 

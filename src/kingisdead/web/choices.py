@@ -1,0 +1,68 @@
+"""Every choice of the move to make, sent once with the position, so that the browser builds a move
+without asking the server at each click (static/choices.js reads it).
+
+The payload (a view's ``choices``, only for the seat to move)::
+
+    {"cards": [{"card": 3, "kinds": "xxx", "moves": "016:0 01-:2 ...",
+                "prompts": [...], "notes": [...]}, ...],
+     "courts": [mask, ...], "notes": [...], "texts": {...}, "codes": {...}}
+
+- ``cards``: each card the player can play, in card order. ``kinds`` has one
+  letter per step of its action (r a region, f a faction, x a region or none).
+  ``moves`` lists, space-separated, every spelling of every legal action (both
+  orders of unordered choices): one character a step (the region's or the
+  faction's number, ``-`` for none), then ``:`` and the index in ``courts`` of
+  the court calls that may follow it. ``prompts`` are the steps' prompts, with
+  ``{i}`` for the label of the choice made at step i; ``notes`` say why the
+  card's action is partial here.
+- ``courts``: sets of court calls as 32-bit masks, bit ``region * 4 + faction``;
+  an empty set (0) means the action alone completes the move.
+- ``notes``: notes for every move (the last-card rule); ``texts``: the other
+  prompts and the sentences that describe a move, with ``{name}`` placeholders;
+  ``codes``: what the move notation calls each card, region and faction.
+
+Texts are :class:`~kingisdead.web.i18n.Text`, rendered in each reader's language
+when the view is written, like every other text of a view. The pass is always
+possible and is not listed. The server still checks the confirmed move in full.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import rules
+from ..board import CARDS, FACTION_CODES, REGION_CODES
+from ..building import choice_table, step_kinds
+from ..moves import NONE
+from ..state import GameState
+from .i18n import _
+from .views import MOVE_TEXTS, STEP_TEXTS, action_prompts, partial_notes
+
+
+def _spelling(values: tuple[int, ...]) -> str:
+    return "".join("-" if v == NONE else str(v) for v in values)
+
+
+def choices_view(state: GameState) -> dict[str, Any]:
+    """The choices of the player to move as described above (nothing to choose once the game is over:
+    ``cards`` empty). Costs one legal-move listing (a few ms from the compiled core)."""
+    masks: dict[int, int] = {}
+    last_card = STEP_TEXTS["last_card"]
+    cards = []
+    for card, entries in sorted(choice_table(state).items()):
+        length = len(entries[0][0])
+        moves = []
+        for spelling, calls in entries:
+            mask = sum(1 << (region * 4 + faction) for region, faction in calls)
+            moves.append(f"{_spelling(spelling)}:{masks.setdefault(mask, len(masks))}")
+        cards.append({"card": card, "kinds": step_kinds(card, length), "moves": " ".join(moves),
+                      "prompts": [_(prompt) for prompt in action_prompts(card, length)],
+                      "notes": partial_notes(state, card, length)})
+    return {
+        "cards": cards,
+        "courts": list(masks),
+        "notes": [_(last_card)] if rules.last_card_applies(state) else [],
+        "texts": {name: _(text) for name, text in (STEP_TEXTS | MOVE_TEXTS).items() if name != "last_card"},
+        "codes": {"cards": [card.title for card in CARDS], "regions": list(REGION_CODES),
+                  "factions": list(FACTION_CODES)},
+    }
