@@ -536,7 +536,8 @@ function renderExplanation(ex) {
         el("tr", {}, el("td", {}, ""), ...players.map((p) => el("td", { class: st.kept.includes(p) ? "kept" : "" }, String(st.values[p]))))) : "";
       return el("li", { "data-testid": "result-step", "data-kind": st.kind }, el("div", {}, st.text), table);
     }));
-  return el("div", { class: "explanation", "data-testid": "result-explanation" },
+  // tabindex: the tables scroll sideways on a phone, and keyboard users must reach them too
+  return el("div", { class: "explanation", "data-testid": "result-explanation", tabindex: "0" },
     ex.ranking_text ? el("p", { "data-testid": "ranking-text" }, ex.ranking_text) : "",
     factionTable, steps,
     ex.team ? el("p", { class: "team", "data-testid": "team-result" }, ex.team.text) : "",

@@ -1,0 +1,80 @@
+"""axe-core (axe-playwright-python) in Debian's chromium: no serious or critical accessibility violation on
+the lobby, a running table (a person's turn) and the end screen, on a laptop and on a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_rated_browser import short_game
+from webtools import Server, auth, bot, create, human, serious_accessibility_violations
+
+LAPTOP = {"width": 1366, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("axe") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def make(viewport: dict, url: str):
+        # bypass_csp: axe injects its script into the page, which the page's own CSP would refuse
+        context = browser.new_context(viewport=viewport, reduced_motion="reduce", bypass_csp=True)
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def finished_game(server: Server) -> tuple[dict, list[str]]:
+    """A 2-player game of two people played to its end through the API: the game and both seat tokens."""
+    seed, moves = short_game()
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Ann"), human("Ben")], seed=seed)
+        tokens = [seat["token"] for seat in game["seats"]]
+        for number, move in enumerate([*moves, "pass", "pass"]):
+            to_move = client.get(f"/api/games/{game['id']}").json()["table"]["to_move"]
+            answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
+                                 headers=auth(tokens[to_move]))
+            assert answer.status_code == 200, answer.text
+        assert client.get(f"/api/games/{game['id']}").json()["status"] == "finished"
+    return game, tokens
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_lobby_has_no_serious_violation(server, open_page, viewport):
+    page = open_page(viewport, server.url + "/")
+    page.wait_for_selector("[data-testid=level-option]", state="attached")
+    page.wait_for_selector("[data-testid=leaderboard-row]")
+    assert serious_accessibility_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_running_table_has_no_serious_violation(server, open_page, viewport):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Ann"), bot("random")], seed=3)
+    token = game["seats"][0]["token"]
+    page = open_page(viewport, f"{server.url}/game/{game['id']}#token={token}")
+    page.wait_for_selector("[data-testid=hand-card].playable")
+    assert serious_accessibility_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_end_screen_has_no_serious_violation(server, open_page, viewport):
+    game, tokens = finished_game(server)
+    page = open_page(viewport, f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    page.wait_for_selector("[data-testid=result-explanation]")
+    assert serious_accessibility_violations(page) == []
