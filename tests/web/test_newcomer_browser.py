@@ -5,6 +5,7 @@ notation in French and German, and a guest's language switch without a 401."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import httpx
@@ -61,3 +62,32 @@ def test_a_guest_switches_language_without_a_401(server, new_page):
         page.wait_for_selector("[data-testid=language]")
         assert page.get_attribute("html", "lang") == "fr"
         assert page.failed == [], page.failed
+
+
+def test_the_lobby_says_what_playing_each_bot_is_like_and_explains_the_options(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=level-option]", state="attached")
+    bots = page.locator("[data-testid=seat-1] [data-testid=level-option]").all_text_contents()
+    assert len(bots) == 5
+    for text in bots:  # what playing it is like, not how the engine works
+        assert not re.search(r"greedy|Monte Carlo|search|network|legal move|core", text, re.I), text
+    assert "throws a turn away" in bots[0] and "strongest" in bots[-1]
+    assert "plans ahead" in page.inner_text("[data-testid=seat-help-1]")  # the chosen bot, under its seat
+    page.select_option("[data-testid=seat-1]", "bot:beginner")
+    assert "throws a turn away" in page.inner_text("[data-testid=seat-help-1]")
+    assert not page.locator("[data-testid=seat-help-0]").is_visible()  # a person's seat
+    # the engine's words are still there, as each option's tooltip
+    assert "Monte Carlo" in page.get_attribute("[data-testid=seat-1] [data-testid=level-option] >> nth=2", "title")
+
+    help_of = {name: page.locator(f"[data-testid={name}-help]") for name in
+               ("variant", "memory", "rated", "stand-in", "hints", "hotseat")}
+    for name, node in help_of.items():
+        assert node.is_visible() and node.inner_text().strip(), name
+    assert "Loyalist" not in help_of["variant"].inner_text()
+    page.click("#variant button[data-v=mordred]")
+    assert "Loyalist" in help_of["variant"].inner_text()
+    assert "top card" in help_of["memory"].inner_text()
+    assert "provisional" in help_of["rated"].inner_text() and "signed-in" in help_of["rated"].inner_text()
+    assert "out of time" in help_of["stand-in"].inner_text() and "leaves" in help_of["stand-in"].inner_text()
+    shoot(page, "lobby-options")

@@ -32,7 +32,7 @@ from .compute import ComputePool, Refused
 from .clocks import enforce_deadlines, router as clocks_router
 from .live import BotRunner, Hub, error_body, evict_idle
 from .pubsub import Listener
-from .ratings import apply_pending, router as ratings_router
+from .ratings import PROVISIONAL_GAMES, apply_pending, router as ratings_router
 from .rematch import router as rematch_router
 from .security import (
     BodyLimit,
@@ -274,7 +274,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
              responses=_errors())
     async def meta() -> dict[str, Any]:
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
-                **board_facts()}
+                "provisional_games": PROVISIONAL_GAMES, **board_facts()}
 
     @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game",
               responses=_errors(403, 429))

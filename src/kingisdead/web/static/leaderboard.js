@@ -22,12 +22,13 @@ export function levelRating(level, players) {
   return known === undefined ? "" : t(" · rating {rating}", { rating: rating(known) });
 }
 
-// The "rated game" option, beside the other options of the create form.
-export function mountRatedOption() {
-  const row = document.getElementById("hints").closest(".form-row");
+// The "rated game" option, with the other options of the create form; ``provisionalGames``: GET /api/meta's.
+export function mountRatedOption(provisionalGames) {
   const box = el("input", { type: "checkbox", id: "rated", "data-testid": "rated" });
-  row.append(el("label", { title: t("signed-in players only, bots at a fixed level, no hints, no hot-seat") }, box, " ",
-    t("rated (changes the players' ratings)")));
+  document.getElementById("option-list").append(el("div", { class: "option" },
+    el("label", {}, box, " ", t("rated (changes the players' ratings)")),
+    el("span", { class: "help", "data-testid": "rated-help" },
+      t("signed-in players only, bots at a fixed level, no hints, no hot-seat; a newcomer's rating stays provisional for their first {n} rated games", { n: provisionalGames }))));
 }
 
 export function ratedChosen() {
