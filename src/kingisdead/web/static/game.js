@@ -149,7 +149,7 @@ function render() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
-    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.memory ? t("memory mode") : null,
+    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
     t("move {n}", { n: view.move_number })].filter(Boolean).join(" · ");
   renderLegend();
   renderMap(shown);
@@ -267,6 +267,8 @@ function renderTurn(table) {
   turn.replaceChildren(
     toMove !== null ? el("span", { class: "dot", style: `background:${PLAYER_COLOURS[toMove]}` }) : "",
     el("span", { class: "who", "data-testid": "turn-text" }, who),
+    view.rated ? el("span", { class: "tag rated-tag", "data-testid": "rated-tag", title: t("the result changes the players' ratings") },
+      t("rated game")) : "",
     replay ? "" : clockNode(view),
     replay ? "" : seatTools(view, gameId, seatTokens.get(view.you), (v) => show(v, true), render),
     el("div", { class: "stats" },
