@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from test_accessibility_browser import finished_game
 from webtools import OUTPUT, Server, auth, bot, create, human
 
 LAPTOP = {"width": 1366, "height": 800}
@@ -91,3 +92,21 @@ def test_the_lobby_says_what_playing_each_bot_is_like_and_explains_the_options(s
     assert "provisional" in help_of["rated"].inner_text() and "signed-in" in help_of["rated"].inner_text()
     assert "out of time" in help_of["stand-in"].inner_text() and "leaves" in help_of["stand-in"].inner_text()
     shoot(page, "lobby-options")
+
+
+def overlap(a: dict, b: dict) -> bool:
+    """Whether two bounding boxes (Playwright's x, y, width, height) share any area."""
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_struggle_banner_covers_neither_the_map_nor_its_key(server, new_page, viewport):
+    game, tokens = finished_game(server)  # its last move resolved the last struggle: the banner tells it
+    page = new_page(viewport)
+    page.goto(f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    page.wait_for_selector("[data-testid=banner-line]")
+    banner = page.locator("[data-testid=banner]").bounding_box()
+    for part in ("#map", "#legend"):
+        assert not overlap(banner, page.locator(part).bounding_box()), part
+    shoot(page, f"banner-{'phone' if viewport is PHONE else 'laptop'}")
