@@ -110,3 +110,46 @@ def test_the_struggle_banner_covers_neither_the_map_nor_its_key(server, new_page
     for part in ("#map", "#legend"):
         assert not overlap(banner, page.locator(part).bounding_box()), part
     shoot(page, f"banner-{'phone' if viewport is PHONE else 'laptop'}")
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_replay_shows_the_move_it_is_at_everywhere_and_keeps_the_map_in_view(server, new_page, viewport):
+    game, tokens = finished_game(server)
+    log = httpx.get(f"{server.url}/api/games/{game['id']}").json()["log"]
+    total = len(log)
+    at = next(e["number"] for e in log if e["changes"] and e["changes"]["touched"] and e["number"] > 3)
+    page = new_page(viewport)
+    page.goto(f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    page.click("[data-testid=replay]")
+    page.wait_for_selector("[data-testid=replay-position]")
+    for _ in range(at):
+        before = page.inner_text("[data-testid=replay-position]")
+        page.click("[data-testid=replay-next]")
+        page.wait_for_function("before => document.querySelector('[data-testid=replay-position]').textContent !== before",
+                               arg=before, polling=50)
+    assert f"{at} / {total}" in page.inner_text("[data-testid=replay-position]")
+    entry = log[at - 1]
+    # the top bar (hidden on a phone, where the turn line says it) and the turn line
+    if viewport is LAPTOP:
+        assert f"Replay: move {at} of {total}" in page.inner_text("#game-meta")
+    assert f"after move {at} of {total}" in page.inner_text("[data-testid=turn-text]")
+    # the last moves: those up to the move shown, that one marked; none after it
+    shown = page.locator("#last-moves li[data-number]")
+    assert shown.evaluate_all("items => items.map((li) => Number(li.dataset.number))") == \
+        [n for n in range(max(1, at - 2), at + 1)]
+    assert page.get_attribute("#last-moves li.current", "data-number") == str(at)
+    assert page.get_attribute("#log li.current", "data-number") == str(at)
+    # the map marks what that move changed
+    touched = page.locator("#map .region.touched").evaluate_all("paths => paths.map((p) => Number(p.dataset.region))")
+    assert sorted(touched) == sorted(entry["changes"]["touched"])
+    assert page.locator("[data-testid=region-card].touched").count() == len(entry["changes"]["touched"])
+    # the map is in view: below the top bar, above the replay bar (fixed at the bottom on a phone)
+    box = page.locator("#map").bounding_box()
+    top = page.locator(".topbar").bounding_box()
+    bar = page.locator("[data-testid=replay-bar]").bounding_box()
+    assert box["y"] >= top["y"] + top["height"] - 1
+    if viewport is PHONE:
+        assert box["y"] + box["height"] <= bar["y"] + 1, (box, bar)
+    else:
+        assert box["y"] + box["height"] <= viewport["height"] + 1
+    shoot(page, f"replay-{'phone' if viewport is PHONE else 'laptop'}")

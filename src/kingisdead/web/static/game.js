@@ -150,7 +150,9 @@ function render() {
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
     view.variant === "mordred" ? t("Mordred") : t("Standard"), view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
-    t("move {n}", { n: view.move_number })].filter(Boolean).join(" · ");
+    replay ? t("Replay: move {n} of {total}", { n: replay.n, total: replay.frame.total }) : t("move {n}", { n: view.move_number })]
+    .filter(Boolean).join(" · ");
+  document.body.dataset.replay = replay ? "on" : "off";
   renderLegend();
   renderMap(shown);
   renderTrack(shown);
@@ -168,8 +170,8 @@ function render() {
 function interaction() {
   const ui = { selectable: new Set(), chosen: new Map(), onRegion: null, dim: false, marks: null };
   // The move being shown, else the latest one, stays marked until a choice of a new move is made.
-  const shownEntry = stepping ? stepping.entries[stepping.i]
-    : !replay && !build.steps.length && view.log.length ? view.log[view.log.length - 1] : null;
+  const shownEntry = replay ? replay.frame.move : stepping ? stepping.entries[stepping.i]
+    : !build.steps.length && view.log.length ? view.log[view.log.length - 1] : null;
   if (shownEntry && shownEntry.changes) ui.marks = shownEntry.changes;
   if (replay || !build.options) return ui;
   const regionOptions = build.options.options.filter((o) => o.kind === "region");
@@ -454,9 +456,13 @@ function renderLog() {
   const log = $("log");
   const atEnd = log.parentElement.scrollTop + log.parentElement.clientHeight >= log.parentElement.scrollHeight - 20;
   log.replaceChildren(...items);
-  if (replay) {
+  if (replay) {  // scroll the log alone to the move shown (scrollIntoView would scroll the page off the map too)
     const current = log.querySelector("li.current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    const box = log.parentElement;
+    if (current) {
+      const item = current.getBoundingClientRect(), frame = box.getBoundingClientRect();
+      if (item.top < frame.top || item.bottom > frame.bottom) box.scrollTop += item.top - frame.top - frame.height / 2;
+    }
   } else if (atEnd || true) log.parentElement.scrollTop = log.parentElement.scrollHeight;
 }
 
@@ -574,8 +580,19 @@ function renderAnalysisSummary() {
 // ---------- replay ----------
 async function enterReplay(n) {
   const frame = await api("GET", `/api/games/${gameId}/replay/${n}`);
+  const entering = !replay;
   replay = { n, frame };
   render();
+  if (entering) requestAnimationFrame(keepMapInView);
+}
+
+// A phone stacks the table: on entering the replay, scroll the map between the top bar and the replay bar.
+function keepMapInView() {
+  if (!replay || !PHONE_QUERY.matches) return;
+  const map = $("map").getBoundingClientRect();
+  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const bottom = $("replay").getBoundingClientRect().top;
+  if (map.top < top || map.bottom > bottom) window.scrollBy(0, map.top - top - 4);
 }
 
 function renderReplayBar() {
@@ -668,17 +685,18 @@ function bannerFor(entries) {
 
 function renderBanner() {
   const box = $("banner");
-  const entry = stepping ? stepping.entries[stepping.i] : null;
-  const latest = view.log.length ? bannerFor([view.log[view.log.length - 1]]) : null;
+  const entry = replay ? replay.frame.move : stepping ? stepping.entries[stepping.i] : null;
+  const latest = !replay && view.log.length ? bannerFor([view.log[view.log.length - 1]]) : null;
   const lines = entry ? bannerFor([entry]) : latest;
-  box.classList.toggle("hidden", !lines || !!replay);
+  box.classList.toggle("hidden", !lines);
   if (lines) box.replaceChildren(el("span", { class: "flag" }, "⚑"), ...lines.map((line) => el("div", { "data-testid": "banner-line" }, line)));
 }
 
 function renderLastMoves() {
   const box = $("last-moves");
-  const current = stepping ? stepping.entries[stepping.i] : null;
-  const recent = view.log.slice(-3);
+  // in the replay: the moves up to the one shown, that one marked
+  const current = replay ? replay.frame.move : stepping ? stepping.entries[stepping.i] : null;
+  const recent = (replay ? view.log.slice(0, replay.n) : view.log).slice(-3);
   const items = recent.map((e) => el("li", { class: current && current.number === e.number ? "current" : "", "data-number": e.number },
     el("span", { class: "dot", style: `background:${PLAYER_COLOURS[e.seat]};width:10px;height:10px` }),
     el("span", {}, `${e.number}. ${seatLabel(view.seats[e.seat])} ${e.text}`)));
