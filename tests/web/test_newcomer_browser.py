@@ -153,3 +153,32 @@ def test_the_replay_shows_the_move_it_is_at_everywhere_and_keeps_the_map_in_view
     else:
         assert box["y"] + box["height"] <= viewport["height"] + 1
     shoot(page, f"replay-{'phone' if viewport is PHONE else 'laptop'}")
+
+
+def test_the_creators_invite_links_stay_on_the_table_until_their_seats_are_taken(server, new_page, browser):
+    page = new_page()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=level-option]", state="attached")
+    page.click("#players button[data-n='3']")
+    page.select_option("[data-testid=seat-1]", "human")
+    page.select_option("[data-testid=seat-2]", "human")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=invite-1]")
+    links = {seat: page.input_value(f"[data-testid=invite-{seat}]") for seat in (1, 2)}
+    page.click("[data-testid=open-game]")
+    for seat in (1, 2):  # at the table: each free seat's link, with a copy button
+        page.wait_for_selector(f"[data-testid=table-invite-{seat}]")
+        assert page.input_value(f"[data-testid=table-invite-{seat}] input") == links[seat]
+    page.click("[data-testid=table-invite-2] button")
+    page.wait_for_function("link => navigator.clipboard.readText().then((text) => text === link)", arg=links[2])
+    shoot(page, "table-invites")
+
+    game_id = page.url.rsplit("/", 1)[1].split("#")[0]
+    invite = links[1].split("#token=")[1]
+    assert httpx.post(f"{server.url}/api/games/{game_id}/claim", headers=auth(invite)).status_code == 200
+    page.wait_for_selector("[data-testid=table-invite-1]", state="detached")
+    assert page.locator("[data-testid=table-invite-2]").is_visible()
+    page.reload()  # kept in this browser, not only in the page
+    page.wait_for_selector("[data-testid=table-invite-2]")
+    assert page.locator("[data-testid=table-invite-1]").count() == 0

@@ -6,6 +6,7 @@ import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabe
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
+import { tableInvite } from "/static/invites.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -433,10 +434,11 @@ function renderPlayers(table) {
       const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]));
       rows.push(el("div", { class: "row muted" }, left.length ? t("Hand: {cards}", { cards: left.join(", ") }) : t("Hand: empty")));
     }
+    const invite = seat.kind === "human" && !seat.claimed ? tableInvite(view, seat) : null;  // the creator's link
     cards.push(el("div", { class: classes.join(" "), "data-testid": "player", "data-seat": p },
       el("div", { class: "head" }, el("span", { class: "dot", style: `background:${PLAYER_COLOURS[p]}` }),
          el("span", { class: "name" }, seatLabel(seat)), ...tags),
-      ...rows));
+      invite || "", ...rows));
   }
   $("players").replaceChildren(el("h3", { class: "serif", style: "margin:0" }, t("Players")), ...cards);
 }

@@ -4,6 +4,7 @@ import { t } from "/static/i18n.js";
 import { mountAccount } from "/static/account.js";
 import { levelRating, loadRatings, mountLeaderboard, mountRatedOption, ratedChosen } from "/static/leaderboard.js";
 import { clockSettings, limitText } from "/static/clock.js";
+import { inviteField, keepInvites } from "/static/invites.js";
 
 const $ = (id) => document.getElementById(id);
 let clock = null;  // the time limit and stand-in rows of the create form (clock.js)
@@ -127,6 +128,7 @@ async function create() {
   const mine = game.seats.filter((s) => s.token);  // the creator's seat (every human seat in hot-seat mode)
   const invited = game.seats.filter((s) => s.invite);
   if (mine.length) saveTokens(game.id, mine.map((s) => s.token));
+  keepInvites(game.id, invited);  // the table shows them too, until their seats are taken
   if (!invited.length) { location.href = `/game/${game.id}`; return; }
   // several people on several screens: this browser holds the first seat, the others get links
   const box = $("created");
@@ -135,12 +137,12 @@ async function create() {
     el("h3", { style: "margin-top:14px" }, t("Invite the other players")),
     el("p", { class: "muted" }, t("Each link is a seat's secret: send it only to that player.")),
     el("div", { class: "invites" }, ...invited.map((s) => {
-      const input = el("input", { readonly: true, value: s.invite, "data-testid": `invite-${s.seat}` });
-      const copy = el("button", { class: "btn secondary small" }, t("Copy"));
-      copy.addEventListener("click", async () => { input.select(); try { await navigator.clipboard.writeText(s.invite); toast(t("Link copied")); } catch { document.execCommand("copy"); } });
-      return el("div", { class: "inv" }, el("b", {}, seatLabel(s)), input, copy,
-        s.public ? el("span", { class: "muted" }, t("also open to anyone in the lobby")) : "");
+      const row = inviteField(s.invite, `invite-row-${s.seat}`, el("b", {}, seatLabel(s)));
+      row.querySelector("input").dataset.testid = `invite-${s.seat}`;
+      if (s.public) row.append(el("span", { class: "muted" }, t("also open to anyone in the lobby")));
+      return row;
     })),
+    el("p", { class: "muted" }, t("The links stay at the table too, until their seats are taken.")),
     el("div", { class: "buttons" }, el("a", { class: "btn", href: `/game/${game.id}`, "data-testid": "open-game" }, t("Go to the table as {player}", { player: seatLabel(mine[0]) }))));
 }
 
