@@ -182,3 +182,27 @@ def test_the_creators_invite_links_stay_on_the_table_until_their_seats_are_taken
     page.reload()  # kept in this browser, not only in the page
     page.wait_for_selector("[data-testid=table-invite-2]")
     assert page.locator("[data-testid=table-invite-1]").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_in_french_and_german_the_replay_says_the_move_in_words_and_skip_is_not_pass(server, new_page, lang):
+    game, tokens = finished_game(server)
+    page = new_page()
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+    log = httpx.get(f"{server.url}/api/games/{game['id']}", cookies={"lang": lang}).json()["log"]
+    page.goto(f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    page.click("[data-testid=replay]")
+    page.click("[data-testid=replay-next]")
+    page.wait_for_function("() => document.querySelector('[data-testid=replay-move]')?.textContent.includes('1')",
+                           polling=50)
+    first = log[0]  # a card play: its words in the page's language, not the record's English notation
+    shown = page.inner_text("[data-testid=replay-move]")
+    assert first["text"] in shown and first["notation"] not in shown, shown
+    assert page.get_attribute("[data-testid=replay-move]", "title") == first["notation"]
+    # the log keeps the notation, marked as the record's (English) notation for readers and screen readers
+    notation = page.locator("#log .mono").first
+    assert notation.get_attribute("lang") == "en" and notation.get_attribute("title")
+    # "Pass" (your turn) and "Skip" (the opponents' moves being shown) are two different words
+    words = page.evaluate("""async () => { const { t } = await import("/static/i18n.js");
+                                            return [t("Pass"), t("Skip ▸▸")]; }""")
+    assert words[0].casefold() not in words[1].casefold(), words

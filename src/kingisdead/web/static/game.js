@@ -450,7 +450,8 @@ function renderLog() {
     items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
       el("span", { class: "n" }, `${entry.number}.`),
       el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
-      el("span", {}, el("span", { class: "mono" }, entry.notation), verdict(entry.number),
+      el("span", {}, el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
+         verdict(entry.number),
          el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number))));
     for (const text of bannerFor([entry]) || []) items.push(el("li", { class: "event" }, `⚑ ${text}`));
   }
@@ -612,7 +613,9 @@ function renderReplayBar() {
     button("▶", () => replay.n < total && enterReplay(replay.n + 1), "btn secondary small", "replay-next"),
     button("»", () => enterReplay(total), "btn secondary small", "replay-last"),
     slider,
-    el("span", { class: "mono" }, move ? t("P{n}", { n: move.seat + 1 }) + `: ${move.notation}` : t("setup")),
+    // the move in words, in the page's language (the record's notation, in English, as its tooltip)
+    el("span", { "data-testid": "replay-move", title: move ? move.notation : null },
+      move ? `${move.number}. ${seatLabel(view.seats[move.seat])} ${move.text}` : t("setup")),
     button(t("Close replay"), () => { replay = null; render(); }, "btn small", "replay-close"));
 }
 
