@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from test_accessibility_browser import finished_game
-from webtools import OUTPUT, Server, auth, bot, create, human
+from webtools import OUTPUT, Server, auth
 
 LAPTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
