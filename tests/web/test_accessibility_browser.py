@@ -78,3 +78,16 @@ def test_the_end_screen_has_no_serious_violation(server, open_page, viewport):
     page = open_page(viewport, f"{server.url}/game/{game['id']}#token={tokens[0]}")
     page.wait_for_selector("[data-testid=result-explanation]")
     assert serious_accessibility_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_invite_links_in_the_lobby_and_at_the_table_have_no_serious_violation(server, open_page, viewport):
+    page = open_page(viewport, server.url + "/")
+    page.wait_for_selector("[data-testid=level-option]", state="attached")
+    page.select_option("[data-testid=seat-1]", "human")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=invite-1]")
+    assert serious_accessibility_violations(page) == []
+    page.click("[data-testid=open-game]")
+    page.wait_for_selector("[data-testid=table-invite-1]")
+    assert serious_accessibility_violations(page) == []
