@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from test_rated_browser import short_game
+from test_rated_browser import in_page, short_game
 from webtools import Server, auth, bot, create, human, serious_accessibility_violations
 
 LAPTOP = {"width": 1366, "height": 800}
@@ -91,3 +91,29 @@ def test_the_invite_links_in_the_lobby_and_at_the_table_have_no_serious_violatio
     page.click("[data-testid=open-game]")
     page.wait_for_selector("[data-testid=table-invite-1]")
     assert serious_accessibility_violations(page) == []
+
+
+def test_a_rated_end_screen_with_provisional_ratings_and_the_rematch_question_has_no_serious_violation(
+        server, open_page):
+    seed, moves = short_game()
+    ann, ben = open_page(LAPTOP, server.url + "/"), open_page(LAPTOP, server.url + "/")
+    in_page(ann, "POST", "/api/account/sign-up", {"name": "Ann2", "password": "a long password"})
+    in_page(ben, "POST", "/api/account/sign-up", {"name": "Ben2", "password": "a long password"})
+    game = in_page(ann, "POST", "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                               "seed": seed, "rated": True})
+    claimed = ben.evaluate(  # with Ben's session cookie (Secure: only the browser sends it)
+        """async ([path, invite]) => (await fetch(path, {method: "POST", headers: {
+            "Content-Type": "application/json", "Authorization": `Bearer ${invite}`}})).json()""",
+        [f"/api/games/{game['id']}/claim", game["seats"][1]["invite_token"]])
+    tokens = [game["seats"][0]["token"], claimed["token"]]
+    with httpx.Client(base_url=server.url) as client:
+        for number, move in enumerate([*moves, "pass", "pass"]):
+            to_move = client.get(f"/api/games/{game['id']}").json()["table"]["to_move"]
+            answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
+                                 headers=auth(tokens[to_move]))
+            assert answer.status_code == 200, answer.text
+    ann.goto(f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    ann.wait_for_selector("[data-testid=ratings]")
+    ann.click("[data-testid=play-again]")
+    ann.wait_for_selector("[data-testid=rematch-ask]")
+    assert serious_accessibility_violations(ann) == []
