@@ -201,7 +201,7 @@ def test_a_player_sees_only_their_own_account_and_games(make_client):
         session.add(RatingRow(user_id=alice_id, players=3, mu=30.0, sigma=2.0, games=4))
     assert alice.get("/api/account").json()["name"] == "Alice"
     assert alice.get("/api/account").json()["ratings"] == [
-        {"players": 3, "rating": 24.0, "mu": 30.0, "sigma": 2.0, "games": 4,
+        {"players": 3, "rating": 24.0, "mu": 30.0, "sigma": 2.0, "games": 4, "provisional": True,
          "updated_at": alice.get("/api/account").json()["ratings"][0]["updated_at"]}]
     assert bob.get("/api/account").json()["name"] == "Bob"
     assert bob.get("/api/account").json()["ratings"] == []

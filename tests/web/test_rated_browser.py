@@ -95,6 +95,9 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         # the last two moves through the table's UI, each from its player's own browser
         for page, token in ((ann, ann_token), (ben, ben_token)):
             page.goto(f"{server.url}/game/{game_id}#token={token}")
+        for page in (ann, ben):  # the table says the game is rated
+            page.wait_for_selector("[data-testid=rated-tag]")
+            assert "rated" in page.inner_text("#game-meta")
         order = [ann, ben] if to_move == 0 else [ben, ann]
         for page in order:
             page.wait_for_function("() => document.body.dataset.turn === 'you'", polling=50)
@@ -109,18 +112,23 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         assert view["status"] == "finished" and len(view["ratings"]) == 2
         winners = view["table"]["result"]["winners"]
         for page in (ann, ben):
-            for change in view["ratings"]:
+            for change in view["ratings"]:  # newcomers both: provisional, not a number (the loser's is below 0)
                 seat = change["seat"]
+                assert change["provisional_after"] and change["games"] == 1
                 row = page.locator(f"[data-testid=rating-{seat}]")
-                assert f"{change['after']:.1f}" in row.inner_text()
-                shown = page.locator(f"[data-testid=rating-change-{seat}]").inner_text()
-                assert shown.startswith("+") == (seat in winners)
+                assert "provisional" in row.inner_text() and f"{change['after']:.1f}" not in row.inner_text()
+                assert page.locator(f"[data-testid=rating-change-{seat}]").inner_text() == "–"
             assert page.locator("[data-testid=play-again]").is_visible()
+        assert min(change["after"] for change in view["ratings"]) < 0 and winners
         OUTPUT.mkdir(parents=True, exist_ok=True)
         ann.screenshot(path=str(OUTPUT / "rated-end-screen.png"), full_page=True)
 
-        # Play again: Ann makes the rematch, Ben's end screen offers to join it, both sit at the new table
+        # Play again: Ann makes the rematch (asked whether it is rated too: yes), Ben's end screen offers to
+        # join it, both sit at the new table
         ann.click("[data-testid=play-again]")
+        ann.wait_for_selector("[data-testid=rematch-ask]")
+        ann.screenshot(path=str(OUTPUT / "rated-rematch-ask.png"), full_page=True)
+        ann.click("[data-testid=rematch-rated]")
         ann.wait_for_url(lambda url: "/game/" in url and game_id not in url)
         new_id = ann.url.rsplit("/", 1)[1].split("#")[0]
         assert new_id != game_id
@@ -139,7 +147,8 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         rows = ann.locator("[data-testid=leaderboard-row]").all_inner_texts()
         by_name = {e["name"]: e for e in board["ratings"]}
         for name in ("Ann", "Ben"):
-            assert any(name in row and f"{by_name[name]['rating']:.1f}" in row for row in rows)
+            assert by_name[name]["provisional"]
+            assert any(name in row and "provisional" in row for row in rows)
         assert ann.locator("[data-testid=leaderboard-row][data-bot=yes]").count() == 5  # beginner ... master
         strong = ann.locator("[data-testid=seat-1] option[value='bot:strong']")
         ann.wait_for_function("() => document.querySelector(\"[data-testid=seat-1] option[value='bot:strong']\")"

@@ -354,3 +354,26 @@ def test_rated_games_refuse_guests_and_a_second_seat_of_one_account(make_client)
     refused = ann.post(f"/api/games/{game['id']}/claim", json={}, headers=invite)
     assert (refused.status_code, refused.json()["error"]) == (409, "already_seated")
     assert ann.get(f"/api/games/{game['id']}").json()["seats"][1]["claimed"] is False  # the invite still works
+
+
+def test_a_newcomers_rating_is_provisional_for_their_first_rated_games(make_client):
+    """Until PROVISIONAL_GAMES rated games at a player count, a person's rating is marked provisional (on the
+    game's changes, the leaderboard and their statistics); a bot level's never is."""
+    ann, ben = make_client("Ann"), make_client("Ben")
+    for number in range(ratings.PROVISIONAL_GAMES):
+        game = ann.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                            "seed": 30 + number, "rated": True}).json()
+        claimed = ben.post(f"/api/games/{game['id']}/claim", json={}, headers={
+            "Authorization": f"Bearer {game['seats'][1]['invite_token']}"})
+        assert claimed.status_code == 200, claimed.text
+        play_out(ann.app.state.service, game["id"], seed=number)
+        changes = ben.get(f"/api/games/{game['id']}").json()["ratings"]
+        last = number + 1 == ratings.PROVISIONAL_GAMES
+        for change in changes:
+            assert change["games"] == number + 1
+            assert change["provisional_before"] is True
+            assert change["provisional_after"] is not last
+        board = {e["name"]: e for e in ann.get("/api/leaderboard", params={"players": 2}).json()["ratings"]}
+        assert board["Ann"]["provisional"] is not last and board["Beginner bot"]["provisional"] is False
+        mine = ann.get("/api/account").json()["ratings"]
+        assert [r["provisional"] for r in mine] == [not last]

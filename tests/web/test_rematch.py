@@ -150,6 +150,33 @@ def test_signed_in_players_are_seated_by_account_and_a_rated_game_stays_rated(ma
     assert (ben_asks.json()["id"], ben_asks.json()["seat"]) == (new_id, 0)
 
 
+def test_the_rematch_of_a_rated_game_may_be_played_unrated_but_an_unrated_one_never_becomes_rated(make_client):
+    ann, ben = make_client(), make_client()
+    for client, name in ((ann, "Ann"), (ben, "Ben")):
+        assert client.post("/api/account/sign-up", json={"name": name, "password": "a long password"}
+                           ).status_code == 201
+    game = ann.post("/api/games", json={"players": 2, "seats": [human(), human()], "seed": 15, "rated": True}).json()
+    assert ben.post(f"/api/games/{game['id']}/claim", json={},
+                    headers=auth(game["seats"][1]["invite_token"])).status_code == 200
+    finish(ann, game["id"], seed=4)
+    made = ann.post(f"/api/games/{game['id']}/rematch", json={"rated": False})
+    assert made.status_code == 200, made.text
+    assert made.json()["game"]["rated"] is False and not row(ann, made.json()["id"]).rated
+    # the first asker decided: a later "rated" joins the same, unrated, game
+    joined = ben.post(f"/api/games/{game['id']}/rematch", json={"rated": True})
+    assert joined.json()["id"] == made.json()["id"] and joined.json()["game"]["rated"] is False
+
+    unrated = create(ann, [human(), bot()], seed=16)
+    finish(ann, unrated["id"], seed=5)
+    again = ask_rated(ann, unrated["id"], unrated["seats"][0]["token"])
+    assert again.status_code == 200, again.text
+    assert again.json()["game"]["rated"] is False
+
+
+def ask_rated(client: Any, game_id: str, token: str) -> Any:
+    return client.post(f"/api/games/{game_id}/rematch", json={"rated": True}, headers=auth(token))
+
+
 def test_watchers_of_the_finished_game_are_told_the_new_game(make_client):
     client = make_client()
     game = create(client, [human(), bot("beginner")], seed=15)

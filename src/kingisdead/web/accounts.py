@@ -36,7 +36,7 @@ from starlette.requests import HTTPConnection
 from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
 from .games import GameError, GameService
 from .i18n import _
-from .ratings import shown
+from .ratings import provisional, shown
 
 SESSION_COOKIE = "kid_session"
 SESSION_DAYS = 30
@@ -283,7 +283,8 @@ def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dic
 
 def statistics(service: GameService, user_id: int) -> dict[str, Any]:
     """Games played (finished) and won per player count, running games, and the account's ratings
-    (``rating``: the shown rating, mu - 3 sigma, as on the leaderboard).
+    (``rating``: the shown rating, mu - 3 sigma, as on the leaderboard; ``provisional``: fewer than
+    ratings.PROVISIONAL_GAMES rated games, shown as provisional).
 
     A game where the account holds more than one seat (hot-seat) counts in neither; a game it left
     counts as played, not won, whatever the stand-in did.
@@ -305,7 +306,7 @@ def statistics(service: GameService, user_id: int) -> dict[str, Any]:
             played[str(row.players)]["won"] += int(bool(_won(row.result, mine, left.get(row.id, set()))))
     return {"by_players": played, "running": running,
             "ratings": [{"players": r.players, "rating": shown(r.mu, r.sigma), "mu": r.mu, "sigma": r.sigma,
-                         "games": r.games,
+                         "games": r.games, "provisional": provisional("person", r.games),
                          "updated_at": _aware(r.updated_at).isoformat()} for r in ratings]}
 
 

@@ -34,7 +34,7 @@ from .clocks import enforce_deadlines, router as clocks_router
 from .live import BotRunner, Hub, error_body, evict_idle, quiet_bad_text
 from .outage import DATABASE_DOWN, database_unavailable, unavailable_message
 from .pubsub import Listener
-from .ratings import apply_pending, keep_applied, router as ratings_router
+from .ratings import PROVISIONAL_GAMES, apply_pending, keep_applied, router as ratings_router
 from .rematch import router as rematch_router
 from .tutorial import router as tutorial_router
 from .security import (
@@ -283,7 +283,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
              responses=_errors())
     async def meta() -> dict[str, Any]:
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
-                **board_facts()}
+                "provisional_games": PROVISIONAL_GAMES, **board_facts()}
 
     @app.post("/api/games", status_code=201, tags=["games"], summary="Create a game",
               responses=_errors(403, 429))

@@ -1,7 +1,11 @@
 """Rated games: OpenSkill ratings per account and player count, the leaderboard, bot accounts.
 
 A rating is OpenSkill's Plackett-Luce ``(mu, sigma)``; people see its conservative
-estimate ``mu - 3 sigma`` (:func:`shown`), which also orders the leaderboard. Each
+estimate ``mu - 3 sigma`` (:func:`shown`), which also orders the leaderboard. A
+person's rating is *provisional* (:func:`provisional`) for their first
+:data:`PROVISIONAL_GAMES` rated games at a player count: a newcomer starts at
+``25 - 3 * 25/3 = 0`` and one loss takes them below zero, so the pages show
+"provisional" rather than that number until it means something. Each
 account has one rating per player count: 2, 3 (three teams of one) and 4 (the
 two 2-vs-2 teams, partners rated together). A game's winners share rank 1 and
 every other seat (or team) shares rank 2: the game names winners only, and a
@@ -29,10 +33,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from openskill.models import PlackettLuce
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..bots.levels import LEVELS
 from . import pubsub
@@ -59,6 +63,18 @@ transaction at the same moment makes this one fail its insert, and the next try 
 def shown(mu: float, sigma: float) -> float:
     """The rating people see: the conservative estimate ``mu - 3 sigma``, rounded to 0.1."""
     return round(mu - 3 * sigma, 1)
+
+
+PROVISIONAL_GAMES = 5
+"""Rated games at one player count before a person's rating is shown as a number: by then a player who
+wins half their games stands above zero (sigma falls from 8.3 to about 7.2)."""
+
+
+def provisional(kind: str, games: int) -> bool:
+    """Whether an account's rating (``kind`` "person" or "bot"; ``games`` rated at that player count) is
+    still provisional: a person's before :data:`PROVISIONAL_GAMES` games; a bot level's never (the arena
+    placed it)."""
+    return kind != "bot" and games < PROVISIONAL_GAMES
 
 
 @cache
@@ -256,20 +272,27 @@ async def keep_applied(service: GameService, every: float = 1.0) -> None:
 
 def game_ratings(sessions: Any, game_id: str) -> list[dict[str, Any]]:
     """A rated game's rating changes by seat, once applied (else ``[]``): per seat its ``seat``,
-    account ``name``, ``bot``, ``before`` and ``after`` (shown ratings), ``change`` and the raw
-    ``mu``/``sigma`` after."""
+    account ``name``, ``bot``, ``before`` and ``after`` (shown ratings), ``change``, the raw
+    ``mu``/``sigma`` after, ``games`` (the account's rated games at this player count, this one
+    included) and whether the rating was and is provisional (``provisional_before``/``_after``)."""
+    earlier = aliased(RatingChangeRow)
     with sessions() as session:
         rows = session.execute(
-            select(SeatRow.seat, UserRow.name, UserRow.kind, RatingChangeRow)
+            select(SeatRow.seat, UserRow.name, UserRow.kind, RatingChangeRow,
+                   select(func.count(earlier.id)).where(earlier.user_id == RatingChangeRow.user_id,
+                                                       earlier.players == RatingChangeRow.players,
+                                                       earlier.id <= RatingChangeRow.id).scalar_subquery())
             .join(UserRow, UserRow.id == SeatRow.user_id)
             .join(RatingChangeRow, (RatingChangeRow.user_id == SeatRow.user_id)
                   & (RatingChangeRow.game_id == SeatRow.game_id))
             .where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
     found = []
-    for seat, name, kind, change in rows:
+    for seat, name, kind, change, games in rows:
         before, after = shown(change.mu_before, change.sigma_before), shown(change.mu_after, change.sigma_after)
         found.append({"seat": seat, "name": name, "bot": kind == "bot", "before": before, "after": after,
-                      "change": round(after - before, 1), "mu": change.mu_after, "sigma": change.sigma_after})
+                      "change": round(after - before, 1), "mu": change.mu_after, "sigma": change.sigma_after,
+                      "games": games, "provisional_before": provisional(kind, games - 1),
+                      "provisional_after": provisional(kind, games)})
     return found
 
 
@@ -294,7 +317,7 @@ def leaderboard(sessions: Any, players: int, limit: int = 100) -> dict[str, Any]
 def _entry(name: str, kind: str, name_key: str, mu: float, sigma: float, games: int) -> dict[str, Any]:
     level = name_key[4:] if kind == "bot" and name_key.startswith("bot:") else None
     return {"name": name, "bot": kind == "bot", "level": level, "rating": shown(mu, sigma),
-            "mu": round(mu, 3), "sigma": round(sigma, 3), "games": games}
+            "provisional": provisional(kind, games), "mu": round(mu, 3), "sigma": round(sigma, 3), "games": games}
 
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
@@ -306,8 +329,9 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     async def get_leaderboard(request: Request, players: Annotated[int, Query(ge=2, le=4)] = 2,
                               limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict[str, Any]:
         """Each entry: ``rank``, ``name``, ``bot`` (a bot level's account) with its ``level``, ``rating``
-        (the conservative estimate mu - 3 sigma that orders the list), ``mu``, ``sigma`` and rated
-        ``games``. ``bots`` maps every bot level to its rating, for placing oneself."""
+        (the conservative estimate mu - 3 sigma that orders the list), ``provisional`` (fewer than
+        PROVISIONAL_GAMES rated games: show it as provisional, not as the number), ``mu``, ``sigma`` and
+        rated ``games``. ``bots`` maps every bot level to its rating, for placing oneself."""
         return await asyncio.to_thread(leaderboard, request.app.state.service.sessions, players, limit)
 
     return routes

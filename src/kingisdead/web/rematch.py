@@ -4,7 +4,7 @@ The first seat to ask makes the new game; everyone who asks later (or at the sam
 moment, in another process) gets that same game: one conditional ``UPDATE games
 SET rematch`` on the finished game decides, in the transaction that inserts the
 new one. The new game copies the players, variant, hints, hot-seat, memory mode,
-rating, time limit and stand-in level, with a new seed; with ``rotate`` the
+rating (unless the first to ask plays it unrated), time limit and stand-in level, with a new seed; with ``rotate`` the
 person or bot of seat ``s`` sits at seat ``s + 1`` (the last one at seat 0).
 
 Each person gets their own new seat. A seat held by an account is held by it in
@@ -53,8 +53,10 @@ def _moved(seat: int, players: int, rotate: bool) -> int:
     return (seat + 1) % players if rotate else seat
 
 
-def make_rematch(service: GameService, game_id: str, rotate: bool) -> tuple[str, bool]:
-    """The finished game's rematch: (its id, True if this call made it, seats rotated if ``rotate``).
+def make_rematch(service: GameService, game_id: str, rotate: bool, rated: bool | None = None) -> tuple[str, bool]:
+    """The finished game's rematch: (its id, True if this call made it, seats rotated if ``rotate``;
+    ``rated`` False plays a rated game's rematch unrated, None or True keeps the game's own setting: an
+    unrated game's seats were never checked for rating, so its rematch never becomes rated).
 
     GameError 404 for an unknown game, 409 ``not_over`` while it runs. Safe when
     requests or processes race: all of them get the one new game.
@@ -92,7 +94,7 @@ def make_rematch(service: GameService, game_id: str, rotate: bool) -> tuple[str,
         row = GameRow(id=new_id, created_at=now, updated_at=now, players=old.players, variant=old.variant,
                       seed=secrets.randbits(32), bot_seed=secrets.randbits(63), first_player=old.first_player,
                       to_move=old.first_player, hints=old.hints, hotseat=old.hotseat, memory=old.memory,
-                      status="running", move_count=0, result=None, rated=old.rated, time_limit=old.time_limit,
+                      status="running", move_count=0, result=None, rated=old.rated and rated is not False, time_limit=old.time_limit,
                       stand_in=old.stand_in, rematch_of=game_id)
         if old.time_limit is not None and seats[old.first_player].kind == "human":
             row.deadline = now + timedelta(seconds=old.time_limit)  # as GameService.create starts the clock
@@ -147,6 +149,8 @@ def rematch_seat(service: GameService, game_id: str, seat: int, token: str | Non
 
 class RematchRequest(BaseModel):
     rotate: bool = Field(False, description="seat everyone one place on (the last seat's player takes seat 1)")
+    rated: bool | None = Field(None, description="false: a rated game's rematch is played unrated; null or "
+                                               "true: as the game was (the first request decides)")
 
 
 bearer = HTTPBearer(auto_error=False, description="the seat's secret token from game creation or join")
@@ -162,7 +166,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     async def rematch(game_id: str, body: RematchRequest, credentials: Credentials,
                       request: Request) -> dict[str, Any]:
         """A person seated at the finished game (their seat token, or signed in) asks; the first request
-        makes the new game (``rotate`` decides its seats), later ones get the same game. Answers
+        makes the new game (``rotate`` decides its seats, ``rated`` false drops a rated game's rating),
+        later ones get the same game. Answers
         ``{"id", "url", "seat", "token", "rotated", "game"}``: ``token`` is this person's seat token in
         the new game (null when asked by account alone: the session holds the seat). Watchers of the
         finished game get ``{"type": "rematch", "game": id}``."""
@@ -170,7 +175,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         service: GameService = state.service
         game = service.cached(game_id) or await asyncio.to_thread(service.get, game_id)
         seat = await state.seat_of(game, credentials, request)
-        new_id, made = await asyncio.to_thread(make_rematch, service, game_id, body.rotate)
+        new_id, made = await asyncio.to_thread(make_rematch, service, game_id, body.rotate, body.rated)
         token = credentials.credentials if credentials else None
         user = getattr(request.state, "user", None)
         new_seat, new_token = await asyncio.to_thread(rematch_seat, service, game_id, seat, token,

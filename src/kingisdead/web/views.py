@@ -41,14 +41,25 @@ LEVEL_TEXTS = {
 }
 """The engine's levels (bots.levels.LEVELS) by name: label and description as interface texts (a description
 the engine has since reworded is shown as the engine words it, in English; tests/web/test_i18n.py checks)."""
+LEVEL_FEEL = {
+    "beginner": _("plays loosely and often throws a turn away: a first game's opponent"),
+    "intermediate": _("grabs what helps most right now but never plans ahead"),
+    "strong": _("plans several moves ahead and punishes mistakes: a real fight"),
+    "max": _("plays like the strong bot with twice the thought: hard to beat"),
+    "master": _("the strongest: taught by thousands of its own games, for seasoned players"),
+}
+"""What playing each level is like, in a player's words (the lobby shows these; the engine's words above
+are the option's tooltip)."""
 
 
 def bot_levels() -> list[dict[str, Any]]:
-    """The engine's level ladder for the lobby: name, label (in words), what it is, about how long it thinks
-    a move, and whether the description says so already."""
+    """The engine's level ladder for the lobby: name, label (in words), ``feel`` (what playing it is like), what
+    it is in the engine's words (``description``), about how long it thinks a move, and whether the description
+    says so already."""
     from ..bots.levels import LEVELS
 
     return [{"name": level.name, "label": LEVEL_TEXTS.get(level.name, (level.name,))[0],
+             "feel": LEVEL_FEEL.get(level.name, level.description),
              "description": described if (described := LEVEL_TEXTS.get(level.name, ("", ""))[1]) == level.description
              else level.description,
              "thinks_in_description": " a move" in level.description,

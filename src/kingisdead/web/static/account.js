@@ -2,7 +2,8 @@
 // a sign-out button, "my games" (those where it is your turn first, marked), finished games and statistics.
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
 import { api, el, shownName } from "/static/common.js";
-import { number, t } from "/static/i18n.js";
+import { t } from "/static/i18n.js";
+import { ratingText } from "/static/leaderboard.js";
 
 let panel = null;
 let timer = null;
@@ -101,7 +102,7 @@ function statistics(account) {
     return el("tr", { "data-testid": `stats-${n}` },
       el("td", {}, n === 4 ? t("4 players (teams)") : t("{n} players", { n })),
       el("td", {}, String(s.played)), el("td", {}, String(s.won)),
-      el("td", {}, rating ? number(rating.rating, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) : "–"));
+      el("td", {}, rating ? ratingText(rating.rating, rating.provisional) : "–"));
   });
   return el("table", { class: "explain account-stats", "data-testid": "stats" },
     el("thead", {}, el("tr", {}, el("th", {}, t("Game")), el("th", {}, t("Played")), el("th", {}, t("Won")),

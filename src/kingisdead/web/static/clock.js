@@ -140,7 +140,7 @@ export function clockSettings(levels) {
     el("div", { class: "form-row" }, el("label", { class: "lbl", for: "time-limit" }, t("Time per move")), limit,
        el("span", { class: "muted", style: "font-size:0.85rem" }, t("a player out of time is replaced by a bot until they come back"))),
     el("div", { class: "form-row" }, el("label", { class: "lbl", for: "stand-in" }, t("Stand-in bot")), standIn,
-       el("span", { class: "muted", style: "font-size:0.85rem" }, t("plays for a player out of time or gone"))),
+       el("span", { class: "help", "data-testid": "stand-in-help" }, t("the bot that plays for a person who runs out of time (until they come back) or leaves the game"))),
   ];
   return { rows, values: () => ({ time_limit: limit.value === "" ? null : Number(limit.value), stand_in: standIn.value }) };
 }

@@ -8,6 +8,7 @@ import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
 import { struggleLine, explainHand, lightOf, hintList, learnPanel } from "/static/explain.js";
 import { Choices } from "/static/choices.js";
+import { tableInvite } from "/static/invites.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -158,8 +159,10 @@ function render() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
-    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.memory ? t("memory mode") : null,
-    t("move {n}", { n: view.move_number })].filter(Boolean).join(" · ");
+    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
+    replay ? t("Replay: move {n} of {total}", { n: replay.n, total: replay.frame.total }) : t("move {n}", { n: view.move_number })]
+    .filter(Boolean).join(" · ");
+  document.body.dataset.replay = replay ? "on" : "off";
   renderLegend();
   renderMap(shown);
   renderTrack(shown);
@@ -194,8 +197,8 @@ function renderBuild() {
 function interaction() {
   const ui = { selectable: new Set(), chosen: new Map(), onRegion: null, dim: false, marks: null };
   // The move being shown, else the latest one, stays marked until a choice of a new move is made.
-  const shownEntry = stepping ? stepping.entries[stepping.i]
-    : !replay && !build.steps.length && view.log.length ? view.log[view.log.length - 1] : null;
+  const shownEntry = replay ? replay.frame.move : stepping ? stepping.entries[stepping.i]
+    : !build.steps.length && view.log.length ? view.log[view.log.length - 1] : null;
   if (shownEntry && shownEntry.changes) ui.marks = shownEntry.changes;
   if (!replay && !build.steps.length) ui.lit = lit;
   if (replay || !build.options) return ui;
@@ -294,6 +297,8 @@ function renderTurn(table) {
   turn.replaceChildren(
     toMove !== null ? el("span", { class: "dot", style: `background:${PLAYER_COLOURS[toMove]}` }) : "",
     el("span", { class: "who", "data-testid": "turn-text" }, who),
+    view.rated ? el("span", { class: "tag rated-tag", "data-testid": "rated-tag", title: t("the result changes the players' ratings") },
+      t("rated game")) : "",
     replay ? "" : clockNode(view),
     replay ? "" : seatTools(view, gameId, seatTokens.get(view.you), (v) => show(v, true), render),
     el("div", { class: "stats" },
@@ -453,10 +458,11 @@ function renderPlayers(table) {
       const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]));
       rows.push(el("div", { class: "row muted" }, left.length ? t("Hand: {cards}", { cards: left.join(", ") }) : t("Hand: empty")));
     }
+    const invite = seat.kind === "human" && !seat.claimed ? tableInvite(view, seat) : null;  // the creator's link
     cards.push(el("div", { class: classes.join(" "), "data-testid": "player", "data-seat": p },
       el("div", { class: "head" }, el("span", { class: "dot", style: `background:${PLAYER_COLOURS[p]}` }),
          el("span", { class: "name" }, seatLabel(seat)), ...tags),
-      ...rows));
+      invite || "", ...rows));
   }
   $("players").replaceChildren(el("h3", { class: "serif", style: "margin:0" }, t("Players")), ...cards);
 }
@@ -468,7 +474,8 @@ function renderLog() {
     items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
       el("span", { class: "n" }, `${entry.number}.`),
       el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
-      el("span", {}, el("span", { class: "mono" }, entry.notation), verdict(entry.number),
+      el("span", {}, el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
+         verdict(entry.number),
          el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number))));
     for (const text of bannerFor([entry]) || []) items.push(el("li", { class: "event" }, `⚑ ${text}`));
   }
@@ -476,9 +483,13 @@ function renderLog() {
   const log = $("log");
   const atEnd = log.parentElement.scrollTop + log.parentElement.clientHeight >= log.parentElement.scrollHeight - 20;
   log.replaceChildren(...items);
-  if (replay) {
+  if (replay) {  // scroll the log alone to the move shown (scrollIntoView would scroll the page off the map too)
     const current = log.querySelector("li.current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    const box = log.parentElement;
+    if (current) {
+      const item = current.getBoundingClientRect(), frame = box.getBoundingClientRect();
+      if (item.top < frame.top || item.bottom > frame.bottom) box.scrollTop += item.top - frame.top - frame.height / 2;
+    }
   } else if (atEnd || true) log.parentElement.scrollTop = log.parentElement.scrollHeight;
 }
 
@@ -560,7 +571,8 @@ function renderExplanation(ex) {
         el("tr", {}, el("td", {}, ""), ...players.map((p) => el("td", { class: st.kept.includes(p) ? "kept" : "" }, String(st.values[p]))))) : "";
       return el("li", { "data-testid": "result-step", "data-kind": st.kind }, el("div", {}, st.text), table);
     }));
-  return el("div", { class: "explanation", "data-testid": "result-explanation" },
+  // tabindex: the tables scroll sideways on a phone, and keyboard users must reach them too
+  return el("div", { class: "explanation", "data-testid": "result-explanation", tabindex: "0" },
     ex.ranking_text ? el("p", { "data-testid": "ranking-text" }, ex.ranking_text) : "",
     factionTable, steps,
     ex.team ? el("p", { class: "team", "data-testid": "team-result" }, ex.team.text) : "",
@@ -596,8 +608,19 @@ function renderAnalysisSummary() {
 // ---------- replay ----------
 async function enterReplay(n) {
   const frame = await api("GET", `/api/games/${gameId}/replay/${n}`);
+  const entering = !replay;
   replay = { n, frame };
   render();
+  if (entering) requestAnimationFrame(keepMapInView);
+}
+
+// A phone stacks the table: on entering the replay, scroll the map between the top bar and the replay bar.
+function keepMapInView() {
+  if (!replay || !PHONE_QUERY.matches) return;
+  const map = $("map").getBoundingClientRect();
+  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const bottom = $("replay").getBoundingClientRect().top;
+  if (map.top < top || map.bottom > bottom) window.scrollBy(0, map.top - top - 4);
 }
 
 function renderReplayBar() {
@@ -615,7 +638,9 @@ function renderReplayBar() {
     button("▶", () => replay.n < total && enterReplay(replay.n + 1), "btn secondary small", "replay-next"),
     button("»", () => enterReplay(total), "btn secondary small", "replay-last"),
     slider,
-    el("span", { class: "mono" }, move ? t("P{n}", { n: move.seat + 1 }) + `: ${move.notation}` : t("setup")),
+    // the move in words, in the page's language (the record's notation, in English, as its tooltip)
+    el("span", { "data-testid": "replay-move", title: move ? move.notation : null },
+      move ? `${move.number}. ${seatLabel(view.seats[move.seat])} ${move.text}` : t("setup")),
     button(t("Close replay"), () => { replay = null; render(); }, "btn small", "replay-close"));
 }
 
@@ -700,17 +725,18 @@ function bannerFor(entries) {
 
 function renderBanner() {
   const box = $("banner");
-  const entry = stepping ? stepping.entries[stepping.i] : null;
-  const latest = view.log.length ? bannerFor([view.log[view.log.length - 1]]) : null;
+  const entry = replay ? replay.frame.move : stepping ? stepping.entries[stepping.i] : null;
+  const latest = !replay && view.log.length ? bannerFor([view.log[view.log.length - 1]]) : null;
   const lines = entry ? bannerFor([entry]) : latest;
-  box.classList.toggle("hidden", !lines || !!replay);
+  box.classList.toggle("hidden", !lines);
   if (lines) box.replaceChildren(el("span", { class: "flag" }, "⚑"), ...lines.map((line) => el("div", { "data-testid": "banner-line" }, line)));
 }
 
 function renderLastMoves() {
   const box = $("last-moves");
-  const current = stepping ? stepping.entries[stepping.i] : null;
-  const recent = view.log.slice(-3);
+  // in the replay: the moves up to the one shown, that one marked
+  const current = replay ? replay.frame.move : stepping ? stepping.entries[stepping.i] : null;
+  const recent = (replay ? view.log.slice(0, replay.n) : view.log).slice(-3);
   const items = recent.map((e) => el("li", { class: current && current.number === e.number ? "current" : "", "data-number": e.number },
     el("span", { class: "dot", style: `background:${PLAYER_COLOURS[e.seat]};width:10px;height:10px` }),
     el("span", {}, `${e.number}. ${seatLabel(view.seats[e.seat])} ${e.text}`)));

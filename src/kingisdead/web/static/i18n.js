@@ -58,10 +58,13 @@ function selector() {
   select.addEventListener("change", async () => {
     const chosen = select.value;
     document.cookie = `lang=${chosen}; path=/; max-age=31536000; SameSite=Lax`;
-    try {
-      await fetch("/api/account", { method: "PATCH", headers: { "Content-Type": "application/json" },
-                                    body: JSON.stringify({ language: chosen }) });
-    } catch { /* a guest, or the server is away: the cookie is enough */ }
+    // Only a signed-in player has an account to keep it in (the page says so): a guest's PATCH would be a 401.
+    if (document.body.dataset.session) {
+      try {
+        await fetch("/api/account", { method: "PATCH", headers: { "Content-Type": "application/json" },
+                                      body: JSON.stringify({ language: chosen }) });
+      } catch { /* the server is away: the cookie is enough */ }
+    }
     location.reload();
   });
   bar.append(select);

@@ -4,8 +4,15 @@ import { number, t } from "/static/i18n.js";
 
 const rating = (value) => number(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });  // 23.9, 23,9
 
+// A rating as people see it: the number, or "provisional" for a person's first rated games (ratings.py:
+// a newcomer starts at 0.0 and one loss takes the number below zero, which says nothing yet).
+export function ratingText(value, provisional) {
+  return provisional ? t("provisional") : rating(value);
+}
+
 const boards = new Map();  // players -> GET /api/leaderboard's answer
 let shownPlayers = 2;
+let provisionalGames = 5;  // GET /api/meta's provisional_games, once the lobby mounts the rated option
 
 // Fetch the leaderboard of every player count (each lists every bot level's rating).
 export async function loadRatings() {
@@ -22,12 +29,14 @@ export function levelRating(level, players) {
   return known === undefined ? "" : t(" · rating {rating}", { rating: rating(known) });
 }
 
-// The "rated game" option, beside the other options of the create form.
-export function mountRatedOption() {
-  const row = document.getElementById("hints").closest(".form-row");
+// The "rated game" option, with the other options of the create form; ``provisionalGames``: GET /api/meta's.
+export function mountRatedOption(games) {
+  provisionalGames = games;
   const box = el("input", { type: "checkbox", id: "rated", "data-testid": "rated" });
-  row.append(el("label", { title: t("signed-in players only, bots at a fixed level, no hints, no hot-seat") }, box, " ",
-    t("rated (changes the players' ratings)")));
+  document.getElementById("option-list").append(el("div", { class: "option" },
+    el("label", {}, box, " ", t("rated (changes the players' ratings)")),
+    el("span", { class: "help", "data-testid": "rated-help" },
+      t("signed-in players only, bots at a fixed level, no hints, no hot-seat; a newcomer's rating stays provisional for their first {n} rated games", { n: games }))));
 }
 
 export function ratedChosen() {
@@ -66,6 +75,6 @@ function renderBoard() {
                                                           class: e.bot ? "bot" : null },
       el("td", {}, String(e.rank)),
       el("td", {}, e.bot ? t("{level} bot", { level: levelLabel(e.level) }) : e.name),
-      el("td", {}, rating(e.rating)),
+      el("td", { title: e.provisional ? t("fewer than {n} rated games", { n: provisionalGames }) : null }, ratingText(e.rating, e.provisional)),
       el("td", {}, String(e.games))))));
 }

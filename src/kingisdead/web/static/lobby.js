@@ -4,6 +4,7 @@ import { t } from "/static/i18n.js";
 import { mountAccount } from "/static/account.js";
 import { levelRating, loadRatings, mountLeaderboard, mountRatedOption, ratedChosen } from "/static/leaderboard.js";
 import { clockSettings, limitText } from "/static/clock.js";
+import { inviteField, keepInvites } from "/static/invites.js";
 
 const $ = (id) => document.getElementById(id);
 let clock = null;  // the time limit and stand-in rows of the create form (clock.js)
@@ -23,11 +24,11 @@ async function start() {
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
   $("advanced-bots").addEventListener("change", renderSeats);
   segmented("players", (b) => { players = Number(b.dataset.n); renderSeats(); });
-  segmented("variant", (b) => { variant = b.dataset.v; });
+  segmented("variant", (b) => { variant = b.dataset.v; $("variant-help").textContent = $("variant-help").dataset[variant]; });
   segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
   $("create").addEventListener("click", create);
   renderSeats();
-  mountRatedOption();
+  mountRatedOption(meta.provisional_games);
   mountLeaderboard();
   loadRatings().then(renderSeats);  // each bot level's rating shows once known
   loadGames();
@@ -49,7 +50,15 @@ function renderSeats() {
       el("option", { value: "human" }, t("Person")), ...botOptions());
     if (!select.querySelector(`option[value="${seatChoices[i]}"]`)) seatChoices[i] = `bot:${defaultLevel()}`;
     select.value = seatChoices[i];
-    select.addEventListener("change", () => { seatChoices[i] = select.value; });
+    // what playing the chosen bot is like, under its seat (a closed select cuts its option's text short)
+    const feel = el("div", { class: "help seat-help", "data-testid": `seat-help-${i}` });
+    const describe = () => {
+      const level = meta.levels.find((l) => `bot:${l.name}` === select.value);
+      feel.textContent = level ? t("{level}: {about}", { level: level.label, about: level.feel }) : "";
+      feel.hidden = !level;
+    };
+    describe();
+    select.addEventListener("change", () => { seatChoices[i] = select.value; describe(); });
     const name = el("input", { type: "text", maxlength: 40, placeholder: t("Player {n}", { n: i + 1 }), "data-testid": `name-${i}`, "aria-label": t("name of seat {n}", { n: i + 1 }) });
     name.value = seatNames[i];
     name.addEventListener("input", () => { seatNames[i] = name.value; });
@@ -60,17 +69,19 @@ function renderSeats() {
     access.value = seatAccess[i];
     access.addEventListener("change", () => { seatAccess[i] = access.value; });
     select.addEventListener("change", updateAccess);
-    rows.push(el("div", { class: "seat-row" }, el("b", { title: seatTitle }, `${i + 1}`), select, name, access));
+    rows.push(el("div", { class: "seat-row" }, el("b", { title: seatTitle }, `${i + 1}`), select, name, access), feel);
   }
   $("seats").replaceChildren(el("div", { class: "muted", style: "font-size:0.85rem" },
     players === 4 ? t("Seats 1+3 and 2+4 play as teams. Seat 1 starts.") : t("Seat 1 starts.")), ...rows);
   updateAccess();
 }
 
-// Bots by level (the engine's ladder, one line each); the raw engine bots only with "advanced" ticked.
+// Bots by level (the engine's ladder, one line each: what playing it is like; the engine's words as the
+// tooltip); the raw engine bots only with "advanced" ticked.
 function botOptions() {
-  const levels = meta.levels.map((l) => el("option", { value: `bot:${l.name}`, title: l.description, "data-testid": "level-option" },
-    t("Bot: {level} ({about})", { level: l.label, about: l.thinks_in_description ? l.description : `${l.description}; ${l.thinks}` }) + levelRating(l.name, players)));
+  const levels = meta.levels.map((l) => el("option", { value: `bot:${l.name}`, "data-testid": "level-option",
+                                                         title: l.thinks_in_description ? l.description : `${l.description}; ${l.thinks}` },
+    t("Bot: {level} ({about})", { level: l.label, about: `${l.feel}; ${l.thinks}` }) + levelRating(l.name, players)));
   if (!$("advanced-bots").checked) return levels;
   const named = new Set(meta.levels.map((l) => l.name));
   return [el("optgroup", { label: t("Levels") }, ...levels),
@@ -117,6 +128,7 @@ async function create() {
   const mine = game.seats.filter((s) => s.token);  // the creator's seat (every human seat in hot-seat mode)
   const invited = game.seats.filter((s) => s.invite);
   if (mine.length) saveTokens(game.id, mine.map((s) => s.token));
+  keepInvites(game.id, invited);  // the table shows them too, until their seats are taken
   if (!invited.length) { location.href = `/game/${game.id}`; return; }
   // several people on several screens: this browser holds the first seat, the others get links
   const box = $("created");
@@ -125,12 +137,12 @@ async function create() {
     el("h3", { style: "margin-top:14px" }, t("Invite the other players")),
     el("p", { class: "muted" }, t("Each link is a seat's secret: send it only to that player.")),
     el("div", { class: "invites" }, ...invited.map((s) => {
-      const input = el("input", { readonly: true, value: s.invite, "data-testid": `invite-${s.seat}` });
-      const copy = el("button", { class: "btn secondary small" }, t("Copy"));
-      copy.addEventListener("click", async () => { input.select(); try { await navigator.clipboard.writeText(s.invite); toast(t("Link copied")); } catch { document.execCommand("copy"); } });
-      return el("div", { class: "inv" }, el("b", {}, seatLabel(s)), input, copy,
-        s.public ? el("span", { class: "muted" }, t("also open to anyone in the lobby")) : "");
+      const row = inviteField(s.invite, `invite-row-${s.seat}`, el("b", {}, seatLabel(s)));
+      row.querySelector("input").dataset.testid = `invite-${s.seat}`;
+      if (s.public) row.append(el("span", { class: "muted" }, t("also open to anyone in the lobby")));
+      return row;
     })),
+    el("p", { class: "muted" }, t("The links stay at the table too, until their seats are taken.")),
     el("div", { class: "buttons" }, el("a", { class: "btn", href: `/game/${game.id}`, "data-testid": "open-game" }, t("Go to the table as {player}", { player: seatLabel(mine[0]) }))));
 }
 

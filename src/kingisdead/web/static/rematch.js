@@ -1,6 +1,7 @@
 // The end screen's rated-game and rematch parts: each seat's rating change, and "play again".
 import { api, el, saveTokens, seatLabel, toast } from "/static/common.js";
-import { number, t } from "/static/i18n.js";
+import { number, t, tn } from "/static/i18n.js";
+import { ratingText } from "/static/leaderboard.js";
 
 const rating = (value) => number(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });  // 23.9, 23,9
 function signed(change) {
@@ -13,12 +14,14 @@ export function ratingsPanel(view) {
   if (!view.ratings || !view.ratings.length) {
     return el("p", { class: "muted", "data-testid": "ratings-pending" }, t("Rated game: the ratings are being updated…"));
   }
+  // A provisional rating shows no number, so neither does its change (see leaderboard.js ratingText).
   const rows = view.ratings.map((r) => el("tr", { "data-testid": `rating-${r.seat}`, class: r.seat === view.you ? "you" : null },
     el("td", {}, seatLabel(view.seats[r.seat])),
-    el("td", {}, rating(r.before)),
-    el("td", {}, rating(r.after)),
-    el("td", { class: r.change > 0 ? "up" : r.change < 0 ? "down" : null, "data-testid": `rating-change-${r.seat}` },
-      signed(r.change))));
+    el("td", {}, ratingText(r.before, r.provisional_before)),
+    el("td", {}, r.provisional_after ? tn("provisional ({n} rated game)", "provisional ({n} rated games)", { n: r.games }) : rating(r.after)),
+    el("td", { class: r.provisional_before || r.provisional_after ? null : r.change > 0 ? "up" : r.change < 0 ? "down" : null,
+               "data-testid": `rating-change-${r.seat}` },
+      r.provisional_before || r.provisional_after ? "–" : signed(r.change))));
   return el("div", { class: "ratings", "data-testid": "ratings" },
     el("h3", {}, t("Ratings")),
     el("table", { class: "explain" },
@@ -29,13 +32,13 @@ export function ratingsPanel(view) {
 
 // Ask for the rematch with every seat this browser holds (its tokens, or the session's account when it
 // holds none), keep the new seats' tokens and go to the new game.
-async function playAgain(gameId, tokens, rotate, buttons) {
+async function playAgain(gameId, tokens, rotate, buttons, rated = null) {
   buttons.forEach((b) => { b.disabled = true; });
   try {
     const held = [];
     let newId = null;
     for (const token of tokens.length ? tokens : [null]) {
-      const answer = await api("POST", `/api/games/${gameId}/rematch`, { rotate }, token);
+      const answer = await api("POST", `/api/games/${gameId}/rematch`, { rotate, rated }, token);
       newId = answer.id;
       if (answer.token) held.push(answer.token);
     }
@@ -53,11 +56,33 @@ export function rematchButtons(view, tokens) {
   if (view.status !== "finished" || (view.you === null && !tokens.length)) return [];
   const make = (label, rotate, testid) => {
     const b = el("button", { class: "btn", "data-testid": testid }, label);
-    b.addEventListener("click", () => playAgain(view.id, tokens, rotate, made));
+    b.addEventListener("click", () => {
+      if (view.rated && !view.rematch) askRated(b, (rated) => playAgain(view.id, tokens, rotate, made, rated));
+      else playAgain(view.id, tokens, rotate, made);
+    });
     return b;
   };
   const made = view.rematch
     ? [make(t("Join the rematch"), false, "join-rematch")]
     : [make(t("Play again"), false, "play-again"), make(t("Play again, seats rotated"), true, "play-again-rotated")];
   return made;
+}
+
+// A rated game's rematch asks first whether it is rated too (it changes the ratings again) or friendly.
+function askRated(button, onChoice) {
+  const row = button.parentElement;
+  if (row.parentElement.querySelector("[data-testid=rematch-ask]")) return;
+  const choice = (label, testid, rated, cls) => {
+    const b = el("button", { class: cls, "data-testid": testid }, label);
+    b.addEventListener("click", () => { ask.remove(); if (rated !== null) onChoice(rated); });
+    return b;
+  };
+  const ask = el("div", { class: "rematch-ask", role: "group", "data-testid": "rematch-ask", "aria-label": t("Rematch") },
+    el("p", {}, t("This game was rated. Should the rematch change your ratings too?")),
+    el("div", { class: "buttons" },
+      choice(t("Rated rematch"), "rematch-rated", true, "btn"),
+      choice(t("Friendly rematch (unrated)"), "rematch-unrated", false, "btn secondary"),
+      choice(t("Cancel"), "rematch-cancel", null, "btn secondary")));
+  row.after(ask);
+  ask.querySelector("button").focus();
 }

@@ -1,0 +1,119 @@
+"""axe-core (axe-playwright-python) in Debian's chromium: no serious or critical accessibility violation on
+the lobby, a running table (a person's turn) and the end screen, on a laptop and on a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_rated_browser import in_page, short_game
+from webtools import Server, auth, bot, create, human, serious_accessibility_violations
+
+LAPTOP = {"width": 1366, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("axe") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def make(viewport: dict, url: str):
+        # bypass_csp: axe injects its script into the page, which the page's own CSP would refuse
+        context = browser.new_context(viewport=viewport, reduced_motion="reduce", bypass_csp=True)
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def finished_game(server: Server) -> tuple[dict, list[str]]:
+    """A 2-player game of two people played to its end through the API: the game and both seat tokens."""
+    seed, moves = short_game()
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Ann"), human("Ben")], seed=seed)
+        tokens = [seat["token"] for seat in game["seats"]]
+        for number, move in enumerate([*moves, "pass", "pass"]):
+            to_move = client.get(f"/api/games/{game['id']}").json()["table"]["to_move"]
+            answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
+                                 headers=auth(tokens[to_move]))
+            assert answer.status_code == 200, answer.text
+        assert client.get(f"/api/games/{game['id']}").json()["status"] == "finished"
+    return game, tokens
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_lobby_has_no_serious_violation(server, open_page, viewport):
+    page = open_page(viewport, server.url + "/")
+    page.wait_for_selector("[data-testid=level-option]", state="attached")
+    page.wait_for_selector("[data-testid=leaderboard-row]")
+    assert serious_accessibility_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_running_table_has_no_serious_violation(server, open_page, viewport):
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Ann"), bot("random")], seed=3)
+    token = game["seats"][0]["token"]
+    page = open_page(viewport, f"{server.url}/game/{game['id']}#token={token}")
+    page.wait_for_selector("[data-testid=hand-card].playable")
+    assert serious_accessibility_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_end_screen_has_no_serious_violation(server, open_page, viewport):
+    game, tokens = finished_game(server)
+    page = open_page(viewport, f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    page.wait_for_selector("[data-testid=result-explanation]")
+    assert serious_accessibility_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_invite_links_in_the_lobby_and_at_the_table_have_no_serious_violation(server, open_page, viewport):
+    page = open_page(viewport, server.url + "/")
+    page.wait_for_selector("[data-testid=level-option]", state="attached")
+    page.select_option("[data-testid=seat-1]", "human")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=invite-1]")
+    assert serious_accessibility_violations(page) == []
+    page.click("[data-testid=open-game]")
+    page.wait_for_selector("[data-testid=table-invite-1]")
+    assert serious_accessibility_violations(page) == []
+
+
+def test_a_rated_end_screen_with_provisional_ratings_and_the_rematch_question_has_no_serious_violation(
+        server, open_page):
+    seed, moves = short_game()
+    ann, ben = open_page(LAPTOP, server.url + "/"), open_page(LAPTOP, server.url + "/")
+    in_page(ann, "POST", "/api/account/sign-up", {"name": "Ann2", "password": "a long password"})
+    in_page(ben, "POST", "/api/account/sign-up", {"name": "Ben2", "password": "a long password"})
+    game = in_page(ann, "POST", "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                               "seed": seed, "rated": True})
+    claimed = ben.evaluate(  # with Ben's session cookie (Secure: only the browser sends it)
+        """async ([path, invite]) => (await fetch(path, {method: "POST", headers: {
+            "Content-Type": "application/json", "Authorization": `Bearer ${invite}`}})).json()""",
+        [f"/api/games/{game['id']}/claim", game["seats"][1]["invite_token"]])
+    tokens = [game["seats"][0]["token"], claimed["token"]]
+    with httpx.Client(base_url=server.url) as client:
+        for number, move in enumerate([*moves, "pass", "pass"]):
+            to_move = client.get(f"/api/games/{game['id']}").json()["table"]["to_move"]
+            answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
+                                 headers=auth(tokens[to_move]))
+            assert answer.status_code == 200, answer.text
+    ann.goto(f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    ann.wait_for_selector("[data-testid=ratings]")
+    ann.click("[data-testid=play-again]")
+    ann.wait_for_selector("[data-testid=rematch-ask]")
+    assert serious_accessibility_violations(ann) == []
