@@ -93,6 +93,13 @@ def seat_page(open_page, server: Server, game: dict, seat: int = 0, before=None)
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][seat]['token']}")
     page.wait_for_function("() => document.body.dataset.turn === 'you'")
     page.wait_for_selector("[data-testid=pass]")
+    # The turn may show from the first HTTP view before the socket is open and has sent its token: wait for
+    # that, so that the traffic counted afterwards is the move's alone.
+    page.wait_for_selector("#conn.on", state="attached")
+    for _attempt in range(100):
+        if any('"auth"' in frame for frame in traffic.frames):
+            break
+        page.wait_for_timeout(50)
     return page, traffic
 
 

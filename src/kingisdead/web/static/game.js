@@ -192,6 +192,7 @@ function renderBuild() {
   $("preview-flag").classList.toggle("hidden", shown === view.table);
   renderAction();
   announceTable();
+  if (build.steps.length === 1) requestAnimationFrame(keepMapInView);
 }
 
 function interaction() {
@@ -614,12 +615,13 @@ async function enterReplay(n) {
   if (entering) requestAnimationFrame(keepMapInView);
 }
 
-// A phone stacks the table: on entering the replay, scroll the map between the top bar and the replay bar.
+// A phone stacks the table: on entering the replay, or at the first choice of a move (the map is where the
+// next ones are clicked), scroll the map between the top bar and the bar at the bottom.
 function keepMapInView() {
-  if (!replay || !PHONE_QUERY.matches) return;
+  if (!PHONE_QUERY.matches || (!replay && !build.steps.length)) return;
   const map = $("map").getBoundingClientRect();
   const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
-  const bottom = $("replay").getBoundingClientRect().top;
+  const bottom = $(replay ? "replay" : "action").getBoundingClientRect().top;
   if (map.top < top || map.bottom > bottom) window.scrollBy(0, map.top - top - 4);
 }
 
