@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import warnings
+from collections import Counter
+from typing import Any
 
 import httpx
 import pytest
@@ -184,3 +187,64 @@ def test_a_served_websocket_answers_big_messages_and_cuts_off_giant_frames(serve
         with pytest.raises(ConnectionClosed) as closed:
             socket.recv(timeout=30)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def _burst(url: str, requests: list[tuple[str, dict[str, Any]]]) -> list[httpx.Response]:
+    """Send every (path, {json, headers}) POST or GET at once and wait for all the answers."""
+    async def send() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=url, timeout=120,
+                                     limits=httpx.Limits(max_connections=len(requests))) as c:
+            await asyncio.gather(*(c.get("/api/meta") for _ in requests))  # every connection open first
+            return list(await asyncio.gather(*(c.request("POST" if "json" in options else "GET", path, **options)
+                                               for path, options in requests)))
+    return asyncio.run(send())
+
+
+def test_wrong_passwords_sent_at_once_are_checked_no_more_than_the_limit(server_factory):
+    server = server_factory()  # the default limit: 10 wrong passwords a minute
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        assert http.post("/api/account/sign-up", json={"name": "Gawain", "password": "the right one"}).status_code == 201
+        answers = _burst(server.url, [("/api/account/sign-in", {"json": {"name": "Gawain", "password": password}})
+                                      for password in [f"guess {n}" for n in range(39)] + ["the right one"]])
+        # 10 passwords checked (each answered 401, or 200 for the right one), the other 30 refused unchecked
+        checked = Counter(a.status_code for a in answers if a.status_code != 429)
+        assert checked.total() == 10 and set(checked) <= {200, 401}, checked
+        right = http.post("/api/account/sign-in", json={"name": "Gawain", "password": "the right one"})
+        error_of(right, 429, "rate_limited")  # the limit is spent: even the right password waits
+
+
+def test_a_right_password_does_not_count_towards_the_limit(db_url):
+    with app_client(db_url, rate_limits=RateLimits(sign_in="2/minute")) as c:
+        assert c.post("/api/account/sign-up", json={"name": "Gawain", "password": "the right one"}).status_code == 201
+        for _ in range(4):
+            assert c.post("/api/account/sign-in", json={"name": "Gawain", "password": "the right one"}).status_code == 200
+        for _ in range(2):
+            error_of(c.post("/api/account/sign-in", json={"name": "Gawain", "password": "wrong one"}), 401,
+                     "wrong_credentials")
+        error_of(c.post("/api/account/sign-in", json={"name": "Gawain", "password": "the right one"}), 429,
+                 "rate_limited")
+
+
+def test_wrong_tokens_sent_at_once_to_two_server_processes_share_one_limit(server_factory, tmp_path):
+    first = server_factory(database=tmp_path / "shared.sqlite3")
+    second = server_factory(database=tmp_path / "shared.sqlite3")
+    with httpx.Client(base_url=first.url, timeout=60) as http:
+        game = create(http, [human(), human()], seed=2)
+    path = f"/api/games/{game['id']}"
+    answers = _burst(first.url, [(path, {"headers": auth(f"guess{n}")}) for n in range(20)]) + _burst(
+        second.url, [(path, {"headers": auth(f"guess{n}")}) for n in range(20)])
+    assert Counter(a.status_code for a in answers) == {403: 20, 429: 20}  # the default: 20 wrong tokens a minute
+    for server in (first, second):
+        right = httpx.get(server.url + path, headers=auth(game["seats"][0]["token"]), timeout=60)
+        error_of(right, 429, "rate_limited")
+
+
+@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+def test_two_apps_on_one_database_count_together(db_url):
+    limits = RateLimits(create="3/minute")
+    with app_client(db_url, rate_limits=limits) as one, app_client(db_url, rate_limits=limits) as two:
+        for c in (one, two, one):
+            create(c, [human(), human()], claim=False)
+        for c in (one, two):
+            error_of(c.post("/api/games", json={"players": 2, "seats": [human(), human()]}), 429, "rate_limited")
+        assert len(one.get("/api/games").json()["games"]) == 3

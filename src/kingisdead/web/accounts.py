@@ -355,7 +355,7 @@ def router(errors: Any) -> APIRouter:
     @api.post("/sign-up", status_code=201, summary="Create an account and sign in", responses=errors_of(403, 409, 429))
     async def sign_up(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
         """Sets the session cookie. 422 ``invalid_name`` / ``invalid_password``, 409 ``name_taken``."""
-        request.app.state.limiter.hit("sign_up", _client(request))
+        await asyncio.to_thread(request.app.state.limiter.hit, "sign_up", _client(request))
         service = _service(request)
         user = await asyncio.to_thread(create_account, service, body.name, body.password)
         secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
@@ -365,15 +365,15 @@ def router(errors: Any) -> APIRouter:
     @api.post("/sign-in", summary="Sign in with a name and password", responses=errors_of(401, 429))
     async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
         """Sets the session cookie. 401 ``wrong_credentials`` whether the name or the password is wrong;
-        wrong attempts count towards the address's limit (429 once over it)."""
+        wrong attempts count towards the address's limit (429 once at it, the password unchecked)."""
         limiter = request.app.state.limiter
-        client = _client(request)
-        limiter.check("sign_in", client)
+        # counted before the password is checked, so that attempts sent at once cannot pass the limit
+        hit = await asyncio.to_thread(limiter.hit, "sign_in", _client(request))
         service = _service(request)
         user = await asyncio.to_thread(check_password, service, body.name, body.password)
         if user is None:
-            limiter.hit("sign_in", client)
             raise GameError(401, "wrong_credentials", _("wrong name or password"))
+        await asyncio.to_thread(limiter.refund, hit)  # only wrong passwords count
         secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
         _set_cookie(response, secret)
         return account_view(user)

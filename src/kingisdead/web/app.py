@@ -125,9 +125,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     """
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_URL
     public = (public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or "http://localhost:8000").rstrip("/")
-    limiter = RateLimiter(rate_limits or RateLimits.from_env())
+    limits = (rate_limits or RateLimits.from_env()).items()
     pool = compute or ComputePool.from_env()  # settings are checked before the database is touched
     service = GameService(url)
+    limiter = RateLimiter(limits, service.engine)
     hub = Hub(service)
     runner = BotRunner(service, hub, pool, bot_delay)
 
@@ -208,28 +209,30 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     def client_of(connection: Request | WebSocket) -> str:
         return connection.client.host if connection.client else "unknown"
 
-    def checked_seat(game: LiveGame, token: str | None, client: str, user_id: int | None = None) -> int:
+    async def checked_seat(game: LiveGame, token: str | None, client: str, user_id: int | None = None) -> int:
         """The seat of a token, or without one the seat the signed-in account ``user_id`` holds (403
-        ``not_seated`` if none); wrong tokens count towards the address's limit (429 once over it)."""
+        ``not_seated`` if none); wrong tokens count towards the address's limit. Once at the limit every
+        token, right or wrong, gets 429: the answer tells a guesser nothing."""
         if not token and user_id is not None:
             held = service.account_seat(game, user_id)
             if held is None:
                 raise GameError(403, "not_seated", _("your account holds no seat of this game"))
             return held
-        if token:
-            limiter.check("bad_token", client)
         try:
-            return service.find_seat(game, token)
+            seat = service.find_seat(game, token)
         except GameError as exc:
-            if exc.status == 403:
-                limiter.hit("bad_token", client)
+            if exc.status == 403:  # counted atomically: 429 instead once at the limit
+                await asyncio.to_thread(limiter.hit, "bad_token", client)
             raise
+        if token:
+            await asyncio.to_thread(limiter.check, "bad_token", client)
+        return seat
 
     async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | None, request: Request) -> int:
         """The seat of the bearer token, else of the session cookie's account (see checked_seat)."""
         token = credentials.credentials if credentials else None
         user = None if token else await asyncio.to_thread(current_user, request)
-        return checked_seat(game, token, client_of(request), None if user is None else user.id)
+        return await checked_seat(game, token, client_of(request), None if user is None else user.id)
 
     app.state.seat_of = seat_of  # for the routers' seat checks (clocks.py)
 
@@ -287,7 +290,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         ``invite`` (a link built from the server's public URL) for a seat meant
         for someone else; see POST /api/games/{id}/claim.
         """
-        limiter.hit("create", client_of(request))
+        await asyncio.to_thread(limiter.hit, "create", client_of(request))
         game, tokens = await asyncio.to_thread(
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat, body.memory,
@@ -326,7 +329,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     async def join_game(game_id: str, request: Request, user: Account) -> dict[str, Any]:
         """Takes the first seat its creator opened to anyone: ``{"seat", "token"}``; 409 if none is left.
         A signed-in player's account holds the seat, under the account's name."""
-        limiter.hit("join", client_of(request))
+        await asyncio.to_thread(limiter.hit, "join", client_of(request))
         seat, token = await asyncio.to_thread(service.join, game_id, None if user is None else user.id,
                                               None if user is None else user.name)
         return {"seat": seat, "token": token}
@@ -339,7 +342,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         The new token is the seat's from then on; the invite is spent (403 ``invite_used``).
         A signed-in player's account holds the seat, under the account's name.
         """
-        limiter.hit("join", client_of(request))
+        await asyncio.to_thread(limiter.hit, "join", client_of(request))
         await game_of(game_id)
         invite = credentials.credentials if credentials else None
         seat, token = await asyncio.to_thread(service.claim_invite, game_id, invite,
@@ -470,7 +473,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 if seat[0] is not None and socket not in by_cookie:
                     raise GameError(409, "authenticated", _("this socket is already authenticated"))
                 game = await game_of(game_id)
-                seat[0] = checked_seat(game, token, client_of(socket))
+                seat[0] = await checked_seat(game, token, client_of(socket))
                 by_cookie.discard(socket)
                 hub.add(game_id, socket, seat[0])
                 await hub.send_state(game_id, socket, seat[0])

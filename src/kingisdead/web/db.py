@@ -28,6 +28,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -174,6 +175,19 @@ class RatingChangeRow(Base):
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RateHitRow(Base):
+    """One counted request of a rate limit (kind, client address, when): shared by every server process of
+    the site. Rows older than the longest window are deleted as new ones come."""
+
+    __tablename__ = "rate_hits"
+    __table_args__ = (Index("ix_rate_hits_kind_client_at", "kind", "client", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "create", "join", "bad_token", "sign_in", "sign_up"
+    client: Mapped[str] = mapped_column(String(64))  # the client's address
+    at: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch
 
 
 def normalise_url(url: str) -> str:
