@@ -248,3 +248,25 @@ def test_two_apps_on_one_database_count_together(db_url):
         for c in (one, two):
             error_of(c.post("/api/games", json={"players": 2, "seats": [human(), human()]}), 429, "rate_limited")
         assert len(one.get("/api/games").json()["games"]) == 3
+
+
+def test_a_failed_sign_up_logs_no_password_hash(server_factory, tmp_path):
+    import sqlalchemy as sa
+
+    database = tmp_path / "broken.sqlite3"
+    server = server_factory(database=database)
+    engine = sa.create_engine(f"sqlite:///{database}")
+    with engine.begin() as connection:  # every insert into users now fails (a trigger on a table that is gone)
+        connection.execute(sa.text("CREATE TABLE gone (x INTEGER)"))
+        connection.execute(sa.text("CREATE TRIGGER broken BEFORE INSERT ON users BEGIN INSERT INTO gone VALUES (1); END"))
+        connection.execute(sa.text("DROP TABLE gone"))
+    engine.dispose()
+    response = httpx.post(server.url + "/api/account/sign-up", json={"name": "Gawain", "password": "secret words"},
+                          timeout=60)
+    assert response.status_code == 500
+    process = server.process
+    assert process is not None and process.stderr is not None
+    server.stop()
+    log = process.stderr.read().decode()
+    assert "no such table: main.gone" in log and "INSERT INTO users" in log  # the failure is logged...
+    assert "$argon2" not in log and "Gawain" not in log  # ...without the statement's parameters

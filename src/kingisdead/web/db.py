@@ -201,12 +201,13 @@ def normalise_url(url: str) -> str:
 def make_engine(url: str) -> Engine:
     """An engine for ``url``, its database upgraded to the latest schema (:func:`upgrade`).
 
-    SQLite gets WAL mode and a busy timeout for concurrent access. Raises
+    SQLite gets WAL mode and a busy timeout for concurrent access. A statement's parameters (password
+    hashes, token hashes) never appear in its errors, so never in a logged traceback. Raises
     SQLAlchemy's ``OperationalError`` when the database cannot be reached.
     """
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -216,7 +217,7 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
     upgrade(engine)
     return engine
 
@@ -242,7 +243,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     database = engine.url.database
     if engine.dialect.name == "sqlite" and database and database != ":memory:" and not database.startswith("file:"):
         with _file_lock(Path(database + ".migrate-lock")):
-            own = create_engine(engine.url, poolclass=NullPool)
+            own = create_engine(engine.url, poolclass=NullPool, hide_parameters=True)
             try:
                 with own.begin() as connection:
                     run(connection)
