@@ -270,3 +270,10 @@ def test_a_failed_sign_up_logs_no_password_hash(server_factory, tmp_path):
     log = process.stderr.read().decode()
     assert "no such table: main.gone" in log and "INSERT INTO users" in log  # the failure is logged...
     assert "$argon2" not in log and "Gawain" not in log  # ...without the statement's parameters
+
+
+@pytest.mark.parametrize("path", ["/api/games/", "/rules/", "/api/meta/"])
+def test_no_answer_sends_a_browser_to_the_host_the_request_named(client, path):
+    response = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert "location" not in response.headers and "evil.example" not in response.text
+    error_of(response, 404, "not_found")

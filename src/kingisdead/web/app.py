@@ -161,6 +161,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         lifespan=lifespan,
         docs_url=None, redoc_url=None,  # /docs is served below from the package, with no inline script
         default_response_class=JSONResponse,
+        redirect_slashes=False,  # Starlette would redirect "/path/" to the Host header's site, whatever it names
     )
     app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see i18n.py)
     app.add_middleware(BodyLimit)
