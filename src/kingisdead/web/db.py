@@ -118,6 +118,7 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # a person's, by the bot
 
 
 class UserRow(Base):

@@ -36,6 +36,7 @@ from . import pubsub
 from .db import GameRow, SeatRow
 from .games import GameError, GameService, hash_token
 from .i18n import LocalizedRoute, _
+from .ratings import capped_stand_in
 
 
 def marker(token_hash: str) -> str:
@@ -93,7 +94,7 @@ def make_rematch(service: GameService, game_id: str, rotate: bool) -> tuple[str,
                       seed=secrets.randbits(32), bot_seed=secrets.randbits(63), first_player=old.first_player,
                       to_move=old.first_player, hints=old.hints, hotseat=old.hotseat, memory=old.memory,
                       status="running", move_count=0, result=None, rated=old.rated, time_limit=old.time_limit,
-                      stand_in=old.stand_in, rematch_of=game_id)
+                      stand_in=capped_stand_in(old.stand_in) if old.rated else old.stand_in, rematch_of=game_id)
         if old.time_limit is not None and seats[old.first_player].kind == "human":
             row.deadline = now + timedelta(seconds=old.time_limit)  # as GameService.create starts the clock
         row.seats = seats
