@@ -277,3 +277,19 @@ def test_no_answer_sends_a_browser_to_the_host_the_request_named(client, path):
     response = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
     assert "location" not in response.headers and "evil.example" not in response.text
     error_of(response, 404, "not_found")
+
+
+def test_the_schema_asks_for_what_the_validation_asks_for(client):
+    schema = client.get("/openapi.json").json()
+    parts = schema["components"]["schemas"]
+    sign_up = schema["paths"]["/api/account/sign-up"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    name = parts[sign_up["$ref"].rpartition("/")[2]]["properties"]["name"]
+    assert (name["minLength"], name["maxLength"]) == (3, 40)
+    error_of(client.post("/api/account/sign-up", json={"name": "  ab  ", "password": "long enough"}), 422, "invalid_name")
+    assert "bot" in parts["BotSeat"]["required"] and "bot" not in parts["HumanSeat"]["properties"]
+    error_of(client.post("/api/games", json={"players": 2, "seats": [human(), {"kind": "bot"}]}), 422,
+             "invalid_request")
+    for path, allowed in (("/api/account", {"GET", "PATCH"}), ("/api/games", {"GET", "POST"})):
+        refused = client.request("OPTIONS", path)
+        assert refused.status_code == 405
+        assert set(refused.headers["allow"].replace(" ", "").split(",")) == allowed

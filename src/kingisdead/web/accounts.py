@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -61,13 +61,14 @@ def hash_secret(secret: str) -> str:
 
 def account_name(text: str) -> tuple[str, str]:
     """A name as shown and its key (unique ignoring case): NFKC-normalised, trimmed, inner spaces
-    collapsed. Raises GameError 422 ``invalid_name`` for fewer than 3 or more than 40 characters,
+    collapsed. Raises GameError 422 ``invalid_name`` for fewer than 3 or more than 40 characters (as sent or
+    normalised),
     control characters or a colon, no letter or digit, or a name ending in " bot" (kept for the bot
     levels, whose accounts' keys hold a colon)."""
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     key = name.casefold()
     low, high = NAME_LENGTH
-    if not low <= len(name) <= high or len(key) > high:
+    if not low <= len(name) <= high or len(key) > high or not low <= len(text) <= high:  # as sent, too
         raise GameError(422, "invalid_name", _("a name has {low} to {high} characters", low=low, high=high))
     if any(unicodedata.category(c).startswith("C") for c in name) or not any(c.isalnum() for c in name):
         raise GameError(422, "invalid_name", _("a name is made of printable characters, with a letter or digit"))
@@ -318,11 +319,28 @@ def account_view(user: UserRow) -> dict[str, Any]:
 
 
 class SignIn(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     name: str = Field(max_length=200, description="3 to 40 characters; unique ignoring case")
     password: str = Field(max_length=1000, description="8 to 128 characters")
 
 
+class SignUp(BaseModel):
+    """The lengths are checked by :func:`account_name` and :func:`_check_password` (422 ``invalid_name``,
+    ``invalid_password``); the schema states them."""
+
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    name: str = Field(max_length=200, json_schema_extra={"minLength": NAME_LENGTH[0], "maxLength": NAME_LENGTH[1]},
+                      description="3 to 40 characters, with a letter or digit and no colon; unique ignoring case")
+    password: str = Field(max_length=1000, json_schema_extra={"minLength": PASSWORD_LENGTH[0],
+                                                              "maxLength": PASSWORD_LENGTH[1]},
+                          description="8 to 128 characters")
+
+
 class AccountChange(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     language: Literal["en", "fr", "de"] | None = Field(
         description="the preferred interface language, or null to follow the browser's")
 
@@ -353,7 +371,7 @@ def router(errors: Any) -> APIRouter:
         return entries
 
     @api.post("/sign-up", status_code=201, summary="Create an account and sign in", responses=errors_of(403, 409, 429))
-    async def sign_up(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
         """Sets the session cookie. 422 ``invalid_name`` / ``invalid_password``, 409 ``name_taken``."""
         await asyncio.to_thread(request.app.state.limiter.hit, "sign_up", _client(request))
         service = _service(request)

@@ -20,8 +20,9 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from .. import VARIANTS, __version__
 from .accounts import SESSION_COOKIE, Account, current_user, router as account_router, user_of_socket
@@ -51,15 +52,29 @@ STATIC = files("kingisdead.web") / "static"
 MAX_SEED = 2**63 - 1
 
 
-class SeatSpec(BaseModel):
-    kind: Literal["human", "bot"] = Field(description="a person (gets a token) or a bot")
-    bot: str | None = Field(None, max_length=32, description="bot level, one of GET /api/meta's bots (for kind 'bot')")
+class HumanSeat(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    kind: Literal["human"] = Field(description="a person: gets a token or an invite")
     name: str | None = Field(None, max_length=40, description="shown at the table")
     public: bool = Field(False, description="a person's seat other than the creator's: offered in the lobby to "
                                             "anyone (true), or only through its private invite link (false)")
 
 
+class BotSeat(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    kind: Literal["bot"] = Field(description="a bot")
+    bot: str = Field(max_length=32, description="bot level, one of GET /api/meta's bots")
+    name: str | None = Field(None, max_length=40, description="shown at the table")
+
+
+SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]
+
+
 class CreateGame(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     players: int = Field(ge=2, le=4)
     variant: Literal["standard", "mordred"] = "standard"
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
@@ -78,6 +93,8 @@ class CreateGame(BaseModel):
 
 
 class Step(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     kind: Literal["pass", "card", "region", "faction", "none"]
     value: int = Field(-1, ge=-1, le=7, description="card 0-6, region 0-7, faction 0-3; -1 for pass and none")
 
@@ -100,10 +117,14 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class OptionsRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     steps: list[Step] = Field(default_factory=list, max_length=12, description="the choices made so far")
 
 
 class MoveRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     move: str = Field(max_length=100, description="the move in notation, e.g. 'pass' or 'Scots Din Din +Cal:S'")
     move_number: int | None = Field(None, ge=0, description="moves played when you chose (stale check)")
 
@@ -194,8 +215,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                                                                              problem=str(exc.detail))},
                                 status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = getattr(exc, "headers", None)
+        allowed = allowed_methods(request) if exc.status_code == 405 else set()
+        if allowed:  # Starlette names the methods of the path's first route only
+            headers = {**(headers or {}), "Allow": ", ".join(sorted(allowed))}
         return JSONResponse({"error": code, "detail": str(exc.detail)}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -509,6 +534,13 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         return None
 
     return app
+
+
+def allowed_methods(request: Request) -> set[str]:
+    """The methods the app's OpenAPI schema documents at the request's path (none for a page's path)."""
+    path = request.url.path
+    return {method.upper() for template, item in request.app.openapi()["paths"].items()
+            if compile_path(template)[0].fullmatch(path) for method in item}
 
 
 _VALIDATION = {  # Pydantic's messages by error type, as interface texts filled from the error's ctx

@@ -29,7 +29,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select, update
 
 from . import pubsub
@@ -147,6 +147,8 @@ def rematch_seat(service: GameService, game_id: str, seat: int, token: str | Non
 
 
 class RematchRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     rotate: bool = Field(False, description="seat everyone one place on (the last seat's player takes seat 1)")
 
 
