@@ -36,7 +36,7 @@ from starlette.requests import HTTPConnection
 from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
 from .games import GameError, GameService
 from .i18n import _
-from .ratings import shown
+from .ratings import forfeited_seats, shown
 
 SESSION_COOKIE = "kid_session"
 SESSION_DAYS = 30
@@ -242,7 +242,8 @@ def set_language(service: GameService, user_id: int, language: str | None) -> Us
 
 
 def _won(result: dict[str, Any] | None, seats: list[int], left: set[int]) -> bool | None:
-    """Whether a seat of the account won; a seat it left (the stand-in played on) wins nothing for it."""
+    """Whether a seat of the account won; a seat it gave up (``left``: see :func:`.ratings.forfeited`) wins
+    nothing for it, whatever the stand-in did."""
     if not result:
         return None
     return any(seat in result.get("winners", []) and seat not in left for seat in seats)
@@ -250,18 +251,17 @@ def _won(result: dict[str, Any] | None, seats: list[int], left: set[int]) -> boo
 
 def _held(session: Session, user_id: int
           ) -> tuple[dict[str, list[int]], dict[str, set[int]], Sequence[GameRow]]:
-    """The seats the account holds per game id, those of them it left, and those games, most recently
-    changed first."""
+    """The seats the account holds per game id, those of them it gave up (left, or played more by the
+    stand-in than by the account), and those games, most recently changed first."""
     seats: dict[str, list[int]] = {}
-    left: dict[str, set[int]] = {}
     for held in session.scalars(select(SeatRow).where(SeatRow.user_id == user_id)):
         seats.setdefault(held.game_id, []).append(held.seat)
-        if held.left:
-            left.setdefault(held.game_id, set()).add(held.seat)
     if not seats:
-        return seats, left, []
-    return seats, left, session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
-                                  .order_by(GameRow.updated_at.desc())).all()
+        return seats, {}, []
+    games = session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
+                            .order_by(GameRow.updated_at.desc())).all()
+    finished = [row.id for row in games if row.status == "finished"]
+    return seats, forfeited_seats(session, finished) if finished else {}, games
 
 
 def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dict[str, Any]]:

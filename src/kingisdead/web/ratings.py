@@ -31,7 +31,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from openskill.models import PlackettLuce
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -174,11 +174,21 @@ def ranks(players: int, winners: list[int], forfeited: set[int] | frozenset[int]
 def forfeited(session: Session, game_id: str) -> set[int]:
     """The person's seats of a game that count as given up: left, or with more of their moves played by
     the stand-in bot than by the person (a person away for most of the game)."""
-    seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.kind == "human")).all()
-    played: dict[tuple[int, bool], int] = {}
-    for seat, by_stand_in in session.execute(select(MoveRow.seat, MoveRow.stand_in).where(MoveRow.game_id == game_id)):
-        played[seat, bool(by_stand_in)] = played.get((seat, bool(by_stand_in)), 0) + 1
-    return {s.seat for s in seats if s.left or played.get((s.seat, True), 0) > played.get((s.seat, False), 0)}
+    return forfeited_seats(session, [game_id]).get(game_id, set())
+
+
+def forfeited_seats(session: Session, game_ids: list[str]) -> dict[str, set[int]]:
+    """:func:`forfeited` of several games at once: the seats given up by game id (games with none left out)."""
+    played: dict[tuple[str, int, bool], int] = {}
+    for game_id, seat, by_stand_in, count in session.execute(
+            select(MoveRow.game_id, MoveRow.seat, MoveRow.stand_in, func.count()).where(MoveRow.game_id.in_(game_ids))
+            .group_by(MoveRow.game_id, MoveRow.seat, MoveRow.stand_in)):
+        played[game_id, seat, bool(by_stand_in)] = int(count)
+    found: dict[str, set[int]] = {}
+    for s in session.scalars(select(SeatRow).where(SeatRow.game_id.in_(game_ids), SeatRow.kind == "human")):
+        if s.left or played.get((s.game_id, s.seat, True), 0) > played.get((s.game_id, s.seat, False), 0):
+            found.setdefault(s.game_id, set()).add(s.seat)
+    return found
 
 
 def apply_ratings(engine: Engine, game_id: str) -> bool:
