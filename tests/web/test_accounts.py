@@ -347,3 +347,19 @@ def test_a_game_left_counts_as_played_not_won_whatever_the_stand_in_did(make_cli
     [entry] = alice.get("/api/account/games").json()["games"]
     assert entry["status"] == "finished" and entry["won"] is False
     assert alice.get("/api/account").json()["by_players"]["2"] == {"played": 1, "won": 0}
+
+
+def test_a_game_the_stand_in_played_mostly_counts_as_played_not_won(make_client):
+    from kingisdead.web.db import GameRow, MoveRow
+
+    alice = make_client()
+    sign_up(alice, "Alice")
+    game = create(alice, [human(), bot("random")], seed=32)
+    with alice.app.state.service.sessions() as session, session.begin():  # seat 0: 1 move by Alice, 2 by the stand-in
+        session.add_all([MoveRow(game_id=game["id"], number=n, seat=0, notation="pass", stand_in=n > 1)
+                         for n in (1, 2, 3)])
+        session.execute(update(GameRow).where(GameRow.id == game["id"])
+                        .values(status="finished", to_move=None, result={"winners": [0]}))
+    [entry] = alice.get("/api/account/games").json()["games"]
+    assert entry["status"] == "finished" and entry["won"] is False
+    assert alice.get("/api/account").json()["by_players"]["2"] == {"played": 1, "won": 0}

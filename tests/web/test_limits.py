@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import warnings
+from collections import Counter
+from typing import Any
 
 import httpx
 import pytest
@@ -184,3 +187,109 @@ def test_a_served_websocket_answers_big_messages_and_cuts_off_giant_frames(serve
         with pytest.raises(ConnectionClosed) as closed:
             socket.recv(timeout=30)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def _burst(url: str, requests: list[tuple[str, dict[str, Any]]]) -> list[httpx.Response]:
+    """Send every (path, {json, headers}) POST or GET at once and wait for all the answers."""
+    async def send() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=url, timeout=120,
+                                     limits=httpx.Limits(max_connections=len(requests))) as c:
+            await asyncio.gather(*(c.get("/api/meta") for _ in requests))  # every connection open first
+            return list(await asyncio.gather(*(c.request("POST" if "json" in options else "GET", path, **options)
+                                               for path, options in requests)))
+    return asyncio.run(send())
+
+
+def test_wrong_passwords_sent_at_once_are_checked_no_more_than_the_limit(server_factory):
+    server = server_factory()  # the default limit: 10 wrong passwords a minute
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        assert http.post("/api/account/sign-up", json={"name": "Gawain", "password": "the right one"}).status_code == 201
+        answers = _burst(server.url, [("/api/account/sign-in", {"json": {"name": "Gawain", "password": password}})
+                                      for password in [f"guess {n}" for n in range(39)] + ["the right one"]])
+        # 10 passwords checked (each answered 401, or 200 for the right one), the other 30 refused unchecked
+        checked = Counter(a.status_code for a in answers if a.status_code != 429)
+        assert checked.total() == 10 and set(checked) <= {200, 401}, checked
+        right = http.post("/api/account/sign-in", json={"name": "Gawain", "password": "the right one"})
+        error_of(right, 429, "rate_limited")  # the limit is spent: even the right password waits
+
+
+def test_a_right_password_does_not_count_towards_the_limit(db_url):
+    with app_client(db_url, rate_limits=RateLimits(sign_in="2/minute")) as c:
+        assert c.post("/api/account/sign-up", json={"name": "Gawain", "password": "the right one"}).status_code == 201
+        for _ in range(4):
+            assert c.post("/api/account/sign-in", json={"name": "Gawain", "password": "the right one"}).status_code == 200
+        for _ in range(2):
+            error_of(c.post("/api/account/sign-in", json={"name": "Gawain", "password": "wrong one"}), 401,
+                     "wrong_credentials")
+        error_of(c.post("/api/account/sign-in", json={"name": "Gawain", "password": "the right one"}), 429,
+                 "rate_limited")
+
+
+def test_wrong_tokens_sent_at_once_to_two_server_processes_share_one_limit(server_factory, tmp_path):
+    first = server_factory(database=tmp_path / "shared.sqlite3")
+    second = server_factory(database=tmp_path / "shared.sqlite3")
+    with httpx.Client(base_url=first.url, timeout=60) as http:
+        game = create(http, [human(), human()], seed=2)
+    path = f"/api/games/{game['id']}"
+    answers = _burst(first.url, [(path, {"headers": auth(f"guess{n}")}) for n in range(20)]) + _burst(
+        second.url, [(path, {"headers": auth(f"guess{n}")}) for n in range(20)])
+    assert Counter(a.status_code for a in answers) == {403: 20, 429: 20}  # the default: 20 wrong tokens a minute
+    for server in (first, second):
+        right = httpx.get(server.url + path, headers=auth(game["seats"][0]["token"]), timeout=60)
+        error_of(right, 429, "rate_limited")
+
+
+@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+def test_two_apps_on_one_database_count_together(db_url):
+    limits = RateLimits(create="3/minute")
+    with app_client(db_url, rate_limits=limits) as one, app_client(db_url, rate_limits=limits) as two:
+        for c in (one, two, one):
+            create(c, [human(), human()], claim=False)
+        for c in (one, two):
+            error_of(c.post("/api/games", json={"players": 2, "seats": [human(), human()]}), 429, "rate_limited")
+        assert len(one.get("/api/games").json()["games"]) == 3
+
+
+def test_a_failed_sign_up_logs_no_password_hash(server_factory, tmp_path):
+    import sqlalchemy as sa
+
+    database = tmp_path / "broken.sqlite3"
+    server = server_factory(database=database)
+    engine = sa.create_engine(f"sqlite:///{database}")
+    with engine.begin() as connection:  # every insert into users now fails (a trigger on a table that is gone)
+        connection.execute(sa.text("CREATE TABLE gone (x INTEGER)"))
+        connection.execute(sa.text("CREATE TRIGGER broken BEFORE INSERT ON users BEGIN INSERT INTO gone VALUES (1); END"))
+        connection.execute(sa.text("DROP TABLE gone"))
+    engine.dispose()
+    response = httpx.post(server.url + "/api/account/sign-up", json={"name": "Gawain", "password": "secret words"},
+                          timeout=60)
+    assert response.status_code == 500
+    process = server.process
+    assert process is not None and process.stderr is not None
+    server.stop()
+    log = process.stderr.read().decode()
+    assert "no such table: main.gone" in log and "INSERT INTO users" in log  # the failure is logged...
+    assert "$argon2" not in log and "Gawain" not in log  # ...without the statement's parameters
+
+
+@pytest.mark.parametrize("path", ["/api/games/", "/rules/", "/api/meta/"])
+def test_no_answer_sends_a_browser_to_the_host_the_request_named(client, path):
+    response = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert "location" not in response.headers and "evil.example" not in response.text
+    error_of(response, 404, "not_found")
+
+
+def test_the_schema_asks_for_what_the_validation_asks_for(client):
+    schema = client.get("/openapi.json").json()
+    parts = schema["components"]["schemas"]
+    sign_up = schema["paths"]["/api/account/sign-up"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    name = parts[sign_up["$ref"].rpartition("/")[2]]["properties"]["name"]
+    assert (name["minLength"], name["maxLength"]) == (3, 40)
+    error_of(client.post("/api/account/sign-up", json={"name": "  ab  ", "password": "long enough"}), 422, "invalid_name")
+    assert "bot" in parts["BotSeat"]["required"] and "bot" not in parts["HumanSeat"]["properties"]
+    error_of(client.post("/api/games", json={"players": 2, "seats": [human(), {"kind": "bot"}]}), 422,
+             "invalid_request")
+    for path, allowed in (("/api/account", {"GET", "PATCH"}), ("/api/games", {"GET", "POST"})):
+        refused = client.request("OPTIONS", path)
+        assert refused.status_code == 405
+        assert set(refused.headers["allow"].replace(" ", "").split(",")) == allowed

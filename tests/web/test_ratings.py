@@ -13,8 +13,8 @@ from sqlalchemy.exc import OperationalError
 
 from kingisdead.bots import make_bot
 from kingisdead.moves import format_move
-from kingisdead.web import ratings
-from kingisdead.web.db import GameRow, RatingChangeRow, RatingRow, SeatRow, UserRow
+from kingisdead.web import clocks, ratings
+from kingisdead.web.db import GameRow, MoveRow, RatingChangeRow, RatingRow, SeatRow, UserRow
 from kingisdead.web.games import GameError, GameService
 from kingisdead.web.ratings import BOT_SIGMA, MODEL, apply_pending, apply_ratings, keep_applied, level_mu
 
@@ -260,6 +260,7 @@ def test_a_rated_game_with_a_seat_no_account_holds_is_not_rated(service):
     ([{"kind": "human"}, {"kind": "bot", "bot": "random"}], {}, 422, "not_rateable"),
     ([{"kind": "human"}, {"kind": "bot", "bot": "mcts:100"}], {}, 422, "not_rateable"),
     ([{"kind": "human"}, {"kind": "bot", "bot": "strong"}], {"stand_in": "random"}, 422, "not_rateable"),
+    ([{"kind": "human"}, {"kind": "bot", "bot": "beginner"}], {"stand_in": "strong"}, 422, "not_rateable"),
     ([{"kind": "human"}, {"kind": "bot", "bot": "strong"}, {"kind": "bot", "bot": "strong"}], {}, 422,
      "not_rateable"),
     ([{"kind": "bot", "bot": "strong"}, {"kind": "bot", "bot": "max"}], {}, 422, "not_rateable"),
@@ -377,3 +378,70 @@ def test_a_newcomers_rating_is_provisional_for_their_first_rated_games(make_clie
         assert board["Ann"]["provisional"] is not last and board["Beginner bot"]["provisional"] is False
         mine = ann.get("/api/account").json()["ratings"]
         assert [r["provisional"] for r in mine] == [not last]
+
+
+def play_out_with_stand_in(service: GameService, game_id: str, seed: int, away: Any) -> dict[str, Any]:
+    """Play to the end with random moves; seat 0's person is away (the stand-in plays it, its moves marked as
+    a bot's) on the turns where ``away(turn)`` is true, counting seat 0's turns from 0, or has left."""
+    chooser = make_bot("random", seed)
+    turn = 0
+    while not (state := service.get(game_id).snapshot.state).is_over():
+        game = service.get(game_id)
+        if state.player == 0 and not game.seats[0].left:
+            if away(turn) != game.seats[0].away:
+                with service.sessions.begin() as session:
+                    session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == 0)
+                                    .values(away=away(turn)))
+                service.forget(game_id)
+            turn += 1
+        game = service.get(game_id)
+        by_bot = game.bot_for(state.player) is not None
+        service.play(game_id, state.player, format_move(chooser.choose(state)), None, state if by_bot else None)
+    result = service.get(game_id).snapshot.state.result
+    assert result is not None
+    return result.to_dict()
+
+
+def won_by_seat_0(service: GameService, alice: int, away: Any, leave: bool = False) -> str:
+    """A rated game of Alice (seat 0, intermediate stand-in) against the beginner bot that seat 0 wins."""
+    for seed in range(40):
+        game, _ = service.create(2, "standard", [{"kind": "human"}, {"kind": "bot", "bot": "beginner"}], seed=seed,
+                                 rated=True, user_id=alice, stand_in="intermediate")
+        if leave:
+            clocks.leave(service, game.id, 0)
+        if play_out_with_stand_in(service, game.id, seed, away)["winners"] == [0]:
+            return game.id
+    raise AssertionError("seat 0 won none of 40 games")
+
+
+@pytest.mark.parametrize("how", ["left at move 0", "away from its second turn"])
+def test_a_person_gains_no_rating_from_the_stand_ins_win(service, how):
+    alice = account(service, "Alice")
+    game_id = won_by_seat_0(service, alice, lambda turn: turn >= 1, leave=how == "left at move 0")
+    with service.sessions() as session:
+        changes = {c.user_id: c for c in session.scalars(select(RatingChangeRow)
+                                                         .where(RatingChangeRow.game_id == game_id))}
+        beginner = session.scalar(select(UserRow.id).where(UserRow.name_key == "bot:beginner"))
+    assert changes[alice].mu_after < changes[alice].mu_before  # rated as a loss
+    assert changes[beginner].mu_after > changes[beginner].mu_before  # the bot won by forfeit
+    assert service.view(service.get(game_id), None)["ratings"][0]["change"] <= 0
+
+
+def test_a_person_whom_the_stand_in_replaced_for_one_turn_keeps_the_win(service):
+    alice = account(service, "Alice")
+    game_id = won_by_seat_0(service, alice, lambda turn: turn == 1)
+    with service.sessions() as session:
+        change = session.scalar(select(RatingChangeRow).where(RatingChangeRow.game_id == game_id,
+                                                              RatingChangeRow.user_id == alice))
+        stand_in_moves = session.scalars(select(MoveRow.stand_in).where(MoveRow.game_id == game_id,
+                                                                        MoveRow.seat == 0)).all()
+    assert stand_in_moves.count(True) == 1 and len(stand_in_moves) > 2
+    assert change is not None and change.mu_after > change.mu_before
+
+
+def test_forfeited_sides_rank_below_every_other_and_their_win_counts_for_no_one():
+    assert ratings.ranks(2, [0], forfeited={0}) == [3, 1]
+    assert ratings.ranks(2, [1], forfeited={0}) == [3, 1]
+    assert ratings.ranks(3, [2], forfeited={2}) == [1, 1, 3]  # the others share the place the winner left
+    assert ratings.ranks(3, [0], forfeited={2}) == [1, 2, 3]
+    assert ratings.ranks(4, [0, 2], forfeited={0}) == [3, 1]  # a team with a seat given up loses

@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from webtools import auth, bot, create, human
 
 from kingisdead.bots import make_bot
@@ -187,3 +187,18 @@ def test_watchers_of_the_finished_game_are_told_the_new_game(make_client):
         assert socket.receive_json() == {"type": "rematch", "game": made["id"]}
         state = socket.receive_json()
         assert state["type"] == "state" and state["game"]["rematch"] == made["id"]
+
+
+def test_the_rematch_of_a_rated_game_with_a_stronger_stand_in_gets_the_rated_games_cap(make_client):
+    ann = make_client()
+    assert ann.post("/api/account/sign-up", json={"name": "Ann", "password": "a long password"}).status_code == 201
+    created = ann.post("/api/games", json={"players": 2, "seats": [human(), bot("beginner")], "seed": 15, "rated": True})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    with ann.app.state.service.sessions.begin() as session:  # rated before stand-ins were capped
+        session.execute(update(GameRow).where(GameRow.id == game_id).values(stand_in="max"))
+    ann.app.state.service.forget(game_id)
+    finish(ann, game_id, seed=4)
+    made = ann.post(f"/api/games/{game_id}/rematch", json={})
+    assert made.status_code == 200, made.text
+    assert row(ann, made.json()["id"]).stand_in == "intermediate"

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -36,7 +36,7 @@ from starlette.requests import HTTPConnection
 from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
 from .games import GameError, GameService
 from .i18n import _
-from .ratings import provisional, shown
+from .ratings import forfeited_seats, provisional, shown
 
 SESSION_COOKIE = "kid_session"
 SESSION_DAYS = 30
@@ -61,13 +61,14 @@ def hash_secret(secret: str) -> str:
 
 def account_name(text: str) -> tuple[str, str]:
     """A name as shown and its key (unique ignoring case): NFKC-normalised, trimmed, inner spaces
-    collapsed. Raises GameError 422 ``invalid_name`` for fewer than 3 or more than 40 characters,
+    collapsed. Raises GameError 422 ``invalid_name`` for fewer than 3 or more than 40 characters (as sent or
+    normalised),
     control characters or a colon, no letter or digit, or a name ending in " bot" (kept for the bot
     levels, whose accounts' keys hold a colon)."""
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     key = name.casefold()
     low, high = NAME_LENGTH
-    if not low <= len(name) <= high or len(key) > high:
+    if not low <= len(name) <= high or len(key) > high or not low <= len(text) <= high:  # as sent, too
         raise GameError(422, "invalid_name", _("a name has {low} to {high} characters", low=low, high=high))
     if any(unicodedata.category(c).startswith("C") for c in name) or not any(c.isalnum() for c in name):
         raise GameError(422, "invalid_name", _("a name is made of printable characters, with a letter or digit"))
@@ -241,7 +242,8 @@ def set_language(service: GameService, user_id: int, language: str | None) -> Us
 
 
 def _won(result: dict[str, Any] | None, seats: list[int], left: set[int]) -> bool | None:
-    """Whether a seat of the account won; a seat it left (the stand-in played on) wins nothing for it."""
+    """Whether a seat of the account won; a seat it gave up (``left``: see :func:`.ratings.forfeited`) wins
+    nothing for it, whatever the stand-in did."""
     if not result:
         return None
     return any(seat in result.get("winners", []) and seat not in left for seat in seats)
@@ -249,18 +251,17 @@ def _won(result: dict[str, Any] | None, seats: list[int], left: set[int]) -> boo
 
 def _held(session: Session, user_id: int
           ) -> tuple[dict[str, list[int]], dict[str, set[int]], Sequence[GameRow]]:
-    """The seats the account holds per game id, those of them it left, and those games, most recently
-    changed first."""
+    """The seats the account holds per game id, those of them it gave up (left, or played more by the
+    stand-in than by the account), and those games, most recently changed first."""
     seats: dict[str, list[int]] = {}
-    left: dict[str, set[int]] = {}
     for held in session.scalars(select(SeatRow).where(SeatRow.user_id == user_id)):
         seats.setdefault(held.game_id, []).append(held.seat)
-        if held.left:
-            left.setdefault(held.game_id, set()).add(held.seat)
     if not seats:
-        return seats, left, []
-    return seats, left, session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
-                                  .order_by(GameRow.updated_at.desc())).all()
+        return seats, {}, []
+    games = session.scalars(select(GameRow).where(GameRow.id.in_(list(seats)))
+                            .order_by(GameRow.updated_at.desc())).all()
+    finished = [row.id for row in games if row.status == "finished"]
+    return seats, forfeited_seats(session, finished) if finished else {}, games
 
 
 def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dict[str, Any]]:
@@ -319,11 +320,28 @@ def account_view(user: UserRow) -> dict[str, Any]:
 
 
 class SignIn(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     name: str = Field(max_length=200, description="3 to 40 characters; unique ignoring case")
     password: str = Field(max_length=1000, description="8 to 128 characters")
 
 
+class SignUp(BaseModel):
+    """The lengths are checked by :func:`account_name` and :func:`_check_password` (422 ``invalid_name``,
+    ``invalid_password``); the schema states them."""
+
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    name: str = Field(max_length=200, json_schema_extra={"minLength": NAME_LENGTH[0], "maxLength": NAME_LENGTH[1]},
+                      description="3 to 40 characters, with a letter or digit and no colon; unique ignoring case")
+    password: str = Field(max_length=1000, json_schema_extra={"minLength": PASSWORD_LENGTH[0],
+                                                              "maxLength": PASSWORD_LENGTH[1]},
+                          description="8 to 128 characters")
+
+
 class AccountChange(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     language: Literal["en", "fr", "de"] | None = Field(
         description="the preferred interface language, or null to follow the browser's")
 
@@ -354,9 +372,9 @@ def router(errors: Any) -> APIRouter:
         return entries
 
     @api.post("/sign-up", status_code=201, summary="Create an account and sign in", responses=errors_of(403, 409, 429))
-    async def sign_up(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
         """Sets the session cookie. 422 ``invalid_name`` / ``invalid_password``, 409 ``name_taken``."""
-        request.app.state.limiter.hit("sign_up", _client(request))
+        await asyncio.to_thread(request.app.state.limiter.hit, "sign_up", _client(request))
         service = _service(request)
         user = await asyncio.to_thread(create_account, service, body.name, body.password)
         secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
@@ -366,15 +384,15 @@ def router(errors: Any) -> APIRouter:
     @api.post("/sign-in", summary="Sign in with a name and password", responses=errors_of(401, 429))
     async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
         """Sets the session cookie. 401 ``wrong_credentials`` whether the name or the password is wrong;
-        wrong attempts count towards the address's limit (429 once over it)."""
+        wrong attempts count towards the address's limit (429 once at it, the password unchecked)."""
         limiter = request.app.state.limiter
-        client = _client(request)
-        limiter.check("sign_in", client)
+        # counted before the password is checked, so that attempts sent at once cannot pass the limit
+        hit = await asyncio.to_thread(limiter.hit, "sign_in", _client(request))
         service = _service(request)
         user = await asyncio.to_thread(check_password, service, body.name, body.password)
         if user is None:
-            limiter.hit("sign_in", client)
             raise GameError(401, "wrong_credentials", _("wrong name or password"))
+        await asyncio.to_thread(limiter.refund, hit)  # only wrong passwords count
         secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
         _set_cookie(response, secret)
         return account_view(user)

@@ -21,8 +21,9 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from swagger_ui_bundle import swagger_ui_path
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from .. import VARIANTS, __version__
 from .accounts import SESSION_COOKIE, Account, current_user, router as account_router, user_of_socket
@@ -54,15 +55,29 @@ STATIC = files("kingisdead.web") / "static"
 MAX_SEED = 2**63 - 1
 
 
-class SeatSpec(BaseModel):
-    kind: Literal["human", "bot"] = Field(description="a person (gets a token) or a bot")
-    bot: str | None = Field(None, max_length=32, description="bot level, one of GET /api/meta's bots (for kind 'bot')")
+class HumanSeat(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    kind: Literal["human"] = Field(description="a person: gets a token or an invite")
     name: str | None = Field(None, max_length=40, description="shown at the table")
     public: bool = Field(False, description="a person's seat other than the creator's: offered in the lobby to "
                                             "anyone (true), or only through its private invite link (false)")
 
 
+class BotSeat(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    kind: Literal["bot"] = Field(description="a bot")
+    bot: str = Field(max_length=32, description="bot level, one of GET /api/meta's bots")
+    name: str | None = Field(None, max_length=40, description="shown at the table")
+
+
+SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]
+
+
 class CreateGame(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     players: int = Field(ge=2, le=4)
     variant: Literal["standard", "mordred"] = "standard"
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
@@ -81,6 +96,8 @@ class CreateGame(BaseModel):
 
 
 class Step(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     kind: Literal["pass", "card", "region", "faction", "none"]
     value: int = Field(-1, ge=-1, le=7, description="card 0-6, region 0-7, faction 0-3; -1 for pass and none")
 
@@ -103,10 +120,14 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class OptionsRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     steps: list[Step] = Field(default_factory=list, max_length=12, description="the choices made so far")
 
 
 class MoveRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     move: str = Field(max_length=100, description="the move in notation, e.g. 'pass' or 'Scots Din Din +Cal:S'")
     move_number: int | None = Field(None, ge=0, description="moves played when you chose (stale check)")
 
@@ -128,9 +149,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     """
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_URL
     public = (public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or "http://localhost:8000").rstrip("/")
-    limiter = RateLimiter(rate_limits or RateLimits.from_env())
+    limits = (rate_limits or RateLimits.from_env()).items()
     pool = compute or ComputePool.from_env()  # settings are checked before the database is touched
     service = GameService(url)
+    limiter = RateLimiter(limits, service.engine)
     hub = Hub(service)
     runner = BotRunner(service, hub, pool, bot_delay)
 
@@ -164,6 +186,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         lifespan=lifespan,
         docs_url=None, redoc_url=None,  # /docs is served below from the package, with no inline script
         default_response_class=JSONResponse,
+        redirect_slashes=False,  # Starlette would redirect "/path/" to the Host header's site, whatever it names
     )
     app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see i18n.py)
     logging.getLogger("uvicorn.error").addFilter(quiet_bad_text)  # a client's bad frame: no traceback
@@ -201,8 +224,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                                                                              problem=str(exc.detail))},
                                 status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = getattr(exc, "headers", None)
+        allowed = allowed_methods(request) if exc.status_code == 405 else set()
+        if allowed:  # Starlette names the methods of the path's first route only
+            headers = {**(headers or {}), "Allow": ", ".join(sorted(allowed))}
         return JSONResponse({"error": code, "detail": str(exc.detail)}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -217,28 +244,30 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     def client_of(connection: Request | WebSocket) -> str:
         return connection.client.host if connection.client else "unknown"
 
-    def checked_seat(game: LiveGame, token: str | None, client: str, user_id: int | None = None) -> int:
+    async def checked_seat(game: LiveGame, token: str | None, client: str, user_id: int | None = None) -> int:
         """The seat of a token, or without one the seat the signed-in account ``user_id`` holds (403
-        ``not_seated`` if none); wrong tokens count towards the address's limit (429 once over it)."""
+        ``not_seated`` if none); wrong tokens count towards the address's limit. Once at the limit every
+        token, right or wrong, gets 429: the answer tells a guesser nothing."""
         if not token and user_id is not None:
             held = service.account_seat(game, user_id)
             if held is None:
                 raise GameError(403, "not_seated", _("your account holds no seat of this game"))
             return held
-        if token:
-            limiter.check("bad_token", client)
         try:
-            return service.find_seat(game, token)
+            seat = service.find_seat(game, token)
         except GameError as exc:
-            if exc.status == 403:
-                limiter.hit("bad_token", client)
+            if exc.status == 403:  # counted atomically: 429 instead once at the limit
+                await asyncio.to_thread(limiter.hit, "bad_token", client)
             raise
+        if token:
+            await asyncio.to_thread(limiter.check, "bad_token", client)
+        return seat
 
     async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | None, request: Request) -> int:
         """The seat of the bearer token, else of the session cookie's account (see checked_seat)."""
         token = credentials.credentials if credentials else None
         user = None if token else await asyncio.to_thread(current_user, request)
-        return checked_seat(game, token, client_of(request), None if user is None else user.id)
+        return await checked_seat(game, token, client_of(request), None if user is None else user.id)
 
     app.state.seat_of = seat_of  # for the routers' seat checks (clocks.py)
 
@@ -296,7 +325,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         ``invite`` (a link built from the server's public URL) for a seat meant
         for someone else; see POST /api/games/{id}/claim.
         """
-        limiter.hit("create", client_of(request))
+        await asyncio.to_thread(limiter.hit, "create", client_of(request))
         game, tokens = await asyncio.to_thread(
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat, body.memory,
@@ -335,7 +364,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     async def join_game(game_id: str, request: Request, user: Account) -> dict[str, Any]:
         """Takes the first seat its creator opened to anyone: ``{"seat", "token"}``; 409 if none is left.
         A signed-in player's account holds the seat, under the account's name."""
-        limiter.hit("join", client_of(request))
+        await asyncio.to_thread(limiter.hit, "join", client_of(request))
         seat, token = await asyncio.to_thread(service.join, game_id, None if user is None else user.id,
                                               None if user is None else user.name)
         return {"seat": seat, "token": token}
@@ -348,7 +377,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         The new token is the seat's from then on; the invite is spent (403 ``invite_used``).
         A signed-in player's account holds the seat, under the account's name.
         """
-        limiter.hit("join", client_of(request))
+        await asyncio.to_thread(limiter.hit, "join", client_of(request))
         await game_of(game_id)
         invite = credentials.credentials if credentials else None
         seat, token = await asyncio.to_thread(service.claim_invite, game_id, invite,
@@ -470,7 +499,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                 if seat[0] is not None and socket not in by_cookie:
                     raise GameError(409, "authenticated", _("this socket is already authenticated"))
                 game = await game_of(game_id)
-                seat[0] = checked_seat(game, token, client_of(socket))
+                seat[0] = await checked_seat(game, token, client_of(socket))
                 by_cookie.discard(socket)
                 hub.sit(game_id, socket, seat[0])
                 return None
@@ -506,6 +535,13 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         return None
 
     return app
+
+
+def allowed_methods(request: Request) -> set[str]:
+    """The methods the app's OpenAPI schema documents at the request's path (none for a page's path)."""
+    path = request.url.path
+    return {method.upper() for template, item in request.app.openapi()["paths"].items()
+            if compile_path(template)[0].fullmatch(path) for method in item}
 
 
 _VALIDATION = {  # Pydantic's messages by error type, as interface texts filled from the error's ctx

@@ -28,6 +28,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -117,6 +118,7 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # a person's, by the bot
 
 
 class UserRow(Base):
@@ -176,6 +178,19 @@ class RatingChangeRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class RateHitRow(Base):
+    """One counted request of a rate limit (kind, client address, when): shared by every server process of
+    the site. Rows older than the longest window are deleted as new ones come."""
+
+    __tablename__ = "rate_hits"
+    __table_args__ = (Index("ix_rate_hits_kind_client_at", "kind", "client", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "create", "join", "bad_token", "sign_in", "sign_up"
+    client: Mapped[str] = mapped_column(String(64))  # the client's address
+    at: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch
+
+
 def normalise_url(url: str) -> str:
     """Plain ``postgresql://`` URLs (as hosting services hand them out) use the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
@@ -187,12 +202,13 @@ def normalise_url(url: str) -> str:
 def make_engine(url: str) -> Engine:
     """An engine for ``url``, its database upgraded to the latest schema (:func:`upgrade`).
 
-    SQLite gets WAL mode and a busy timeout for concurrent access. Raises
+    SQLite gets WAL mode and a busy timeout for concurrent access. A statement's parameters (password
+    hashes, token hashes) never appear in its errors, so never in a logged traceback. Raises
     SQLAlchemy's ``OperationalError`` when the database cannot be reached.
     """
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -202,7 +218,7 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
     upgrade(engine)
     return engine
 
@@ -228,7 +244,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     database = engine.url.database
     if engine.dialect.name == "sqlite" and database and database != ":memory:" and not database.startswith("file:"):
         with _file_lock(Path(database + ".migrate-lock")):
-            own = create_engine(engine.url, poolclass=NullPool)
+            own = create_engine(engine.url, poolclass=NullPool, hide_parameters=True)
             try:
                 with own.begin() as connection:
                     run(connection)

@@ -693,15 +693,16 @@ class GameService:
             except (NotationError, IllegalMoveError) as exc:
                 raise GameError(422, "illegal_move", str(exc)) from None
             after = snap.after(move)
-            self._store(game, after, seat)
+            self._store(game, after, seat, stand_in=position is not None and game.seats[seat].kind == "human")
             game.snapshot = after
         finally:
             game.lock.release()
         return game
 
-    def _store(self, game: LiveGame, snap: Snapshot, seat: int) -> None:
+    def _store(self, game: LiveGame, snap: Snapshot, seat: int, stand_in: bool = False) -> None:
         """Append the move and update the game row in one transaction (two plain statements); the
-        next person to move gets a new deadline (``game.deadline``, set only once stored)."""
+        next person to move gets a new deadline (``game.deadline``, set only once stored). ``stand_in``:
+        the stand-in bot played this person's move (rated games count them, see :mod:`.ratings`)."""
         number = len(snap.moves)
         result = snap.state.result
         now = datetime.now(UTC)
@@ -713,7 +714,8 @@ class GameService:
         try:
             with self.engine.begin() as connection:
                 connection.execute(insert(MoveRow).values(game_id=game.id, number=number, seat=seat,
-                                                          notation=snap.moves[-1], created_at=changes["updated_at"]))
+                                                          notation=snap.moves[-1], created_at=changes["updated_at"],
+                                                          stand_in=stand_in))
                 connection.execute(update(GameRow).where(GameRow.id == game.id).values(**changes))
                 pubsub.publish(connection, game.id, number)
         except IntegrityError:

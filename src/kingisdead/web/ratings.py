@@ -9,7 +9,10 @@ person's rating is *provisional* (:func:`provisional`) for their first
 account has one rating per player count: 2, 3 (three teams of one) and 4 (the
 two 2-vs-2 teams, partners rated together). A game's winners share rank 1 and
 every other seat (or team) shares rank 2: the game names winners only, and a
-shared win is a tie.
+shared win is a tie. A seat its person gave up (:func:`forfeited`: left, or
+played more by the stand-in bot than by them) is rated as a loss below everyone,
+whatever the stand-in did; a rated game's stand-in is at most as strong as
+:data:`~kingisdead.web.games.DEFAULT_STAND_IN`.
 
 Every bot level (:data:`~kingisdead.bots.levels.LEVELS`) is an account of kind
 ``"bot"``, made on first use, whose rating starts from the level's arena Elo
@@ -40,9 +43,9 @@ from sqlalchemy.orm import Session, aliased
 
 from ..bots.levels import LEVELS
 from . import pubsub
-from .games import GameError, GameService
+from .games import DEFAULT_STAND_IN, GameError, GameService
 from .i18n import LocalizedRoute, _
-from .db import GameRow, RatingChangeRow, RatingRow, SeatRow, UserRow
+from .db import GameRow, MoveRow, RatingChangeRow, RatingRow, SeatRow, UserRow
 from .outage import DATABASE_DOWN, Outage
 
 log = logging.getLogger("kingisdead.web")
@@ -122,8 +125,9 @@ def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stan
                 user_id: int | None) -> None:
     """Refuse a rated game that could not be rated fairly: GameError 403 ``rated_sign_in`` if its
     creator is not signed in (``user_id`` None); 422 ``not_rateable`` with hints, hot-seat, no person,
-    a bot or stand-in that is not a level of :data:`LEVEL_ELO`, or one level in two seats (each
-    account holds one seat of a rated game). ``seats``: the seat descriptions of the create request."""
+    a bot or stand-in that is not a level of :data:`LEVEL_ELO`, a stand-in stronger than
+    :data:`~kingisdead.web.games.DEFAULT_STAND_IN`, or one level in two seats (each account holds one
+    seat of a rated game). ``seats``: the seat descriptions of the create request."""
     def refuse(message: str) -> None:  # message: an interface text (i18n._)
         raise GameError(422, "not_rateable", message)
 
@@ -138,12 +142,21 @@ def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stan
         refuse(_("a rated game has no hints"))
     if stand_in not in LEVEL_ELO:
         refuse(_("the stand-in bot of a rated game plays at a fixed level ({levels})", levels=levels))
+    if LEVEL_ELO[stand_in] > LEVEL_ELO[DEFAULT_STAND_IN]:  # a person away must not gain from a strong stand-in
+        refuse(_("the stand-in bot of a rated game is at most as strong as the {level} level",
+                 level=DEFAULT_STAND_IN))
     if len(bots) == len(seats):
         refuse(_("a rated game needs at least one person"))
     if any(bot not in LEVEL_ELO for bot in bots):
         refuse(_("the bots of a rated game play at a fixed level ({levels})", levels=levels))
     if len(set(bots)) != len(bots):
         refuse(_("a rated game has each bot level in one seat at most"))
+
+
+def capped_stand_in(level: str) -> str:
+    """A rated game's stand-in: ``level``, or :data:`~kingisdead.web.games.DEFAULT_STAND_IN` if that is
+    stronger (a game rated before the cap) or not a level of :data:`LEVEL_ELO`."""
+    return level if LEVEL_ELO.get(level, float("inf")) <= LEVEL_ELO[DEFAULT_STAND_IN] else DEFAULT_STAND_IN
 
 
 def check_rated_seat(sessions: Any, game_id: str, user_id: int | None) -> None:
@@ -167,10 +180,33 @@ def sides(players: int) -> list[tuple[int, ...]]:
     return [(0, 2), (1, 3)] if players == 4 else [(seat,) for seat in range(players)]
 
 
-def ranks(players: int, winners: list[int]) -> list[float]:
-    """OpenSkill ranks of :func:`sides` (1 is best): sides with a winner 1, the others 2; all 1 if none won."""
-    won = set(winners)
-    return [1.0 if won & set(side) or not won else 2.0 for side in sides(players)]
+def ranks(players: int, winners: list[int], forfeited: set[int] | frozenset[int] = frozenset()) -> list[float]:
+    """OpenSkill ranks of :func:`sides` (1 is best): a side with a ``forfeited`` seat 3, below all; of the
+    others, those with a winner 1, the rest 2, or all 1 if none of them won (a forfeited seat's win, the
+    stand-in's, counts for no one)."""
+    lost = [bool(forfeited & set(side)) for side in sides(players)]
+    won = [bool(set(winners) & set(side)) and not gave_up for side, gave_up in zip(sides(players), lost)]
+    return [3.0 if gave_up else 1.0 if wins or not any(won) else 2.0 for gave_up, wins in zip(lost, won)]
+
+
+def forfeited(session: Session, game_id: str) -> set[int]:
+    """The person's seats of a game that count as given up: left, or with more of their moves played by
+    the stand-in bot than by the person (a person away for most of the game)."""
+    return forfeited_seats(session, [game_id]).get(game_id, set())
+
+
+def forfeited_seats(session: Session, game_ids: list[str]) -> dict[str, set[int]]:
+    """:func:`forfeited` of several games at once: the seats given up by game id (games with none left out)."""
+    played: dict[tuple[str, int, bool], int] = {}
+    for game_id, seat, by_stand_in, count in session.execute(
+            select(MoveRow.game_id, MoveRow.seat, MoveRow.stand_in, func.count()).where(MoveRow.game_id.in_(game_ids))
+            .group_by(MoveRow.game_id, MoveRow.seat, MoveRow.stand_in)):
+        played[game_id, seat, bool(by_stand_in)] = int(count)
+    found: dict[str, set[int]] = {}
+    for s in session.scalars(select(SeatRow).where(SeatRow.game_id.in_(game_ids), SeatRow.kind == "human")):
+        if s.left or played.get((s.game_id, s.seat, True), 0) > played.get((s.game_id, s.seat, False), 0):
+            found.setdefault(s.game_id, set()).add(s.seat)
+    return found
 
 
 def apply_ratings(engine: Engine, game_id: str) -> bool:
@@ -217,7 +253,8 @@ def _apply(session: Session, game_id: str) -> bool:
         row = held.get(user_id)
         before[user_id] = (row.mu, row.sigma) if row else _starting(users[user_id].kind, users[user_id].name_key)
     teams = [[MODEL.rating(*before[holders[seat]]) for seat in side] for side in sides(game.players)]
-    rated = MODEL.rate(teams, ranks=ranks(game.players, list((game.result or {}).get("winners", []))))
+    rated = MODEL.rate(teams, ranks=ranks(game.players, list((game.result or {}).get("winners", [])),
+                                          forfeited(session, game_id)))
     now = datetime.now(UTC)
     for side, team in zip(sides(game.players), rated):
         for seat, rating in zip(side, team):

@@ -29,13 +29,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select, update
 
 from . import pubsub
 from .db import GameRow, SeatRow
 from .games import GameError, GameService, hash_token
 from .i18n import LocalizedRoute, _
+from .ratings import capped_stand_in
 
 
 def marker(token_hash: str) -> str:
@@ -95,7 +96,7 @@ def make_rematch(service: GameService, game_id: str, rotate: bool, rated: bool |
                       seed=secrets.randbits(32), bot_seed=secrets.randbits(63), first_player=old.first_player,
                       to_move=old.first_player, hints=old.hints, hotseat=old.hotseat, memory=old.memory,
                       status="running", move_count=0, result=None, rated=old.rated and rated is not False, time_limit=old.time_limit,
-                      stand_in=old.stand_in, rematch_of=game_id)
+                      stand_in=capped_stand_in(old.stand_in) if old.rated else old.stand_in, rematch_of=game_id)
         if old.time_limit is not None and seats[old.first_player].kind == "human":
             row.deadline = now + timedelta(seconds=old.time_limit)  # as GameService.create starts the clock
         row.seats = seats
@@ -148,6 +149,8 @@ def rematch_seat(service: GameService, game_id: str, seat: int, token: str | Non
 
 
 class RematchRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
     rotate: bool = Field(False, description="seat everyone one place on (the last seat's player takes seat 1)")
     rated: bool | None = Field(None, description="false: a rated game's rematch is played unrated; null or "
                                                "true: as the game was (the first request decides)")

@@ -5,15 +5,16 @@
 - :class:`SecurityHeaders` adds a Content-Security-Policy (scripts only from
   this server, no framing), ``nosniff`` and a Referrer-Policy to every response.
 - :class:`RateLimits` counts game creations, seat joins and claims, wrong
-  tokens, wrong passwords and new accounts per client address with the
-  ``limits`` library (moving windows, in memory: each server process counts
-  its own clients).
+  tokens, wrong passwords and new accounts per client address in moving windows
+  (the ``limits`` library's notation and semantics), in the database's
+  ``rate_hits`` table: every server process of a site shares the counts.
 - :func:`check_ws_text` refuses a WebSocket message before ``json.loads`` sees it:
   too long, or nested deeper than any message of the protocol.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -23,10 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy import delete, func, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .db import RateHitRow
 from .games import GameError
 from .i18n import N_, _
 
@@ -153,34 +156,75 @@ class RateLimits:
                    sign_in=os.environ.get("KINGISDEAD_LIMIT_SIGN_IN", defaults.sign_in),
                    sign_up=os.environ.get("KINGISDEAD_LIMIT_SIGN_UP", defaults.sign_up))
 
+    def items(self) -> dict[str, RateLimitItem]:
+        """Each kind's limit parsed; ValueError naming the setting of one not in the ``limits`` notation."""
+        return {kind: _parse(getattr(self, kind), kind) for kind in ("create", "join", "bad_token", "sign_in",
+                                                                     "sign_up")}
+
 
 class RateLimiter:
-    """Counts per (kind, client address); raises ``GameError(429)`` with the seconds to wait."""
+    """Counts per (kind, client address) in the database, so that every process of a site counts together.
 
-    def __init__(self, limits: RateLimits) -> None:
-        self._items: dict[str, RateLimitItem] = {
-            "create": _parse(limits.create, "create"), "join": _parse(limits.join, "join"),
-            "bad_token": _parse(limits.bad_token, "bad_token"), "sign_in": _parse(limits.sign_in, "sign_in"),
-            "sign_up": _parse(limits.sign_up, "sign_up")}
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+    Each limit is a moving window: a request is allowed while fewer than the limit's amount were counted
+    in the window's length before it. Refusals raise :class:`RateLimited` (429) with the seconds to wait.
+    The methods touch the database: call them from a worker thread.
+    """
 
-    def hit(self, kind: str, client: str) -> None:
-        """Count one request; 429 if the client is over its limit (the request is then refused)."""
+    def __init__(self, items: dict[str, RateLimitItem], engine: Engine) -> None:
+        """``items``: :meth:`RateLimits.items`; ``engine``: the site's database (with the ``rate_hits`` table)."""
+        self._items = items
+        self._longest = max(item.get_expiry() for item in self._items.values())
+        self._engine = engine
+
+    def hit(self, kind: str, client: str) -> int:
+        """Count one request before it is served: its hit's id (for :meth:`refund`); 429 (nothing counted)
+        if the client is at its limit. Atomic: requests racing each other never count past the limit."""
         item = self._items[kind]
-        if not self._limiter.hit(item, kind, client):
-            raise self._refusal(kind, client)
+        now = time.time()
+        with Session(self._engine) as session, session.begin():
+            if self._engine.dialect.name == "postgresql":  # one (kind, client) at a time
+                session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(kind, client)})
+            # SQLite: the insert takes the database's write lock first, so the count below sees every other hit
+            hit = RateHitRow(kind=kind, client=client[:64], at=now)
+            session.add(hit)
+            session.flush()
+            count, oldest = self._window(session, kind, client, now)
+            if count > item.amount:  # the refusal rolls the hit back
+                raise self._refusal(kind, oldest, now)
+            session.execute(delete(RateHitRow).where(RateHitRow.at <= now - self._longest))
+            return hit.id
 
     def check(self, kind: str, client: str) -> None:
-        """429 if the client is already over its limit (counts nothing)."""
-        item = self._items[kind]
-        if not self._limiter.test(item, kind, client):
-            raise self._refusal(kind, client)
+        """429 if the client is at its limit (counts nothing)."""
+        now = time.time()
+        with Session(self._engine) as session:
+            count, oldest = self._window(session, kind, client, now)
+        if count >= self._items[kind].amount:
+            raise self._refusal(kind, oldest, now)
 
-    def _refusal(self, kind: str, client: str) -> RateLimited:
+    def refund(self, hit: int) -> None:
+        """Take back a hit (by its id from :meth:`hit`): the request turned out not to count (a right password)."""
+        with Session(self._engine) as session, session.begin():
+            session.execute(delete(RateHitRow).where(RateHitRow.id == hit))
+
+    def _window(self, session: Session, kind: str, client: str, now: float) -> tuple[int, float]:
+        """Hits of (kind, client) within the window before ``now``: how many, and the oldest's time."""
+        count, oldest = session.execute(
+            select(func.count(), func.min(RateHitRow.at))
+            .where(RateHitRow.kind == kind, RateHitRow.client == client[:64],
+                   RateHitRow.at > now - self._items[kind].get_expiry())).one()
+        return int(count), float(oldest if oldest is not None else now)
+
+    def _refusal(self, kind: str, oldest: float, now: float) -> RateLimited:
         item = self._items[kind]
-        reset = self._limiter.get_window_stats(item, kind, client).reset_time
-        wait = max(1, math.ceil(reset - time.time()))
+        wait = max(1, math.ceil(oldest + item.get_expiry() - now))  # when the oldest hit leaves the window
         return RateLimited(wait, _(_REFUSALS[kind], limit=str(item), wait=wait))
+
+
+def _lock_key(kind: str, client: str) -> int:
+    """The PostgreSQL advisory lock (a signed 64-bit number) of one (kind, client)."""
+    digest = hashlib.sha256(f"kingisdead rate {kind} {client}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 _REFUSALS = {

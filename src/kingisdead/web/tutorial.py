@@ -87,7 +87,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         """A new tutorial game: ``{"id", "url", "token", "tutor_token"}``, the learner's seat token and the
         tutor's (the browser plays the tutor's scripted replies). Counts as a new game for the rate limit."""
         state = request.app.state
-        state.limiter.hit("create", request.client.host if request.client else "unknown")
+        await asyncio.to_thread(state.limiter.hit, "create", request.client.host if request.client else "unknown")
         game_id, token, tutor = await asyncio.to_thread(create_tutorial, state.service)
         return {"id": game_id, "url": f"{state.public_url}/game/{game_id}", "token": token, "tutor_token": tutor}
 

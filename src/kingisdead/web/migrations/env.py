@@ -18,7 +18,8 @@ def run() -> None:
     if connection is not None:  # kingisdead.web.db.upgrade: already locked and in a transaction
         _migrate(connection)
         return
-    engine = create_engine(normalise_url(os.environ.get("DATABASE_URL") or DEFAULT_URL), poolclass=NullPool)
+    engine = create_engine(normalise_url(os.environ.get("DATABASE_URL") or DEFAULT_URL), poolclass=NullPool,
+                           hide_parameters=True)
     with engine.begin() as connection:
         _migrate(connection)
     engine.dispose()
