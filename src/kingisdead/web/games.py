@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
 
 from .. import VARIANTS, rules
 from ..bots import BOTS
@@ -36,6 +37,7 @@ from . import compute, pubsub
 from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .explain import analysis_summary
+from .lobby import LobbyCache
 from .i18n import _
 from .views import choice_label, describe_move, move_changes, preview, step_guide, table_view
 
@@ -187,6 +189,7 @@ class GameService:
         self._used: dict[str, float] = {}  # game id -> time.monotonic() of its last use
         self._analyses: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._loading = threading.Lock()
+        self.lobby = LobbyCache(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -345,9 +348,14 @@ class GameService:
             self._used.pop(game_id, None)
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries for the lobby, newest activity first; ``status``: open, running or finished."""
+        """Summaries for the lobby, newest activity first; ``status``: open, running or finished.
+        Kept in memory: its move numbers may be up to :data:`.lobby.LOBBY_TTL` seconds old (see lobby.py)."""
+        return self.lobby.get((status, limit), lambda: self._list_games(status, limit))
+
+    def _list_games(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         with self.sessions() as session:
-            query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
+            # the seats of all listed games in one more query, not one query per game
+            query = select(GameRow).options(selectinload(GameRow.seats)).order_by(GameRow.updated_at.desc()).limit(limit)
             if status in ("running", "open"):
                 query = query.where(GameRow.status == "running")
             elif status == "finished":
