@@ -524,7 +524,7 @@ def serve(
     request_timeout: Annotated[float, typer.Option(
         min=0.1, help="Seconds a client has to send a whole request (head and body); then 408 and closed.")] = 10.0,
     max_connections_per_address: Annotated[int, typer.Option(
-        min=1, help="Open connections one client address may hold (trusted proxies exempt).")] = 64,
+        min=1, help="Open connections one client address may hold (trusted proxies exempt).")] = 100,
 ) -> None:
     """Play in the browser: start the web server (lobby, tables, API at /docs). docs/hosting.md: on the internet."""
     import os

@@ -49,7 +49,7 @@ class ServerLimits:
     request_timeout: float = 10.0
     max_head: int = 16 * 1024
     max_header_lines: int = 100
-    per_address: int = 64
+    per_address: int = 100
     keep_alive: float = 5.0
 
     def __post_init__(self) -> None:
