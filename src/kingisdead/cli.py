@@ -533,7 +533,7 @@ def serve(
         import uvicorn
 
         from .web import create_app
-        from .web.server import ServerLimits, uvicorn_config
+        from .web.server import ServerLimits, trusted_networks, uvicorn_config
     except ImportError:
         fail("the web server needs the web extra: pip install 'kingisdead[web]'")
     # The same address the message below prints, so a seat claimed through an invite stays in one origin.
@@ -541,8 +541,10 @@ def serve(
     public = public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or f"http://{shown}:{port}"
     try:
         limits = ServerLimits(request_timeout=request_timeout, per_address=max_connections_per_address)
+        proxies = os.environ.get("KINGISDEAD_TRUSTED_PROXIES", "") if trusted_proxies is None else trusted_proxies
+        trusted_networks(proxies)  # before the database is touched
         web_app = create_app(database, bot_delay=bot_delay, public_url=public, lan=lan)
-        config = uvicorn_config(web_app, host, port, limits, trusted_proxies)
+        config = uvicorn_config(web_app, host, port, limits, proxies)
     except ValueError as exc:  # a bad setting in the environment (compute pool, rate limits, proxies)
         fail(str(exc))
     typer.echo(f"The King Is Dead: open http://{shown}:{port}/")
