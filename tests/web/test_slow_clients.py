@@ -3,12 +3,13 @@ oversized heads refused, connections per address bounded (src/kingisdead/web/ser
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 
 import httpx
 import pytest
-from webtools import Server, wait_for
+from webtools import Server, create, human, wait_for
 
 TIMEOUT = 1.0  # the server's --request-timeout in these tests
 PER_ADDRESS = 8
@@ -125,3 +126,15 @@ def test_connections_per_address_are_bounded_and_others_still_get_in(server):
             return False
 
     wait_for(served_again, 30, "the address to be served again")
+
+
+def test_a_websocket_outlives_the_request_deadline(server):
+    from websockets.sync.client import connect as ws_connect
+
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        game = create(http, [human(), human()], seed=2)
+    with ws_connect(f"ws://127.0.0.1:{server.port}/api/games/{game['id']}/ws") as socket:
+        assert json.loads(socket.recv(timeout=30))["type"] == "state"
+        time.sleep(3 * TIMEOUT)  # well past the deadline for a request: an upgraded connection is not cut
+        socket.send(json.dumps({"type": "ping"}))
+        assert json.loads(socket.recv(timeout=30)) == {"type": "pong"}

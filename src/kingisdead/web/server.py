@@ -125,20 +125,26 @@ class GuardedH11Protocol(H11Protocol):
 
     def _start_deadline(self) -> None:
         if self.request_deadline is None:
-            self.request_deadline = self.loop.call_later(self.limits.request_timeout, self._too_slow)
+            self.request_deadline = self.loop.call_later(self.limits.request_timeout, self._past_deadline)
 
     def _stop_deadline(self) -> None:
         if self.request_deadline is not None:
             self.request_deadline.cancel()
             self.request_deadline = None
 
+    def _past_deadline(self) -> None:
+        # uvloop runs due timers before it reads sockets: after a busy spell, bytes that arrived in time
+        # may still be unread. A tenth of a second more (a turn of the loop) reads them first.
+        self.request_deadline = self.loop.call_later(0.1, self._too_slow)
+
     def _too_slow(self) -> None:
         self.request_deadline = None
-        if self.transport.is_closing() or self.transport.get_protocol() is not self:
-            return  # closed, or now a WebSocket
-        if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE) and (self.cycle is None or self.cycle.response_complete
-                                                                      or not self.cycle.response_started):
-            self.transport.write(_TIMEOUT_408)
+        if (self.transport.is_closing() or self.transport.get_protocol() is not self  # closed, or a WebSocket now
+                or self.conn.their_state in _RECEIVED):  # arrived in full: the answer may take its time
+            return
+        begun = self.conn.their_state is not h11.IDLE or bool(self.conn.trailing_data[0])
+        if begun and (self.cycle is None or self.cycle.response_complete or not self.cycle.response_started):
+            self.transport.write(_TIMEOUT_408)  # a connection that never spoke is closed without a word
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.disconnected = True
             self.cycle.message_event.set()
