@@ -2,7 +2,7 @@
 this machine, and a real `kingisdead serve` using it (KINGISDEAD_COMPUTE=ray, RAY_ADDRESS). The head
 offers no CPU, so a bot's move can only have been searched on the second node.
 
-Costs about a minute (two Ray nodes start), most of it waiting for Ray."""
+Costs about 30 s here (up to a minute on a busy machine), most of it waiting for Ray's two nodes to start."""
 
 from __future__ import annotations
 
@@ -47,8 +47,10 @@ def cluster() -> Iterator[tuple[str, dict[str, str]]]:
     port = free_port()
     nodes = []
     try:
+        # free ports where Ray has fixed defaults, so that another Ray on this machine does not collide
         nodes.append(ray_node(["--head", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=0",
-                               "--include-dashboard=false", f"--temp-dir={home}"], env, home / "head.log"))
+                               "--include-dashboard=false", f"--temp-dir={home}",
+                               f"--dashboard-agent-listen-port={free_port()}"], env, home / "head.log"))
         nodes.append(ray_node([f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
                                f"--dashboard-agent-listen-port={free_port()}"], env, home / "node.log"))
         yield f"127.0.0.1:{port}", env
