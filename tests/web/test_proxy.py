@@ -130,3 +130,14 @@ def test_client_addresses_come_from_x_forwarded_for_only_through_the_proxy(site)
     with client_from("127.0.0.5", cert, server.url) as direct:
         assert wrong_password(direct, **{"X-Forwarded-For": "10.1.1.1"}) == 401
         assert wrong_password(direct, **{"X-Forwarded-For": "10.2.2.2"}) == 429
+
+
+def test_without_trusted_proxies_no_forwarded_header_is_believed(tmp_path):
+    """uvicorn on its own believes X-Forwarded-For from 127.0.0.1; `serve` believes it from no one unless told."""
+    server = Server(tmp_path / "games.sqlite3", env={"KINGISDEAD_LIMIT_SIGN_IN": "1/minute"}).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as direct:  # from 127.0.0.1
+            assert wrong_password(direct, **{"X-Forwarded-For": "10.1.1.1"}) == 401
+            assert wrong_password(direct, **{"X-Forwarded-For": "10.2.2.2"}) == 429  # the same client
+    finally:
+        server.stop()
