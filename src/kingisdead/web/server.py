@@ -167,8 +167,6 @@ class GuardedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if self.conn.their_state is h11.DONE:
-            return
         if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
             self._start_deadline()  # a pipelined request already begun
 
