@@ -26,7 +26,8 @@ def start_server(database: Path, env: dict[str, str]) -> tuple[subprocess.Popen,
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(port),
-         "--database", f"sqlite:///{database}", "--bot-delay", "0"],
+         "--database", f"sqlite:///{database}", "--bot-delay", "0",
+         "--max-connections-per-address", "100000"],  # every client of a benchmark is on 127.0.0.1
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, **env})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -458,6 +458,7 @@ def test_an_unknown_engine_in_the_environment_is_a_clear_error(monkeypatch):
     ("KINGISDEAD_COMPUTE=gpu", "KINGISDEAD_COMPUTE must be 'processes' or 'ray', not 'gpu'"),
     ("KINGISDEAD_COMPUTE_WORKERS=many", "KINGISDEAD_COMPUTE_WORKERS must be a positive whole number, not 'many'"),
     ("KINGISDEAD_LIMIT_JOIN=lots", "KINGISDEAD_LIMIT_JOIN must read like '30/minute', not 'lots'"),
+    ("KINGISDEAD_TRUSTED_PROXIES=127.0.0.1,nginx", "a trusted proxy must be an IP address or network, not 'nginx'"),
 ])
 def test_serve_refuses_a_bad_setting_before_touching_the_database(setting, message, tmp_path, monkeypatch):
     pytest.importorskip("fastapi")

@@ -514,26 +514,43 @@ def serve(
     public_url: Annotated[str | None, typer.Option(
         help="Address people reach the server at, for invite links (default: $KINGISDEAD_PUBLIC_URL, "
              "else http://HOST:PORT).")] = None,
+    lan: Annotated[bool, typer.Option(
+        "--lan", help="Plain-http LAN mode: sign-in works without https (the session cookie is not marked "
+                      "Secure) and the lobby says that passwords and links cross the network unencrypted.")]
+    = False,
+    trusted_proxies: Annotated[str | None, typer.Option(
+        help="Comma-separated addresses (or networks) of reverse proxies whose X-Forwarded-For and "
+             "X-Forwarded-Proto are believed (default: $KINGISDEAD_TRUSTED_PROXIES, else none).")] = None,
+    request_timeout: Annotated[float, typer.Option(
+        min=0.1, help="Seconds a client has to send a whole request (head and body); then 408 and closed.")] = 10.0,
+    max_connections_per_address: Annotated[int, typer.Option(
+        min=1, help="Open connections one client address may hold (trusted proxies exempt).")] = 100,
 ) -> None:
-    """Play in the browser: start the web server (lobby, tables, API at /docs)."""
+    """Play in the browser: start the web server (lobby, tables, API at /docs). docs/hosting.md: on the internet."""
     import os
 
     try:
         import uvicorn
 
         from .web import create_app
-        from .web.security import WS_TRANSPORT_MAX
+        from .web.server import ServerLimits, trusted_networks, uvicorn_config
     except ImportError:
         fail("the web server needs the web extra: pip install 'kingisdead[web]'")
     # The same address the message below prints, so a seat claimed through an invite stays in one origin.
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host  # every interface: say --public-url
     public = public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or f"http://{shown}:{port}"
     try:
-        web_app = create_app(database, bot_delay=bot_delay, public_url=public)
-    except ValueError as exc:  # a bad setting in the environment (compute pool, rate limits)
+        limits = ServerLimits(request_timeout=request_timeout, per_address=max_connections_per_address)
+        proxies = os.environ.get("KINGISDEAD_TRUSTED_PROXIES", "") if trusted_proxies is None else trusted_proxies
+        trusted_networks(proxies)  # before the database is touched
+        web_app = create_app(database, bot_delay=bot_delay, public_url=public, lan=lan)
+        config = uvicorn_config(web_app, host, port, limits, proxies)
+    except ValueError as exc:  # a bad setting in the environment (compute pool, rate limits, proxies)
         fail(str(exc))
     typer.echo(f"The King Is Dead: open http://{shown}:{port}/")
-    uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=WS_TRANSPORT_MAX)
+    if lan:
+        typer.echo("LAN mode: plain http, so passwords, sessions and invite links cross the network unencrypted.")
+    uvicorn.Server(config).run()
 
 
 # -- arena (tournaments between bots) ------------------------------------------------------------

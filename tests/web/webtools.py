@@ -50,9 +50,9 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return s.getsockname()[1]
 
 
@@ -64,21 +64,28 @@ class Server:
     bot_delay: float = 0.0
     process: subprocess.Popen | None = None
     port: int = 0
+    args: tuple[str, ...] = ()
+    """More `serve` options, e.g. ("--request-timeout", "1")."""
+    env: dict[str, str] | None = None
+    """More environment variables for the process."""
+    host: str = "127.0.0.1"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     @property
     def database_url(self) -> str:
         return self.database if isinstance(self.database, str) else f"sqlite:///{self.database}"
 
     def start(self) -> Server:
-        self.port = free_port()
+        self.port = free_port(self.host)
         command = [sys.executable, "-c", "from kingisdead.cli import app; app()", "serve", "--port", str(self.port),
                    "--database", self.database_url, "--bot-delay", str(self.bot_delay),
-                   "--public-url", self.url]  # the tests reach it at 127.0.0.1, so invite links must too
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                   "--host", self.host, "--public-url", self.url,  # the tests reach it there: invite links must too
+                   *self.args]
+        env = {**os.environ, **self.env} if self.env else None
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

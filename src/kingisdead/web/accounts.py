@@ -352,8 +352,13 @@ Account = Annotated[UserRow | None, Depends(current_user)]
 """A route parameter of this type is the signed-in account, or None for a guest."""
 
 
-def _set_cookie(response: Response, secret: str) -> None:
-    response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_DAYS * 86400, path="/", secure=True,
+def _secure(request: Request) -> bool:
+    """Whether the session cookie is marked Secure: always, but in plain-http LAN mode (``app.state.lan``)."""
+    return not getattr(request.app.state, "lan", False)
+
+
+def _set_cookie(response: Response, secret: str, request: Request) -> None:
+    response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_DAYS * 86400, path="/", secure=_secure(request),
                         httponly=True, samesite="lax")
 
 
@@ -378,7 +383,7 @@ def router(errors: Any) -> APIRouter:
         service = _service(request)
         user = await asyncio.to_thread(create_account, service, body.name, body.password)
         secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
-        _set_cookie(response, secret)
+        _set_cookie(response, secret, request)
         return account_view(user)
 
     @api.post("/sign-in", summary="Sign in with a name and password", responses=errors_of(401, 429))
@@ -394,7 +399,7 @@ def router(errors: Any) -> APIRouter:
             raise GameError(401, "wrong_credentials", _("wrong name or password"))
         await asyncio.to_thread(limiter.refund, hit)  # only wrong passwords count
         secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
-        _set_cookie(response, secret)
+        _set_cookie(response, secret, request)
         return account_view(user)
 
     @api.post("/sign-out", status_code=204, summary="Sign out: this browser's session ends",
@@ -406,7 +411,7 @@ def router(errors: Any) -> APIRouter:
             _refuse_forged(request)
             await asyncio.to_thread(end_session, _service(request), secret)
         response = Response(status_code=204)
-        response.delete_cookie(SESSION_COOKIE, path="/", secure=True, httponly=True, samesite="lax")
+        response.delete_cookie(SESSION_COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
         return response
 
     @api.get("", summary="Your account and statistics", responses=errors_of(401))

@@ -138,14 +138,15 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
-               rate_limits: RateLimits | None = None, compute: ComputePool | None = None) -> FastAPI:
+               rate_limits: RateLimits | None = None, compute: ComputePool | None = None, lan: bool = False) -> FastAPI:
     """The app, storing games at ``database_url`` (default: $DATABASE_URL, else a SQLite file).
 
     ``public_url``: the address people reach the server at, for invite links
     (default: $KINGISDEAD_PUBLIC_URL, else http://localhost:8000); never taken
     from a request's Host header. ``rate_limits``: per-address limits (default:
     :meth:`RateLimits.from_env`). ``compute``: where bot moves, hints and analyses run
-    (default: :meth:`ComputePool.from_env`, worker processes); the app shuts it down.
+    (default: :meth:`ComputePool.from_env`, worker processes); the app shuts it down. ``lan``: plain-http
+    LAN mode (docs/hosting.md): the session cookie without Secure, and the lobby says what is unprotected.
     """
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_URL
     public = (public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or "http://localhost:8000").rstrip("/")
@@ -194,7 +195,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.add_middleware(SecurityHeaders)
     app.add_middleware(LanguageMiddleware, user_language=account_language)
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
-    app.state.limiter, app.state.public_url = limiter, public
+    app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
     app.include_router(account_router(_errors))
     app.include_router(ratings_router(_errors))
     app.include_router(rematch_router(_errors))
@@ -276,7 +277,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     def page(name: str, request: Request, status: int = 200) -> HTMLResponse:
         """An HTML page (a Jinja2 template in static/) in the request's language."""
         session = SESSION_COOKIE in request.cookies
-        return HTMLResponse(render_page(str(STATIC), name, language_of(request), session), status_code=status)
+        return HTMLResponse(render_page(str(STATIC), name, language_of(request), session, lan), status_code=status)
 
     @app.get("/", include_in_schema=False)
     async def lobby_page(request: Request) -> HTMLResponse:

@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
 
 from .. import VARIANTS, rules
 from ..bots import BOTS
@@ -38,6 +39,7 @@ from .choices import choices_view
 from .compute import Job
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
 from .explain import analysis_summary
+from .lobby import LobbyCache
 from .i18n import _
 from .outage import DATABASE_DOWN, reason
 from .views import choice_label, describe_move, move_changes, preview, step_guide, table_view
@@ -196,6 +198,7 @@ class GameService:
         self._analyses: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._loading = threading.Lock()
         self.ratings_due = threading.Event()  # a finished rated game's ratings failed: ratings.keep_applied retries
+        self.lobby = LobbyCache(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -354,9 +357,14 @@ class GameService:
             self._used.pop(game_id, None)
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries for the lobby, newest activity first; ``status``: open, running or finished."""
+        """Summaries for the lobby, newest activity first; ``status``: open, running or finished.
+        Kept in memory: its move numbers may be up to :data:`.lobby.LOBBY_TTL` seconds old (see lobby.py)."""
+        return self.lobby.get((status, limit), lambda: self._list_games(status, limit))
+
+    def _list_games(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         with self.sessions() as session:
-            query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
+            # the seats of all listed games in one more query, not one query per game
+            query = select(GameRow).options(selectinload(GameRow.seats)).order_by(GameRow.updated_at.desc()).limit(limit)
             if status in ("running", "open"):
                 query = query.where(GameRow.status == "running")
             elif status == "finished":

@@ -373,18 +373,19 @@ def _pages(directory: str) -> Any:
     return env
 
 
-def render_page(directory: str, name: str, lang: str, session: bool = False) -> str:
+def render_page(directory: str, name: str, lang: str, session: bool = False, lan: bool = False) -> str:
     """The HTML page ``name`` (a Jinja2 template in ``directory``) in ``lang``.
 
     ``session`` tells the page that the request carried a session cookie, so
     that a guest's lobby does not ask who is signed in (and log a 401).
+    ``lan``: the server runs in plain-http LAN mode; the lobby says what that leaves unprotected.
     """
     catalog = translations(lang)
     gettext: Callable[[str], str] = catalog.gettext if catalog is not None else str
     ngettext_: Callable[[str, str, int], str] = (
         catalog.ngettext if catalog is not None else lambda s, p, n: s if n == 1 else p)
     return str(_pages(directory).get_template(name).render(
-        lang=lang, session=session, _=gettext, gettext=gettext, ngettext=ngettext_))
+        lang=lang, session=session, lan=lan, _=gettext, gettext=gettext, ngettext=ngettext_))
 
 
 # -- extraction (docs/i18n.md) ---------------------------------------------------------------
