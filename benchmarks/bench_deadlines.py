@@ -28,7 +28,7 @@ from sqlalchemy import update
 from kingisdead.moves import format_move
 from kingisdead.web import clocks
 from kingisdead.web.db import GameRow
-from kingisdead.web.games import GameService
+from kingisdead.web.service import GameService
 
 HUMAN = {"kind": "human"}
 

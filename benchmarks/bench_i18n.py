@@ -24,7 +24,7 @@ from typing import Any
 
 from kingisdead import GameState, rules
 from kingisdead.moves import parse_move
-from kingisdead.web.games import Snapshot
+from kingisdead.web.live_game import Snapshot
 from kingisdead.web.i18n import localize, translations
 from kingisdead.web.views import table_view
 

@@ -33,7 +33,7 @@ import httpx
 from webserver import start_server
 
 from kingisdead.web.db import GameRow
-from kingisdead.web.games import GameService
+from kingisdead.web.service import GameService
 
 
 def make_games(service: GameService, games: int) -> None:

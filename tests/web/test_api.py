@@ -12,7 +12,8 @@ from kingisdead import GameState, parse_move, rules
 from kingisdead.building import Choice
 from kingisdead.moves import format_move
 from kingisdead.record import GameRecord
-from kingisdead.web.games import GameError, GameService
+from kingisdead.web.errors import GameError
+from kingisdead.web.service import GameService
 
 
 def state_of(client, game_id: str) -> GameState:

@@ -9,7 +9,8 @@ import pytest
 
 from kingisdead import GameState, parse_move, rules
 from kingisdead.moves import format_move
-from kingisdead.web.games import GameError, GameService
+from kingisdead.web.errors import GameError
+from kingisdead.web.service import GameService
 from kingisdead.web.views import describe_struggle, move_changes
 
 

@@ -16,7 +16,8 @@ from webtools import auth, bot, create, human, wait_for
 
 from kingisdead.web import clocks
 from kingisdead.web.db import GameRow
-from kingisdead.web.games import GameError, GameService
+from kingisdead.web.errors import GameError
+from kingisdead.web.service import GameService
 
 
 def enforce(client, now: datetime) -> list[str]:

@@ -14,7 +14,7 @@ from kingisdead import rules
 from kingisdead.moves import format_move
 from kingisdead.state import GameState
 from kingisdead.web.db import MIGRATIONS, make_engine, upgrade
-from kingisdead.web.games import GameService
+from kingisdead.web.service import GameService
 
 # The tables exactly as the first web release made them with create_all (before migrations existed).
 OLD = sa.MetaData()

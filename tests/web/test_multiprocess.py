@@ -14,7 +14,7 @@ from webtools import auth, bot, create, human, wait_for
 from kingisdead import rules
 from kingisdead.moves import format_move
 from kingisdead.state import GameState
-from kingisdead.web.games import GameService
+from kingisdead.web.service import GameService
 
 
 @pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)

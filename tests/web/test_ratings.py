@@ -13,9 +13,10 @@ from sqlalchemy.exc import OperationalError
 
 from kingisdead.bots import make_bot
 from kingisdead.moves import format_move
-from kingisdead.web import clocks, ratings
+from kingisdead.web import clocks, moves, ratings
 from kingisdead.web.db import GameRow, MoveRow, RatingChangeRow, RatingRow, SeatRow, UserRow
-from kingisdead.web.games import GameError, GameService
+from kingisdead.web.errors import GameError
+from kingisdead.web.service import GameService
 from kingisdead.web.ratings import BOT_SIGMA, MODEL, apply_pending, apply_ratings, keep_applied, level_mu
 
 
@@ -174,7 +175,7 @@ def test_ratings_lost_in_a_crash_are_applied_at_the_next_start(service, tmp_path
     def crash(*_args: Any) -> bool:
         raise RuntimeError("the process died here")
 
-    monkeypatch.setattr(ratings, "apply_ratings", crash)
+    monkeypatch.setattr(moves, "apply_ratings", crash)  # where the finishing move calls it
     play_out(service, game.id)  # the last move is stored; its ratings are not
     assert table(service)["applied"][game.id] is False and table(service)["changes"] == []
     monkeypatch.undo()
@@ -196,7 +197,7 @@ def test_ratings_held_back_by_a_database_outage_are_applied_without_a_restart(se
     def locked(*_args: Any) -> bool:
         raise OperationalError("UPDATE games", {}, sqlite3.OperationalError("database is locked"))
 
-    monkeypatch.setattr(ratings, "apply_ratings", locked)
+    monkeypatch.setattr(moves, "apply_ratings", locked)
     play_out(service, game.id)  # the last move is stored; its ratings are not
     assert table(service)["applied"][game.id] is False
     monkeypatch.undo()  # the database is back

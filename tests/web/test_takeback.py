@@ -13,7 +13,8 @@ from kingisdead import GameState
 from kingisdead.moves import format_move
 from kingisdead.web import clocks
 from kingisdead.web.db import GameRow, MoveRow
-from kingisdead.web.games import GameError, GameService
+from kingisdead.web.errors import GameError
+from kingisdead.web.service import GameService
 
 
 def view(client, game_id: str, token: str | None = None) -> dict:

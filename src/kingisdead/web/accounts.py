@@ -34,7 +34,8 @@ from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
-from .games import GameError, GameService
+from .errors import GameError
+from .service import GameService
 from .i18n import _
 from .ratings import forfeited_seats, provisional, shown
 

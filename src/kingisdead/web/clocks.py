@@ -1,6 +1,6 @@
 """Move time limits, stand-in bots, leaving a game and take-backs against bots.
 
-A game may have a move time limit (:data:`~kingisdead.web.games.TIME_LIMITS`).
+A game may have a move time limit (:data:`~kingisdead.web.live_game.TIME_LIMITS`).
 When a person's turn starts, ``games.deadline`` is stored (``GameService._store``
 sets it with each move); the server, not the browser, enforces it: the task
 :func:`enforce_deadlines` looks in the database every :data:`CHECK_EVERY`
@@ -14,7 +14,7 @@ decides which of them handles it.
 
 Take-backs (:func:`take_back`) undo a person's last move and the bots' replies
 after it, in unrated games against bots only, as long as no struggle has been
-resolved by that move or since (see :func:`~kingisdead.web.games.takeback_refusal`).
+resolved by that move or since (see :func:`~kingisdead.web.live_game.takeback_refusal`).
 
 Every change here is one transaction, announced to other processes through
 :mod:`~kingisdead.web.pubsub`, and made to the game in memory while holding
@@ -38,7 +38,10 @@ from sqlalchemy import delete, select, update
 from ..moves import parse_move
 from . import pubsub
 from .db import GameRow, MoveRow, SeatRow
-from .games import GameError, GameService, LiveGame, Snapshot, last_move_of, takeback_refusal
+from .errors import GameError
+from .routes.deps import seat_of
+from .live_game import LiveGame, Snapshot, last_move_of, takeback_refusal
+from .service import GameService
 from .i18n import LocalizedRoute, _
 from .live import BotRunner, Hub
 from .outage import DATABASE_DOWN, Outage
@@ -201,7 +204,7 @@ def leave(service: GameService, game_id: str, seat: int) -> LiveGame:
 def take_back(service: GameService, game_id: str, seat: int) -> LiveGame:
     """Undo ``seat``'s last move and every bot move after it, in one transaction; the seat is to move again
     (with a new deadline if the game has a limit). A bot reply being chosen meanwhile is dropped when it
-    arrives (its position is gone). Refusals: see :func:`~kingisdead.web.games.takeback_refusal`; 409
+    arrives (its position is gone). Refusals: see :func:`~kingisdead.web.live_game.takeback_refusal`; 409
     ``stale`` if another process changed the game first."""
     with _holding(service, game_id) as game:
         refusal = takeback_refusal(game, seat)
@@ -243,12 +246,12 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 async def _act(request: Request, game_id: str, credentials: HTTPAuthorizationCredentials | None,
                change: Callable[[GameService, str, int], LiveGame]) -> dict[str, Any]:
-    """Find the asker's seat (``app.state.seat_of``), make the change in a worker thread, start any bot now
+    """Find the asker's seat (:func:`.routes.deps.seat_of`), make the change in a worker thread, start any bot now
     to move, tell the watchers; the asker's view of the game."""
     state = request.app.state
     service: GameService = state.service
     game = service.cached(game_id) or await asyncio.to_thread(service.get, game_id)
-    seat = await state.seat_of(game, credentials, request)
+    seat = await seat_of(game, credentials, request)
     game = await asyncio.to_thread(change, service, game_id, seat)
     state.runner.kick(game_id)
     await state.hub.broadcast(game_id)

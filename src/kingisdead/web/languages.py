@@ -14,7 +14,7 @@ from starlette.types import Scope
 from .accounts import SESSION_COOKIE, user_for_secret
 from .outage import DATABASE_DOWN
 
-from .games import GameError
+from .errors import GameError
 from .i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, LocalizedRoute, _, client_catalog, language_of
 
 router = APIRouter(tags=["languages"], route_class=LocalizedRoute)

@@ -26,7 +26,8 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from .compute import ComputePool, Refused
-from .games import GameError, GameService
+from .errors import GameError
+from .service import GameService
 from .i18n import _, language_of, localize
 from .outage import DATABASE_DOWN, Outage, reason
 
@@ -360,6 +361,3 @@ class _QuietBadText(logging.Filter):
 quiet_bad_text = _QuietBadText()
 """Added to the ``uvicorn.error`` logger by the app (once, however many apps are made)."""
 
-
-def error_body(exc: GameError) -> dict[str, Any]:
-    return {"error": exc.code, "detail": exc.message}

@@ -12,7 +12,7 @@ every other seat (or team) shares rank 2: the game names winners only, and a
 shared win is a tie. A seat its person gave up (:func:`forfeited`: left, or
 played more by the stand-in bot than by them) is rated as a loss below everyone,
 whatever the stand-in did; a rated game's stand-in is at most as strong as
-:data:`~kingisdead.web.games.DEFAULT_STAND_IN`.
+:data:`~kingisdead.web.live_game.DEFAULT_STAND_IN`.
 
 Every bot level (:data:`~kingisdead.bots.levels.LEVELS`) is an account of kind
 ``"bot"``, made on first use, whose rating starts from the level's arena Elo
@@ -32,7 +32,7 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from openskill.models import PlackettLuce
@@ -43,10 +43,14 @@ from sqlalchemy.orm import Session, aliased
 
 from ..bots.levels import LEVELS
 from . import pubsub
-from .games import DEFAULT_STAND_IN, GameError, GameService
+from .errors import GameError
+from .live_game import DEFAULT_STAND_IN
 from .i18n import LocalizedRoute, _
 from .db import GameRow, MoveRow, RatingChangeRow, RatingRow, SeatRow, UserRow
 from .outage import DATABASE_DOWN, Outage
+
+if TYPE_CHECKING:  # the service imports this module
+    from .service import GameService
 
 log = logging.getLogger("kingisdead.web")
 
@@ -126,7 +130,7 @@ def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stan
     """Refuse a rated game that could not be rated fairly: GameError 403 ``rated_sign_in`` if its
     creator is not signed in (``user_id`` None); 422 ``not_rateable`` with hints, hot-seat, no person,
     a bot or stand-in that is not a level of :data:`LEVEL_ELO`, a stand-in stronger than
-    :data:`~kingisdead.web.games.DEFAULT_STAND_IN`, or one level in two seats (each account holds one
+    :data:`~kingisdead.web.live_game.DEFAULT_STAND_IN`, or one level in two seats (each account holds one
     seat of a rated game). ``seats``: the seat descriptions of the create request."""
     def refuse(message: str) -> None:  # message: an interface text (i18n._)
         raise GameError(422, "not_rateable", message)
@@ -154,7 +158,7 @@ def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stan
 
 
 def capped_stand_in(level: str) -> str:
-    """A rated game's stand-in: ``level``, or :data:`~kingisdead.web.games.DEFAULT_STAND_IN` if that is
+    """A rated game's stand-in: ``level``, or :data:`~kingisdead.web.live_game.DEFAULT_STAND_IN` if that is
     stronger (a game rated before the cap) or not a level of :data:`LEVEL_ELO`."""
     return level if LEVEL_ELO.get(level, float("inf")) <= LEVEL_ELO[DEFAULT_STAND_IN] else DEFAULT_STAND_IN
 

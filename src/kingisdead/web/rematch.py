@@ -34,7 +34,10 @@ from sqlalchemy import select, update
 
 from . import pubsub
 from .db import GameRow, SeatRow
-from .games import GameError, GameService, hash_token
+from .errors import GameError
+from .routes.deps import seat_of
+from .live_game import hash_token
+from .service import GameService
 from .i18n import LocalizedRoute, _
 from .ratings import capped_stand_in
 
@@ -177,7 +180,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         state = request.app.state
         service: GameService = state.service
         game = service.cached(game_id) or await asyncio.to_thread(service.get, game_id)
-        seat = await state.seat_of(game, credentials, request)
+        seat = await seat_of(game, credentials, request)
         new_id, made = await asyncio.to_thread(make_rematch, service, game_id, body.rotate, body.rated)
         token = credentials.credentials if credentials else None
         user = getattr(request.state, "user", None)

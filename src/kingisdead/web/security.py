@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .db import RateHitRow
-from .games import GameError
+from .errors import GameError
 from .i18n import N_, _
 
 MAX_BODY = 64 * 1024

@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse
 from ..building import move_steps
 from ..moves import parse_move
 from .accounts import SESSION_COOKIE
-from .games import GameService
+from .service import GameService
 from .i18n import LocalizedRoute, language_of, render_page
 
 STATIC = files("kingisdead.web") / "static"

@@ -1,0 +1,150 @@
+"""Games: the board's fixed data, creating, listing and showing games, and a finished game's record,
+replay and analysis."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ... import VARIANTS, __version__
+from ..accounts import current_user
+from ..games import bot_names
+from ..i18n import LocalizedJSON as JSONResponse
+from ..i18n import LocalizedRoute
+from ..live_game import DEFAULT_STAND_IN, Seat
+from ..ratings import PROVISIONAL_GAMES
+from ..views import board_facts, bot_levels
+from .deps import Credentials, client_of, game_of, seat_of
+
+MAX_SEED = 2**63 - 1
+
+
+class HumanSeat(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    kind: Literal["human"] = Field(description="a person: gets a token or an invite")
+    name: str | None = Field(None, max_length=40, description="shown at the table")
+    public: bool = Field(False, description="a person's seat other than the creator's: offered in the lobby to "
+                                            "anyone (true), or only through its private invite link (false)")
+
+
+class BotSeat(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    kind: Literal["bot"] = Field(description="a bot")
+    bot: str = Field(max_length=32, description="bot level, one of GET /api/meta's bots")
+    name: str | None = Field(None, max_length=40, description="shown at the table")
+
+
+SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    players: int = Field(ge=2, le=4)
+    variant: Literal["standard", "mordred"] = "standard"
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="decides the setup; random if left out")
+    first_player: int = Field(0, ge=0, le=3)
+    hints: bool = Field(False, description="allow hints on request")
+    hotseat: bool = Field(False, description="all human seats play on one screen")
+    memory: bool = Field(False, description="memory mode: no card history (log, record, replay) until the game ends")
+    rated: bool = Field(False, description="the result changes the players' ratings: signed in, every person's seat "
+                                           "held by an account, bots of a fixed level, no hints, no hot-seat")
+    time_limit: Literal[120, 600, 86400, 259200] | None = Field(
+        None, description="seconds per move (2 or 10 minutes, 1 or 3 days), or none: a person out of time is "
+                          "replaced by the stand-in bot until they take their seat back")
+    stand_in: str = Field(DEFAULT_STAND_IN, max_length=32, description="the bot level (GET /api/meta's bots) that "
+                                                                       "plays for a person out of time or gone")
+
+
+def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
+    """The games' routes."""
+    games = APIRouter(route_class=LocalizedRoute, tags=["games"])
+
+    @games.get("/api/meta", summary="Bot levels, variants and the board's fixed data", responses=errors())
+    async def meta() -> dict[str, Any]:
+        return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
+                "provisional_games": PROVISIONAL_GAMES, **board_facts()}
+
+    @games.post("/api/games", status_code=201, summary="Create a game", responses=errors(403, 429))
+    async def create_game(body: CreateGame, request: Request,
+                          user: Annotated[Any, Depends(current_user)]) -> dict[str, Any]:
+        """Returns the game and, once only, the creator's seat token(s) and every other human seat's invite.
+
+        Each seat: ``token`` (a seat token the creator holds: the first human
+        seat, or every human seat in hot-seat mode) or ``invite_token`` and
+        ``invite`` (a link built from the server's public URL) for a seat meant
+        for someone else; see POST /api/games/{id}/claim.
+        """
+        state = request.app.state
+        public = state.public_url
+        await asyncio.to_thread(state.limiter.hit, "create", client_of(request))
+        game, tokens = await asyncio.to_thread(
+            state.service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
+            body.first_player, body.hints, body.hotseat, body.memory,
+            rated=body.rated, user_id=None if user is None else user.id, user_name=None if user is None else user.name,
+            time_limit=body.time_limit, stand_in=body.stand_in)
+        state.runner.kick(game.id)
+
+        def seat_entry(seat: Seat) -> dict[str, Any]:
+            token = tokens.get(seat.seat)
+            invite = token if token is not None and not seat.claimed else None
+            return {**seat.to_dict(), "token": None if invite else token, "invite_token": invite,
+                    "invite": f"{public}/game/{game.id}#token={invite}" if invite else None}
+
+        return {"id": game.id, "url": f"{public}/game/{game.id}", "seats": [seat_entry(s) for s in game.seats],
+                "game": state.service.view(game, None)}
+
+    @games.get("/api/games", summary="List games for the lobby", responses=errors())
+    async def list_games(request: Request,
+                         status: Literal["open", "running", "finished"] | None = None) -> dict[str, Any]:
+        return {"games": await asyncio.to_thread(request.app.state.service.list_games, status)}
+
+    @games.get("/api/games/{game_id}", summary="The game as your seat sees it", response_class=JSONResponse,
+               responses=errors(401, 403, 404, 429))
+    async def get_game(game_id: str, credentials: Credentials, request: Request) -> JSONResponse:
+        """Without a token: the spectator's view (no hand), or your seat's if your account holds one.
+        With a token: your own hand as well."""
+        service = request.app.state.service
+        game = await game_of(request, game_id)
+        if credentials:
+            seat: int | None = await seat_of(game, credentials, request)
+        else:
+            user = await asyncio.to_thread(current_user, request)
+            seat = None if user is None else service.account_seat(game, user.id)
+        return JSONResponse(service.view(service.get(game_id), seat))
+
+    @games.get("/api/games/{game_id}/analysis", summary="Move-by-move analysis of a finished game",
+               responses=errors(404, 409, 429, 503))
+    async def analysis(game_id: str, request: Request) -> dict[str, Any]:
+        """Each move with the best alternative the search found and the win chance it gave away."""
+        state = request.app.state
+        game = await game_of(request, game_id)
+        known = state.service.analysis(game)
+        if isinstance(known, dict):
+            return known
+        return dict(state.service.remember(game_id, await state.compute.run(known, client_of(request))))
+
+    @games.get("/api/games/{game_id}/record", summary="Download the game record (JSON)",
+               responses={200: {"content": {"application/json": {}}}, **errors(404, 409)})
+    async def record(game_id: str, request: Request) -> Response:
+        """The record in the `kingisdead replay` format; its ``seed`` is null until the game is over
+        (409 ``memory_mode`` while a memory-mode game runs)."""
+        game = await game_of(request, game_id)
+        return Response(request.app.state.service.public_record(game) + "\n", media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="kingisdead-{game_id}.json"'})
+
+    @games.get("/api/games/{game_id}/replay/{number}", summary="The table after a number of moves",
+               responses=errors(404, 409))
+    async def replay(game_id: str, number: int, request: Request) -> dict[str, Any]:
+        game = await game_of(request, game_id)
+        return dict(await asyncio.to_thread(request.app.state.service.replay_frame, game, number))
+
+    return games

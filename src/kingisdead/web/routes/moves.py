@@ -1,0 +1,76 @@
+"""Moves: the next choices of a move built step by step, playing a move, and hints."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ...building import Choice
+from ..i18n import LocalizedJSON as JSONResponse
+from ..i18n import LocalizedRoute
+from .deps import Credentials, client_of, game_of, seat_of
+
+
+class Step(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    kind: Literal["pass", "card", "region", "faction", "none"]
+    value: int = Field(-1, ge=-1, le=7, description="card 0-6, region 0-7, faction 0-3; -1 for pass and none")
+
+
+class OptionsRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    steps: list[Step] = Field(default_factory=list, max_length=12, description="the choices made so far")
+
+
+class MoveRequest(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    move: str = Field(max_length=100, description="the move in notation, e.g. 'pass' or 'Scots Din Din +Cal:S'")
+    move_number: int | None = Field(None, ge=0, description="moves played when you chose (stale check)")
+
+
+STEPS: TypeAdapter[list[Step]] = TypeAdapter(Annotated[list[Step], Field(max_length=12)])
+"""The steps of an ``options`` message on the socket, checked as the HTTP route checks them."""
+
+
+def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
+    """The moves' routes."""
+    moves = APIRouter(route_class=LocalizedRoute, tags=["moves"])
+
+    @moves.post("/api/games/{game_id}/options", summary="Next choices for a move built step by step",
+                responses=errors(401, 403, 404, 409, 429))
+    async def options(game_id: str, body: OptionsRequest, credentials: Credentials, request: Request) -> dict[str, Any]:
+        """Send the steps chosen so far; get the choices that can still complete a legal move."""
+        game = await game_of(request, game_id)
+        seat = await seat_of(game, credentials, request)
+        steps = [Choice(s.kind, s.value) for s in body.steps]
+        return dict(await asyncio.to_thread(request.app.state.service.options, game, seat, steps))
+
+    @moves.post("/api/games/{game_id}/moves", summary="Play a move", response_class=JSONResponse,
+                responses=errors(401, 403, 404, 409, 429))
+    async def play(game_id: str, body: MoveRequest, credentials: Credentials, request: Request) -> JSONResponse:
+        """The engine validates the move; it is stored before anyone is told."""
+        state = request.app.state
+        game = await game_of(request, game_id)
+        seat = await seat_of(game, credentials, request)
+        await asyncio.to_thread(state.service.play, game_id, seat, body.move, body.move_number)
+        state.runner.kick(game_id)
+        await state.hub.broadcast(game_id)
+        return JSONResponse(state.service.view(state.service.get(game_id), seat))
+
+    @moves.post("/api/games/{game_id}/hint", summary="Suggested moves (if the game allows hints)",
+                responses=errors(401, 403, 404, 409, 429, 503))
+    async def hint(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
+        state = request.app.state
+        game = await game_of(request, game_id)
+        seat = await seat_of(game, credentials, request)
+        job = state.service.hint(game, seat)
+        return {"move_number": job.move_number, **await state.compute.run(job, client_of(request))}
+
+    return moves

@@ -1,0 +1,42 @@
+"""The browser pages: the lobby, a game's table, the rules and the API's documentation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ..errors import GameError
+from .deps import game_of, page
+
+
+def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
+    """The pages' routes (none is in the API's schema)."""
+    pages = APIRouter(include_in_schema=False)
+
+    @pages.get("/")
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return page("index.html", request)
+
+    @pages.get("/game/{game_id}")
+    async def game_page(game_id: str, request: Request) -> HTMLResponse:
+        try:
+            await game_of(request, game_id)
+        except GameError as exc:
+            if exc.status != 404:
+                raise
+            return page("notfound.html", request, 404)
+        return page("game.html", request)
+
+    @pages.get("/rules")
+    async def rules_page(request: Request) -> HTMLResponse:
+        return page("rules.html", request)
+
+    @pages.get("/docs")
+    async def api_docs(request: Request) -> HTMLResponse:
+        """Swagger UI from the swagger-ui-bundle package: works offline, no inline script."""
+        return page("docs.html", request)
+
+    return pages
