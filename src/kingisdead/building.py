@@ -108,8 +108,8 @@ def choice_table(state: GameState) -> ChoiceTable:
                     calls.append(m.court)
         groups = [(card, action, tuple(calls)) for (card, action), calls in courts.items()]
     table: ChoiceTable = {}
-    for card, action, calls in groups:
-        table.setdefault(card, []).extend((spelling, calls) for spelling in _mirrors(card, action))
+    for card, action, court_calls in groups:
+        table.setdefault(card, []).extend((spelling, court_calls) for spelling in _mirrors(card, action))
     return table
 
 

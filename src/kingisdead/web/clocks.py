@@ -39,7 +39,7 @@ from ..moves import parse_move
 from . import pubsub
 from .db import GameRow, MoveRow, SeatRow
 from .errors import GameError
-from .routes.deps import seat_of
+from .routes.deps import game_of, seat_of
 from .live_game import LiveGame, Snapshot, last_move_of, takeback_refusal
 from .service import GameService
 from .i18n import LocalizedRoute, _
@@ -250,7 +250,7 @@ async def _act(request: Request, game_id: str, credentials: HTTPAuthorizationCre
     to move, tell the watchers; the asker's view of the game."""
     state = request.app.state
     service: GameService = state.service
-    game = service.cached(game_id) or await asyncio.to_thread(service.get, game_id)
+    game = await game_of(request, game_id)
     seat = await seat_of(game, credentials, request)
     game = await asyncio.to_thread(change, service, game_id, seat)
     state.runner.kick(game_id)

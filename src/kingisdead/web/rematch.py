@@ -35,7 +35,7 @@ from sqlalchemy import select, update
 from . import pubsub
 from .db import GameRow, SeatRow
 from .errors import GameError
-from .routes.deps import seat_of
+from .routes.deps import game_of, seat_of
 from .live_game import hash_token
 from .service import GameService
 from .i18n import LocalizedRoute, _
@@ -179,7 +179,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         finished game get ``{"type": "rematch", "game": id}``."""
         state = request.app.state
         service: GameService = state.service
-        game = service.cached(game_id) or await asyncio.to_thread(service.get, game_id)
+        game = await game_of(request, game_id)
         seat = await seat_of(game, credentials, request)
         new_id, made = await asyncio.to_thread(make_rematch, service, game_id, body.rotate, body.rated)
         token = credentials.credentials if credentials else None
