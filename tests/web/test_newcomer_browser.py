@@ -206,3 +206,19 @@ def test_in_french_and_german_the_replay_says_the_move_in_words_and_skip_is_not_
     words = page.evaluate("""async () => { const { t } = await import("/static/i18n.js");
                                             return [t("Pass"), t("Skip ▸▸")]; }""")
     assert words[0].casefold() not in words[1].casefold(), words
+
+
+def test_a_rated_game_offers_no_stand_in_stronger_than_the_server_allows(server, new_page):
+    allowed = httpx.get(server.url + "/api/meta").json()["rated_stand_ins"]
+    assert allowed == ["beginner", "intermediate"]
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=rated]")
+    page.select_option("[data-testid=stand-in]", "strong")
+    page.check("[data-testid=rated]")
+    assert page.input_value("[data-testid=stand-in]") == "intermediate"  # the strongest one a rated game allows
+    options = page.eval_on_selector_all("[data-testid=stand-in] option", "options => options.map(o => [o.value, o.disabled])")
+    assert {value for value, disabled in options if disabled} == {value for value, _ in options} - set(allowed)
+    assert {"strong", "max"} <= {value for value, _ in options}
+    page.uncheck("[data-testid=rated]")
+    assert page.eval_on_selector_all("[data-testid=stand-in] option", "options => options.filter(o => o.disabled)") == []

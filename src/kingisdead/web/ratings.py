@@ -157,6 +157,13 @@ def check_rated(seats: list[dict[str, Any]], *, hints: bool, hotseat: bool, stan
         refuse(_("a rated game has each bot level in one seat at most"))
 
 
+def rated_stand_ins() -> list[str]:
+    """The stand-in levels a rated game may have, weakest first: those no stronger than
+    :data:`~kingisdead.web.live_game.DEFAULT_STAND_IN`."""
+    cap = LEVEL_ELO[DEFAULT_STAND_IN]
+    return sorted((level for level, elo in LEVEL_ELO.items() if elo <= cap), key=LEVEL_ELO.__getitem__)
+
+
 def capped_stand_in(level: str) -> str:
     """A rated game's stand-in: ``level``, or :data:`~kingisdead.web.live_game.DEFAULT_STAND_IN` if that is
     stronger (a game rated before the cap) or not a level of :data:`LEVEL_ELO`."""

@@ -17,7 +17,7 @@ from ..games import bot_names
 from ..i18n import LocalizedJSON as JSONResponse
 from ..i18n import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN, Seat
-from ..ratings import PROVISIONAL_GAMES
+from ..ratings import PROVISIONAL_GAMES, rated_stand_ins
 from ..views import board_facts, bot_levels
 from .deps import Credentials, client_of, game_of, seat_of
 
@@ -71,7 +71,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     @games.get("/api/meta", summary="Bot levels, variants and the board's fixed data", responses=errors())
     async def meta() -> dict[str, Any]:
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
-                "provisional_games": PROVISIONAL_GAMES, **board_facts()}
+                "provisional_games": PROVISIONAL_GAMES, "rated_stand_ins": rated_stand_ins(), **board_facts()}
 
     @games.post("/api/games", status_code=201, summary="Create a game", responses=errors(403, 429))
     async def create_game(body: CreateGame, request: Request,

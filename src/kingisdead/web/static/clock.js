@@ -142,5 +142,10 @@ export function clockSettings(levels) {
     el("div", { class: "form-row" }, el("label", { class: "lbl", for: "stand-in" }, t("Stand-in bot")), standIn,
        el("span", { class: "help", "data-testid": "stand-in-help" }, t("the bot that plays for a person who runs out of time (until they come back) or leaves the game"))),
   ];
-  return { rows, values: () => ({ time_limit: limit.value === "" ? null : Number(limit.value), stand_in: standIn.value }) };
+  // A rated game's stand-in is at most as strong as the levels in `allowed` (the server refuses stronger ones).
+  const rated = (on, allowed) => {
+    for (const option of standIn.options) option.disabled = on && !allowed.includes(option.value);
+    if (on && !allowed.includes(standIn.value)) standIn.value = allowed[allowed.length - 1];
+  };
+  return { rows, rated, values: () => ({ time_limit: limit.value === "" ? null : Number(limit.value), stand_in: standIn.value }) };
 }

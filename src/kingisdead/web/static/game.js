@@ -744,8 +744,8 @@ function renderLastMoves() {
     el("span", {}, `${e.number}. ${seatLabel(view.seats[e.seat])} ${e.text}`)));
   if (!items.length) items.push(el("li", { class: "muted" }, t("No moves yet.")));
   const parts = [el("h3", {}, t("Last moves")), el("ol", { "data-testid": "last-moves-list" }, ...items)];
-  if (stepping) parts.push(el("div", { class: "stepping" },
-    el("span", { "data-testid": "stepping" }, t("Showing move {n} ({i} of {total})", { n: current.number, i: stepping.i + 1, total: stepping.entries.length })),
+  if (stepping && !replay) parts.push(el("div", { class: "stepping" },  // (the replay's move may be the setup: none)
+    el("span", { "data-testid": "stepping" }, t("Showing move {n} ({i} of {total})", { n: stepping.entries[stepping.i].number, i: stepping.i + 1, total: stepping.entries.length })),
     button(t("Skip ▸▸"), () => stopStepping(), "btn secondary small", "skip")));
   box.replaceChildren(...parts);
 }

@@ -29,6 +29,7 @@ async function start() {
   $("create").addEventListener("click", create);
   renderSeats();
   mountRatedOption(meta.provisional_games);
+  $("rated").addEventListener("change", () => clock.rated(ratedChosen(), meta.rated_stand_ins));
   mountLeaderboard();
   loadRatings().then(renderSeats);  // each bot level's rating shows once known
   loadGames();
