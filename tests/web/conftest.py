@@ -160,3 +160,33 @@ def browser() -> Iterator[Any]:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Any]:
+    """``new_page(viewport=LAPTOP, url=None, timeout=30_000, **context_options)``: a page in a fresh browser
+    context with reduced motion, at ``url`` if given. Its uncaught script errors (``page.errors``) fail the test
+    when it ends; its answers of status 400 and above are kept in ``page.failed`` (what the console shows)."""
+    from webtools import LAPTOP
+
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int] = LAPTOP, url: str | None = None, timeout: float = 30_000,
+             **options: Any) -> Any:
+        context = browser.new_context(viewport=viewport, reduced_motion="reduce", **options)
+        context.set_default_timeout(timeout)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors, page.failed = [], []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.on("response", lambda r: page.failed.append(f"{r.status} {r.request.method} {r.url}")
+                if r.status >= 400 else None)
+        if url is not None:
+            page.goto(url)
+        return page
+
+    yield make
+    for context in contexts:
+        for page in context.pages:
+            assert not page.errors, page.errors
+        context.close()

@@ -8,10 +8,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from test_rated_browser import in_page, short_game
-from webtools import Server, auth, bot, create, human, serious_accessibility_violations
+from webtools import LAPTOP, PHONE, Server, auth, bot, create, human, serious_accessibility_violations
 
-LAPTOP = {"width": 1366, "height": 800}
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -19,24 +17,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("axe") / "games.sqlite3").start()
     yield running
     running.stop()
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def make(viewport: dict, url: str):
-        # bypass_csp: axe injects its script into the page, which the page's own CSP would refuse
-        context = browser.new_context(viewport=viewport, reduced_motion="reduce", bypass_csp=True)
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(url)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def finished_game(server: Server) -> tuple[dict, list[str]]:
@@ -55,34 +35,34 @@ def finished_game(server: Server) -> tuple[dict, list[str]]:
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_the_lobby_has_no_serious_violation(server, open_page, viewport):
-    page = open_page(viewport, server.url + "/")
+def test_the_lobby_has_no_serious_violation(server, new_page, viewport):
+    page = new_page(viewport, server.url + "/", bypass_csp=True)
     page.wait_for_selector("[data-testid=level-option]", state="attached")
     page.wait_for_selector("[data-testid=leaderboard-row]")
     assert serious_accessibility_violations(page) == []
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_a_running_table_has_no_serious_violation(server, open_page, viewport):
+def test_a_running_table_has_no_serious_violation(server, new_page, viewport):
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Ann"), bot("random")], seed=3)
     token = game["seats"][0]["token"]
-    page = open_page(viewport, f"{server.url}/game/{game['id']}#token={token}")
+    page = new_page(viewport, f"{server.url}/game/{game['id']}#token={token}", bypass_csp=True)
     page.wait_for_selector("[data-testid=hand-card].playable")
     assert serious_accessibility_violations(page) == []
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_the_end_screen_has_no_serious_violation(server, open_page, viewport):
+def test_the_end_screen_has_no_serious_violation(server, new_page, viewport):
     game, tokens = finished_game(server)
-    page = open_page(viewport, f"{server.url}/game/{game['id']}#token={tokens[0]}")
+    page = new_page(viewport, f"{server.url}/game/{game['id']}#token={tokens[0]}", bypass_csp=True)
     page.wait_for_selector("[data-testid=result-explanation]")
     assert serious_accessibility_violations(page) == []
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_the_invite_links_in_the_lobby_and_at_the_table_have_no_serious_violation(server, open_page, viewport):
-    page = open_page(viewport, server.url + "/")
+def test_the_invite_links_in_the_lobby_and_at_the_table_have_no_serious_violation(server, new_page, viewport):
+    page = new_page(viewport, server.url + "/", bypass_csp=True)
     page.wait_for_selector("[data-testid=level-option]", state="attached")
     page.select_option("[data-testid=seat-1]", "human")
     page.click("[data-testid=create]")
@@ -94,9 +74,9 @@ def test_the_invite_links_in_the_lobby_and_at_the_table_have_no_serious_violatio
 
 
 def test_a_rated_end_screen_with_provisional_ratings_and_the_rematch_question_has_no_serious_violation(
-        server, open_page):
+        server, new_page):
     seed, moves = short_game()
-    ann, ben = open_page(LAPTOP, server.url + "/"), open_page(LAPTOP, server.url + "/")
+    ann, ben = new_page(LAPTOP, server.url + "/", bypass_csp=True), new_page(LAPTOP, server.url + "/", bypass_csp=True)
     in_page(ann, "POST", "/api/account/sign-up", {"name": "Ann2", "password": "a long password"})
     in_page(ben, "POST", "/api/account/sign-up", {"name": "Ben2", "password": "a long password"})
     game = in_page(ann, "POST", "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],

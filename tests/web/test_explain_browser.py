@@ -29,26 +29,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture
-def new_page(browser):
-    contexts = []
-
-    def make(**options):
-        context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", **options)
-        context.set_default_timeout(60_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        return page
-
-    yield make
-    for context in contexts:
-        for page in context.pages:
-            assert not page.errors, page.errors
-        context.close()
-
-
 def lit_regions(page) -> set[int]:
     return {int(r) for r in page.eval_on_selector_all("#map path.region.lit", "nodes => nodes.map(n => n.dataset.region)")}
 
@@ -58,7 +38,7 @@ def test_a_hand_card_shows_its_effect_here_and_lights_its_targets_and_the_strugg
     with httpx.Client(base_url=server.url) as http:
         game = create(http, [human("You"), bot("random")], seed=7)
     state = GameState.new(2, "standard", 7)
-    page = new_page(bypass_csp=True)  # axe-core is injected as a script, which the page's CSP forbids
+    page = new_page(DESKTOP, timeout=60_000, bypass_csp=True)  # axe-core is injected as a script, which the page's CSP forbids
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
     assert wait_for_turn(page) == "you"
 
@@ -99,7 +79,7 @@ def test_a_hand_card_shows_its_effect_here_and_lights_its_targets_and_the_strugg
 def test_hints_come_best_first_with_a_reason_and_play_this_plays_the_move(server, new_page):
     with httpx.Client(base_url=server.url) as http:
         game = create(http, [human("You"), bot("random")], seed=11, hints=True)
-    page = new_page(bypass_csp=True)
+    page = new_page(DESKTOP, timeout=60_000, bypass_csp=True)
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
     assert wait_for_turn(page) == "you"
     page.click("[data-testid=hint]")
@@ -127,7 +107,7 @@ def test_hints_come_best_first_with_a_reason_and_play_this_plays_the_move(server
 
 def test_learn_from_your_mistakes_asks_for_a_move_before_showing_the_better_one(server, new_page):
     game, _ = finished_game(server, 2, 5)
-    page = new_page(bypass_csp=True)
+    page = new_page(DESKTOP, timeout=60_000, bypass_csp=True)
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
     page.click("[data-testid=analyse]")
     page.wait_for_selector("[data-testid=learn-start]", timeout=120_000)

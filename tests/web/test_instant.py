@@ -31,27 +31,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def make(url: str):
-        context = browser.new_context(viewport={"width": 1366, "height": 800})
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        page.goto(url)
-        return page
-
-    yield make
-    for context in contexts:
-        for page in context.pages:
-            assert not page.errors, page.errors
-        context.close()
-
-
 class Traffic:
     """What a page sends: API requests (method and path) and WebSocket messages."""
 
@@ -84,9 +63,9 @@ def play_as(client: httpx.Client, game: dict, seat: int, move: str) -> None:
     assert answer.status_code == 200, answer.text
 
 
-def seat_page(open_page, server: Server, game: dict, seat: int = 0, before=None):
+def seat_page(new_page, server: Server, game: dict, seat: int = 0, before=None):
     """The game's page for ``seat``, once it shows the seat's turn; ``before(page)`` runs before it loads."""
-    page = open_page("about:blank")
+    page = new_page(url="about:blank")
     if before:
         before(page)
     traffic = Traffic(page)
@@ -103,10 +82,10 @@ def seat_page(open_page, server: Server, game: dict, seat: int = 0, before=None)
     return page, traffic
 
 
-def test_a_move_is_built_without_a_request_until_confirm(server, open_page):
+def test_a_move_is_built_without_a_request_until_confirm(server, new_page):
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Arthur"), human("Morgan")], seed=SEED)
-        page, traffic = seat_page(open_page, server, game)
+        page, traffic = seat_page(new_page, server, game)
         traffic.clear()
         # The Garrison has the longest moves: a region, two followers, a region, a follower, then the court call.
         page.click("[data-testid=hand-card][data-card='1']")
@@ -128,11 +107,11 @@ def test_a_move_is_built_without_a_request_until_confirm(server, open_page):
         assert client.get(f"/api/games/{game['id']}").json()["log"][0]["notation"] == notation
 
 
-def test_a_pass_is_one_click_with_a_short_undo(server, open_page):
+def test_a_pass_is_one_click_with_a_short_undo(server, new_page):
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Arthur"), human("Morgan")], seed=SEED)
         # The page's timers run on a clock the test moves: the Undo's time is the test's to spend.
-        page, traffic = seat_page(open_page, server, game, before=lambda page: page.clock.install())
+        page, traffic = seat_page(new_page, server, game, before=lambda page: page.clock.install())
         page.clock.pause_at(datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1))
         traffic.clear()
         page.click("[data-testid=pass]")
@@ -151,7 +130,7 @@ def test_a_pass_is_one_click_with_a_short_undo(server, open_page):
         assert client.get(f"/api/games/{game['id']}").json()["log"][0]["notation"] == "pass"
 
 
-def test_with_no_card_left_the_pass_is_offered_at_once(server, open_page):
+def test_with_no_card_left_the_pass_is_offered_at_once(server, new_page):
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Arthur"), human("Morgan")], seed=SEED)
         state = state_of(client, game)
@@ -159,7 +138,7 @@ def test_with_no_card_left_the_pass_is_offered_at_once(server, open_page):
             move = "pass" if state.player else format_move(next(m for m in state.legal_moves() if m.card is not None))
             play_as(client, game, state.player, move)
             rules.play(state, parse_move(move))
-        page, traffic = seat_page(open_page, server, game, before=lambda page: page.clock.install())
+        page, traffic = seat_page(new_page, server, game, before=lambda page: page.clock.install())
         assert not page.locator("[data-testid=hand-card]").count()
         assert all("options" not in path for _, path in traffic.api()), traffic.api()
         assert "btn secondary" not in page.get_attribute("[data-testid=pass]", "class")  # the one thing to do
@@ -185,7 +164,7 @@ def steps_to_check(state: GameState, rng: Random, moves: int = 12) -> list[list[
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_the_browser_choices_answer_what_the_options_route_answers(server, open_page, lang):
+def test_the_browser_choices_answer_what_the_options_route_answers(server, new_page, lang):
     with httpx.Client(base_url=server.url, cookies={"lang": lang}) as client:
         game = create(client, [human("Arthur"), human("Morgan")], seed=SEED)
         state = state_of(client, game)
@@ -202,7 +181,7 @@ def test_the_browser_choices_answer_what_the_options_route_answers(server, open_
             answer = client.post(f"/api/games/{game['id']}/options", json={"steps": steps}, headers=auth(token))
             assert answer.status_code == 200, answer.text
             expected.append(answer.json())
-        page = open_page("about:blank")
+        page = new_page(url="about:blank")
         page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
         page.goto(f"{server.url}/game/{game['id']}#token={token}")
         page.wait_for_selector("[data-testid=pass]")

@@ -11,10 +11,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from test_accessibility_browser import finished_game
-from webtools import OUTPUT, Server, auth
+from webtools import LAPTOP, OUTPUT, PHONE, Server, auth
 
-LAPTOP = {"width": 1366, "height": 800}
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -22,30 +20,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("newcomer") / "games.sqlite3").start()
     yield running
     running.stop()
-
-
-@pytest.fixture
-def new_page(browser):
-    """``new_page(viewport)``: a page in a fresh context; its uncaught errors and failed requests (status
-    400 and above, as the console shows them) are in ``page.errors`` and ``page.failed``."""
-    contexts = []
-
-    def make(viewport: dict = LAPTOP):
-        context = browser.new_context(viewport=viewport, reduced_motion="reduce")
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors, page.failed = [], []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        page.on("response", lambda r: page.failed.append(f"{r.status} {r.request.method} {r.url}")
-                if r.status >= 400 else None)
-        return page
-
-    yield make
-    for context in contexts:
-        for page in context.pages:
-            assert not page.errors, page.errors
-        context.close()
 
 
 def shoot(page, name: str) -> None:

@@ -21,6 +21,8 @@ CHROMIUM = "/usr/bin/chromium"  # Debian's package: Playwright's own browser dow
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTPUT = Path(__file__).resolve().parents[2] / "build" / "test-output" / "web"
+LAPTOP = {"width": 1366, "height": 800}
+PHONE = {"width": 390, "height": 844}
 
 
 def human(name: str | None = None) -> dict[str, Any]:
