@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 from websockets.sync.client import connect
-from webtools import PostgresCluster, auth, bot, create, human, postgres_binaries, wait_for
+from webtools import PostgresCluster, auth, bot, create, human, required_postgres_binaries, wait_for
 
 
 def raw_socket(url: str, path: str, receive_buffer: int = 4096) -> socket.socket:
@@ -189,13 +189,7 @@ def test_bots_move_again_after_sqlite_was_locked_without_a_restart(server_factor
 @pytest.fixture
 def own_postgres() -> Iterator[PostgresCluster]:
     """A PostgreSQL server for one test alone, to stop and start again."""
-    binaries = postgres_binaries()
-    if binaries is None:
-        message = "PostgreSQL is not installed (Debian: apt-get install postgresql; ./dev test does it)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    cluster = PostgresCluster(binaries).start()
+    cluster = PostgresCluster(required_postgres_binaries()).start()
     yield cluster
     cluster.remove()
 

@@ -125,6 +125,19 @@ def postgres_binaries() -> Path | None:
     return Path(versions[-1]).parent if versions else None
 
 
+def required_postgres_binaries() -> Path:
+    """:func:`postgres_binaries`, else the test is skipped (failed under CI, where ``./dev test`` installs them)."""
+    import pytest
+
+    binaries = postgres_binaries()
+    if binaries is None:
+        message = "PostgreSQL is not installed (Debian: apt-get install postgresql; ./dev test does it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return binaries
+
+
 class PostgresCluster:
     """A PostgreSQL server of its own in a temporary directory, on a free loopback port, trust authentication;
     run as the ``postgres`` user when the tests run as root (the server refuses root). ``stop()`` and
