@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_i18n_browser import untranslated
-from webtools import OUTPUT, Server, serious_accessibility_violations
+from webtools import OUTPUT, PHONE, Server, serious_accessibility_violations
 
 SHOTS = OUTPUT / "screenshots"
 REFUSED = {"en": "Romano-British", "fr": "Romano-Bretons", "de": "Romano-Briten"}
@@ -115,5 +115,36 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
         assert page.locator("[data-testid=play-again]").is_hidden()  # no rematch against a scripted tutor
         assert lang == "en" or untranslated(page, lang) == []
         assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_step_and_its_refusal_stay_in_view_above_the_map(browser, server: Server):
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+
+    def in_view(selector: str) -> dict:
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
+        return box
+
+    try:
+        page.goto(server.url + "/learn")
+        page.wait_for_selector("#tutorial[data-wait]")
+        while page.get_attribute("#tutorial", "data-wait") != "move":
+            step = page.get_attribute("#tutorial", "data-step")
+            page.click("[data-testid=tutorial-next]")
+            page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step", arg=step)
+        moves = httpx.get(server.url + "/api/learn").json()["moves"]
+        page.click("[data-testid=pass]")  # refused: the step asks for a card
+        in_view("[data-testid=tutorial-refusal]")
+        click_until(page, choice_selector(moves[0]["steps"][0]), "[data-testid=tutorial-clicks][data-done='1']")
+        page.wait_for_timeout(300)  # the map scrolls into view on the next frame
+        step = in_view("[data-testid=tutorial-step]")
+        bar = page.locator("#action").bounding_box()
+        board = page.locator("#map").bounding_box()
+        assert board["y"] >= step["y"] + step["height"] - 1 and board["y"] < bar["y"], (step, board, bar)
+        page.screenshot(path=str(SHOTS / "tutorial-phone.png"))
     finally:
         context.close()

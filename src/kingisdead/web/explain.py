@@ -290,8 +290,9 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
         lead = _("No faction leads in {region}: the {factions} are tied at {count}.", region=name,
                  factions=and_list(tied), count=present[0][0])
     elif len(present) == 1:
-        lead = _("The {faction} lead in {region}: {count} followers and no rival.", faction=FACTION_TEXTS[leader],
-                 region=name, count=present[0][0])
+        lead = ngettext("The {faction} lead in {region}: {n} follower and no rival.",
+                        "The {faction} lead in {region}: {n} followers and no rival.", present[0][0],
+                        faction=FACTION_TEXTS[leader], region=name)
     else:
         lead = _("The {faction} lead in {region} with {count} against {other} {other_faction}.",
                  faction=FACTION_TEXTS[leader], region=name, count=present[0][0], other=present[1][0],

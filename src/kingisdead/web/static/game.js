@@ -594,7 +594,7 @@ function renderAnalysisSummary() {
     ...analysisSummary.map((row) => el("div", { class: "player-summary", "data-testid": "analysis-player" },
       el("b", {}, seatLabel(view.seats[row.player])),
       " · " + tn("{n} move reviewed", "{n} moves reviewed", { n: row.reviewed })
-        + ", " + t("{n} best found", { n: row.best }) + ", " + tn("{n} move lost win chance", "{n} moves lost win chance", { n: row.lost })
+        + ", " + t("{n} best found", { n: row.best }) + ", " + tn("{n} move lost at least a tenth of the win chance", "{n} moves lost at least a tenth of the win chance", { n: row.lost })
         + (row.blunders ? " (" + tn("{n} blunder", "{n} blunders", { n: row.blunders }) + ")" : ""),
       row.mistakes.length ? el("ol", {}, ...row.mistakes.map((m) => el("li", {}, link(m),
         ": " + t("played {played} ({played_chance}); better {best} ({best_chance}), {loss} win chance lost",
@@ -620,7 +620,9 @@ async function enterReplay(n) {
 function keepMapInView() {
   if (!PHONE_QUERY.matches || (!replay && !build.steps.length)) return;
   const map = $("map").getBoundingClientRect();
-  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const tutorial = document.getElementById("tutorial");  // a tutorial's step stays on top too (style.css)
+  const top = Math.max(document.querySelector(".topbar").getBoundingClientRect().bottom,
+                       tutorial ? tutorial.getBoundingClientRect().bottom : 0);
   const bottom = $(replay ? "replay" : "action").getBoundingClientRect().top;
   if (map.top < top || map.bottom > bottom) window.scrollBy(0, map.top - top - 4);
 }

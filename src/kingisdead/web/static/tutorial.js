@@ -169,6 +169,8 @@ function render() {
     parts.push(el("div", { class: "buttons" }, next));
   }
   box.replaceChildren(...parts);
+  // a phone shows a few lines of the step at a time: the refusal is what the learner must read now
+  if (refusal) box.querySelector("[data-testid=tutorial-refusal]").scrollIntoView({ block: "nearest" });
 }
 
 async function start() {
