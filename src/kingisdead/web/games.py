@@ -12,7 +12,6 @@ the engine, every change through the database.
 from __future__ import annotations
 
 import json
-import logging
 import secrets
 import threading
 import time
@@ -45,8 +44,6 @@ from .live_game import (
 from .lobby import LobbyCache
 from .ratings import bot_account, check_rated, game_ratings
 from .views import table_view
-
-log = logging.getLogger("kingisdead.web")
 
 GAMES_KEPT = 2000
 """Games in memory at most, beyond those watched or with a bot thinking (the least recently used go first)."""

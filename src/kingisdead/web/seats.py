@@ -24,8 +24,6 @@ from .ratings import check_rated_seat
 class SeatService(GameStore):
     """Who sits where: finds the seat of a token, exchanges invites, seats people from the lobby."""
 
-    # -- seats and tokens --------------------------------------------------------------------
-
     @staticmethod
     def find_seat(game: LiveGame, token: str | None) -> int:
         """The seat a seat token belongs to (no database access).
