@@ -45,7 +45,6 @@ ANALYSES_KEPT = 200
 class MoveService(GameStore):
     """Builds, checks and stores moves of the games kept; finds bots' moves, hints and analyses."""
 
-
     def options(self, game: LiveGame, seat: int, steps: list[Choice]) -> dict[str, Any]:
         """The choices that can follow ``steps`` in building this seat's move (the engine's builder)."""
         state = game.snapshot.state
