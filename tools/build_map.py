@@ -1,4 +1,4 @@
-"""Build the table's map of Britain: src/kingisdead/web/static/britain.json.
+"""Build the table's map of Britain: src/kingisdead/web/static/editions/first/board.json.
 
 Reads Natural Earth's coastline of Great Britain (public domain; see
 ../shared/data/maps/README.md), projects it (x = lon * cos 54.5°, y = -lat,
@@ -22,7 +22,7 @@ from shapely.geometry import MultiPolygon, Polygon, box, shape
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT.parent / "shared" / "data" / "maps" / "great-britain-50m.geojson"
-OUTPUT = ROOT / "src" / "kingisdead" / "web" / "static" / "britain.json"
+OUTPUT = ROOT / "src" / "kingisdead" / "web" / "static" / "editions" / "first" / "board.json"
 
 SCALE = 70.0
 """SVG units per degree of latitude."""

@@ -79,7 +79,7 @@ def test_the_last_card_rule_is_explained():
 
 
 def _britain() -> dict:
-    return json.loads((files("kingisdead.web") / "static" / "britain.json").read_text())
+    return json.loads((files("kingisdead.web") / "static" / "editions" / "first" / "board.json").read_text())
 
 
 def test_the_drawn_map_has_exactly_the_game_borders():
@@ -99,7 +99,7 @@ def test_the_drawn_map_has_exactly_the_game_borders():
 
 
 def test_the_map_data_stays_light_and_anchors_each_region_inside_it():
-    path = files("kingisdead.web") / "static" / "britain.json"
+    path = files("kingisdead.web") / "static" / "editions" / "first" / "board.json"
     assert len(path.read_bytes()) < 60_000
     britain = _britain()
     width, height = britain["size"]

@@ -81,8 +81,13 @@ def choice_label(kind: str, value: int) -> str:
 
 
 def board_facts() -> dict[str, Any]:
-    """The fixed data the browser needs to draw the table (names, borders, homes, Mordred flags)."""
+    """The fixed data the browser needs to draw the table (names, borders, homes, Mordred flags).
+
+    ``edition`` names the folder of /static/editions/ that holds the board's drawing and the card
+    faces (static/edition.js loads them).
+    """
     return {
+        "edition": "first",
         "regions": [{"name": REGION_NAMES[r], "code": REGION_CODES[r]} for r in range(NUM_REGIONS)],
         "borders": [[int(a), int(b)] for a, b in BORDERS],
         "homes": [int(r) for r in HOMES],

@@ -1,6 +1,6 @@
 // The board: Britain's real coastline cut into the game's eight regions, drawn as SVG.
 //
-// The outlines come from britain.json, built by tools/build_map.py from Natural Earth
+// The outlines come from editions/first/board.json, built by tools/build_map.py from Natural Earth
 // (public domain). Neighbouring regions share their border vertices, so two regions
 // touch exactly where board.BORDERS says they do (checked by tests/web/test_views.py).
 //
@@ -26,7 +26,7 @@ import { t } from "/static/i18n.js";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // {size: [w, h], regions: [[ring...] per region], anchors: [[x, y] per region]}
-export const BRITAIN = await (await fetch("/static/britain.json")).json();
+export const BRITAIN = await (await fetch("/static/editions/first/board.json")).json();
 
 export const FACTION_COLOURS = ["#2f6fd0", "#c8362f", "#e3b21c", "#2b2b2b"];
 export const FACTION_LIGHT = ["#cdddf2", "#f1cfc9", "#f4e6b4", "#c4c0b8"];
