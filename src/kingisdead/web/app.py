@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
@@ -104,7 +105,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                  rematch_router, clocks_router, tutorial_router):  # tutorial: /learn, the guided first game
         app.include_router(make(responses))
     app.include_router(languages_router)
-    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
+    app.mount("/static", GZipMiddleware(StaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     @app.exception_handler(GameError)

@@ -1,0 +1,31 @@
+"""The app's own files (/static: scripts, style sheet, edition data) travel gzipped to a browser that accepts it;
+answers that may carry a seat's token or hand (the API) are not compressed (no secret beside text an opponent
+chooses in a compressed answer: BREACH)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from webtools import create, human
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "kingisdead" / "web" / "static"
+
+
+def test_static_files_are_gzipped_and_still_revalidate(client):
+    for name in ("game.js", "style.css", "editions/first/board.json"):
+        answer = client.get(f"/static/{name}", headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200
+        assert answer.headers["content-encoding"] == "gzip", name
+        assert int(answer.headers["content-length"]) < (STATIC / name).stat().st_size / 2
+        assert answer.content == (STATIC / name).read_bytes()  # httpx decodes it: the very file
+        assert "accept-encoding" in answer.headers["vary"].lower()
+        again = client.get(f"/static/{name}", headers={"If-None-Match": answer.headers["etag"]})
+        assert again.status_code == 304
+    plain = client.get("/static/game.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == (STATIC / "game.js").read_bytes()
+
+
+def test_answers_carrying_tokens_are_not_compressed(client):
+    game = create(client, [human("Arthur"), human()], seed=3)
+    answer = client.get(f"/api/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert answer.status_code == 200 and "content-encoding" not in answer.headers
