@@ -164,9 +164,11 @@ def visit(browser: Any, url: str, setup: dict[str, Any], table: bool) -> dict[st
 
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The median of each figure over the runs (per resource type for the traffic)."""
-    figures: dict[str, Any] = {key: statistics.median(r[key] for r in runs)
-                               for key in ("fp", "fcp", "load", "interactive", "click", "idle")
-                               if all(r.get(key) is not None for r in runs)}
+    figures: dict[str, Any] = {}
+    for key in ("fp", "fcp", "load", "interactive", "click", "idle"):
+        if all(r.get(key) is not None for r in runs):
+            values = [r[key] for r in runs]
+            figures[key], figures[f"{key}_range"] = statistics.median(values), (min(values), max(values))
     types = sorted({name for r in runs for name in r["traffic"]} - {"websocket"})
     figures["traffic"] = {name: {field: statistics.median(r["traffic"].get(name, {}).get(field, 0) for r in runs)
                                  for field in ("requests", "wire", "decoded")} for name in types}
@@ -204,8 +206,14 @@ def kib(n: float) -> str:
     return f"{n / 1024:.1f} KiB"
 
 
+def ms(figures: dict[str, Any], key: str) -> str:
+    """The median in ms with the runs' range."""
+    low, high = figures[f"{key}_range"]
+    return f"{figures[key]:.0f} ms ({low:.0f}-{high:.0f})"
+
+
 def report(figures: dict[str, Any], runs: int) -> None:
-    print(f"machine: {figures['machine']}; median of {runs} cold runs; the app serves static files with "
+    print(f"machine: {figures['machine']}; median (range) of {runs} cold runs; the app serves static files with "
           f"Content-Encoding: {figures['static_encoding']}")
     for name, both in figures.items():
         if not isinstance(both, dict) or "table" not in both:
@@ -220,12 +228,12 @@ def report(figures: dict[str, Any], runs: int) -> None:
         t, r = table["traffic"]["total"], rules["traffic"]["total"]
         print(f"  reference /rules: {r['requests']:.0f} requests, {kib(r['wire'])} over the wire, "
               f"{kib(r['decoded'])} decoded; ratio table/rules {t['wire'] / r['wire']:.1f} over the wire")
-        print(f"  first paint {table['fp']:.0f} ms, first contentful paint {table['fcp']:.0f} ms "
-              f"(/rules {rules['fcp']:.0f} ms, ratio {table['fcp'] / rules['fcp']:.1f})")
-        print(f"  interactive (a playable hand card painted) {table['interactive']:.0f} ms "
-              f"(/rules loaded {rules['load']:.0f} ms, ratio {table['interactive'] / rules['load']:.1f})")
-        print(f"  a hand card clicked, until the next frame painted {table['click']:.1f} ms "
-              f"(an idle frame {table['idle']:.1f} ms, ratio {table['click'] / table['idle']:.1f})")
+        print(f"  first paint {ms(table, 'fp')}, first contentful paint {ms(table, 'fcp')}; /rules "
+              f"{ms(rules, 'fcp')}, ratio {table['fcp'] / rules['fcp']:.1f}")
+        print(f"  interactive (a playable hand card painted) {ms(table, 'interactive')}; /rules loaded "
+              f"{ms(rules, 'load')}, ratio {table['interactive'] / rules['load']:.1f}")
+        print(f"  a hand card clicked, until the next frame painted {ms(table, 'click')}; an idle frame "
+              f"{ms(table, 'idle')}, ratio {table['click'] / table['idle']:.1f}")
         if table["failed"] or rules["failed"]:
             print(f"  failed requests: {table['failed'] + rules['failed']}")
 
