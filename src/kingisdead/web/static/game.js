@@ -9,6 +9,7 @@ import { clockNode, seatTools, signalTurn } from "/static/clock.js";
 import { struggleLine, explainHand, lightOf, hintList, learnPanel } from "/static/explain.js";
 import { Choices } from "/static/choices.js";
 import { tableInvite } from "/static/invites.js";
+import { loadEdition } from "/static/edition.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -46,6 +47,8 @@ function mySeatToMove(v) {
 async function start() {
   facts = await api("GET", "/api/meta");
   knowLevels(facts.levels);
+  const [width, height] = (await loadEdition(facts.edition)).board.size;
+  document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
   for (const token of await claimInvites(gameId, tokensFor(gameId))) {
     try {
       const v = await api("GET", `/api/games/${gameId}`, null, token);
@@ -453,7 +456,7 @@ function renderPlayers(table) {
     const topCard = top >= 0 ? el("span", { class: `card mini k-${facts.card_keys[top]}`, title: t("top card of the played pile") }, el("span", { class: "title" }, facts.cards[top]))
                              : el("span", { class: "muted" }, t("no card played"));
     const rows = [el("div", { class: "row" }, el("span", { class: "muted" }, t("Court")), court),
-                  el("div", { class: "row" }, el("span", { class: "muted" }, t("Top card")), topCard,
+                  el("div", { class: "row top-card" }, el("span", { class: "muted" }, t("Top card")), topCard,
                      el("span", { class: "muted", "data-testid": "cards-left" }, tn("{n} card left", "{n} cards left", { n: table.cards_left[p] })))];
     if (table.hands) {
       const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]));
@@ -626,6 +629,24 @@ function keepMapInView() {
   const bottom = $(replay ? "replay" : "action").getBoundingClientRect().top;
   if (map.top < top || map.bottom > bottom) window.scrollBy(0, map.top - top - 4);
 }
+
+// Zoom on the board: 1 shows it whole; larger zooms keep the point at the centre of the view where it was,
+// and the view scrolls (a finger drags it on a phone).
+const ZOOMS = [1, 1.6, 2.4];
+let zoom = 0;
+function setZoom(level) {
+  const box = $("board-view");
+  const centre = [(box.scrollLeft + box.clientWidth / 2) / box.scrollWidth, (box.scrollTop + box.clientHeight / 2) / box.scrollHeight];
+  zoom = Math.max(0, Math.min(ZOOMS.length - 1, level));
+  box.style.setProperty("--zoom", String(ZOOMS[zoom]));
+  box.dataset.zoom = String(ZOOMS[zoom]);
+  $("zoom-out").disabled = zoom === 0;
+  $("zoom-in").disabled = zoom === ZOOMS.length - 1;
+  box.scrollLeft = centre[0] * box.scrollWidth - box.clientWidth / 2;
+  box.scrollTop = centre[1] * box.scrollHeight - box.clientHeight / 2;
+}
+$("zoom-in").addEventListener("click", () => setZoom(zoom + 1));
+$("zoom-out").addEventListener("click", () => setZoom(zoom - 1));
 
 function renderReplayBar() {
   const bar = $("replay");
