@@ -21,6 +21,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import shapely
 from shapely.geometry import MultiPolygon, Polygon, box, shape
@@ -119,11 +120,11 @@ FACTIONS = [
 """Scots, Welsh, Romano-British, Mordred's Loyalists: colour, colour of a number on them, mark."""
 SAXONS = {"colour": "#7d776c", "ink": "#fffbe9", "mark": "axes"}
 
-TRACK = {"title": [404, 36], "card": [124, 30], "slots": [[342, 46 + i * 35] for i in range(8)]}
+TRACK: dict[str, Any] = {"title": [404, 36], "card": [124, 30], "slots": [[342, 46 + i * 35] for i in range(8)]}
 """The struggle order: a column of 8 region cards in the North Sea (top-left of each card)."""
-STOCK = {"title": [58, 558], "piles": [[22, 614], [62, 614], [22, 676], [62, 676]]}
+STOCK: dict[str, Any] = {"title": [58, 558], "piles": [[22, 614], [62, 614], [22, 676], [62, 676]]}
 """The common stock: one pile per faction (bottom-left of each pile's front cube)."""
-SAXON_TRACK = {"title": [442, 380], "slots": [[442, 404 + i * 38] for i in range(4)]}
+SAXON_TRACK: dict[str, Any] = {"title": [442, 380], "slots": [[442, 404 + i * 38] for i in range(4)]}
 """The Saxon track: 4 slots (centres), filled by the Saxon tokens taken."""
 KEY = [18, 334]
 LOYALIST_KEY = [16, 16]
@@ -153,11 +154,11 @@ def places(anchor: list[float], r: int) -> dict:
     }
 
 
-def _boxes(place: dict) -> list[tuple[float, float, float, float]]:
+def _boxes(place: dict) -> list[tuple[float, ...]]:
     """What a region's marks must not cover: its banner (tails and seal included), pieces, shield, flag."""
     b = place["banner"]
     x, y = place["pieces"]
-    boxes = [(b["x"] - b["width"] / 2 - 9, b["y"] - 4, b["width"] + 18, 24),
+    boxes: list[tuple[float, ...]] = [(b["x"] - b["width"] / 2 - 9, b["y"] - 4, b["width"] + 18, 24),
              (x + PIECES_BOX[0], y + PIECES_BOX[1], PIECES_BOX[2], PIECES_BOX[3]),
              (place["home"][0] - 9, place["home"][1] - 10, 18, 21), (place["flag"][0] - 18, place["flag"][1] - 8, 36, 14)]
     return boxes
