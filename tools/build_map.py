@@ -147,7 +147,7 @@ def places(anchor: list[float], r: int) -> dict:
         "colour": COLOURS[r],
         "banner": {"x": bx, "y": by, "width": width},
         "pieces": at(PIECES),
-        "control": at((0, 6)),
+        "control": at((0, 12)),
         "home": [round(bx + width / 2 + 9, 1), by],
         "crown": [round(bx - width / 2 + 2, 1), round(by - 16, 1)],
         "flag": at(FLAG),
