@@ -245,3 +245,27 @@ def test_a_mordred_game_shows_the_loyalists_and_where_each_arrives(server, new_p
     # a standard game has no Loyalist flags
     board = draw(page, server, table_view(GameState.new(2, "standard", 9), None))
     assert board.locator("g.loyalist-flag").count() == 0 and board.locator("g.loyalist-key").count() == 0
+
+
+def test_the_pieces_of_a_move_drop_in_once_and_never_under_reduced_motion(server, new_page):
+    table = table_view(GameState.new(2, "standard", 3), None)
+    region = next(r for r in range(NUM_REGIONS) if table["followers"][r][0])
+    marks = {"touched": [region], "arrived": {str(region): [1, 0, 0, 0]}, "left": {}, "exchange": None, "swap": None,
+             "court": None}
+    page = new_page()
+    page.emulate_media(reduced_motion="no-preference")  # the tests' pages ask for reduced motion
+    board = draw(page, server, table, {"marks": marks})
+    arriving = board.locator("g.cube.arriving")
+    assert [(int(c.get_attribute("data-kind")), c.evaluate("c => c.closest('[data-region]').dataset.region")) for c in arriving.all()] == [
+        (0, str(region))]
+    animated = arriving.evaluate("c => getComputedStyle(c.firstElementChild).animationName")
+    assert animated == "board-drop"
+    assert board.locator("g.cube.arriving").count() == 1
+    board = draw(page, server, table, {"marks": marks})  # the same move redrawn (a click, a new view): no replay
+    assert board.locator("g.cube.arriving").count() == 0
+    board = draw(page, server, table, {})  # a move being built, then back to the same last move: no replay
+    board = draw(page, server, table, {"marks": marks})
+    assert board.locator("g.cube.arriving").count() == 0
+    page.emulate_media(reduced_motion="reduce")
+    board = draw(page, server, table, {"marks": {**marks, "touched": [region, region]}})
+    assert board.locator("g.cube.arriving").count() == 0

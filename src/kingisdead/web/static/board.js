@@ -202,8 +202,6 @@ function listen(svg) {
   svg.addEventListener("keydown", act);
 }
 
-const played = new WeakSet();  // the last-move marks whose pieces already dropped in
-
 // Draw the board into `svg` for `table` (a view from the server); see the top of this file for `ui`.
 export function drawBoard(svg, facts, board, table, ui = {}) {
   useBoard(board);
@@ -250,8 +248,10 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
   for (const r of touched) el("path", { d: pathOf(board.regions[r]), class: "touched-outline", "data-region": r }, overlay);
   for (const r of litRegions) el("path", { d: pathOf(board.regions[r]), class: "lit-outline", "data-region": r }, overlay);
 
-  const fresh = ui.marks && !played.has(ui.marks) && !matchMedia("(prefers-reduced-motion: reduce)").matches;
-  if (ui.marks) played.add(ui.marks);
+  // The pieces of a move drop in on its first drawing only: the views that follow bring the same marks again.
+  const marksKey = ui.marks ? JSON.stringify(ui.marks) : null;
+  const fresh = marksKey !== null && marksKey !== svg.boardMarks && !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (marksKey !== null) svg.boardMarks = marksKey;
   const tokens = el("g", { class: "tokens", "pointer-events": "none" }, svg);
   const positionOf = new Map(table.order.map((region, i) => [region, i]));
   facts.regions.forEach((region, r) => {
