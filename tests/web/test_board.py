@@ -46,7 +46,7 @@ DRAW = """async ([facts, table, ui]) => {
     document.body.appendChild(svg);
   }
   window.clicked = [];
-  drawBoard(svg, facts, board, table, { ...ui, selectable: new Set(ui.selectable || []), chosen: new Map(),
+  drawBoard(svg, facts, board, table, { ...ui, selectable: new Set(ui.selectable || []), chosen: new Map(ui.chosen || []),
     onRegion: (r) => window.clicked.push(r) });
 }"""
 
@@ -202,6 +202,12 @@ def test_last_move_marks_never_cover_a_banner(server, new_page):
         covered = [(i, j) for i, b in enumerate(badges) for j, r in enumerate(banners) if overlaps(b, r)]
         assert covered == [], name
     assert board.locator("g.mark-court[data-region='5'] g.cube.kind-1").count() == 1
+    # the order in which a move being built chose its regions: beside the pieces, off the banners too
+    board = draw(page, server, table, {"chosen": [[r, "1,2"] for r in range(NUM_REGIONS)], "selectable": list(range(NUM_REGIONS))})
+    labels = [b.bounding_box() for b in board.locator("g.chosen-mark").all()]
+    assert len(labels) == NUM_REGIONS
+    shoot(page, "board-chosen")
+    assert [(i, j) for i, b in enumerate(labels) for j, r in enumerate(banners) if overlaps(b, r)] == []
 
 
 def test_a_hand_cards_targets_are_lit(server, new_page):

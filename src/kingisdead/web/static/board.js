@@ -267,8 +267,9 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     if (home >= 0) shield(g, ...place.home, home, facts);
     if (table.crowns[r] >= 0) crownToken(g, ...place.crown, table.crowns[r], 8);
     if (ui.chosen && ui.chosen.has(r)) {
-      const label = ui.chosen.get(r), { x, y, width } = place.banner;
-      const mark = el("g", { transform: `translate(${x - width / 2 + 2},${y + 28})`, class: "chosen-mark" }, g);
+      // where the last move's badges go (they are not shown while a move is built): beside the pieces, off every banner
+      const label = ui.chosen.get(r), [mx, my] = place.marks;
+      const mark = el("g", { transform: `translate(${mx + 15},${my + 10})`, class: "chosen-mark" }, g);
       el("rect", { x: -9 - (label.length - 1) * 3, y: -9, width: 18 + (label.length - 1) * 6, height: 18, rx: 9 }, mark);
       el("text", { y: 4, "text-anchor": "middle" }, mark).textContent = label;
     }
