@@ -275,3 +275,21 @@ def test_the_pieces_of_a_move_drop_in_once_and_never_under_reduced_motion(server
     page.emulate_media(reduced_motion="reduce")
     board = draw(page, server, table, {"marks": {**marks, "touched": [region, region]}})
     assert board.locator("g.cube.arriving").count() == 0
+
+
+def test_a_piece_drawn_off_the_board_keeps_its_colour_and_mark(server, new_page):
+    """Courts and card pictograms draw pieces with cube() on pages without board.css."""
+    page = new_page()
+    page.goto(f"{server.url}/rules")
+    faces = page.evaluate("""async () => {
+      const { cube, useBoard } = await import('/static/board.js');
+      const { loadEdition } = await import('/static/edition.js');
+      useBoard((await loadEdition('first')).board);
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      document.body.appendChild(svg);
+      const piece = cube(svg, 0, 0, 1, 12);
+      return [...piece.children].map((node) => [node.getAttribute('class'), getComputedStyle(node).fill]);
+    }""")
+    assert faces[0] == [None, "rgb(200, 54, 47)"]  # the Welsh red of board.json
+    assert faces[-1] == ["cube-edge", "none"]  # the edges do not paint over it
+    assert ["mark mark-triangle", "none"] in faces

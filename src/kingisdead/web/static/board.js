@@ -86,12 +86,13 @@ export function factionMark(parent, mark, x, y, r, colour, width = 1.6) {
 export function cube(parent, x, y, kind, size = 10) {
   const d = Math.round(size * 0.28 * 10) / 10, f = size - d, colour = FACTION_COLOURS[kind];
   const g = el("g", { class: `cube kind-${kind}`, transform: `translate(${x},${y})` }, parent);
-  el("path", { d: `M0,${d}L${d},0L${size},0L${f},${d}Z`, fill: colour, class: "cube-top" }, g);
-  el("path", { d: `M${f},${d}L${size},0L${size},${f}L${f},${size}Z`, fill: colour, class: "cube-side" }, g);
-  el("rect", { x: 0, y: d, width: f, height: f, fill: colour, class: "cube-front" }, g);
-  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.3, FACTION_INKS[kind], Math.max(1, size * 0.07));
+  // self-contained (presentation attributes, no stylesheet needed): the cube also stands in courts and card pictograms
+  el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z`, fill: colour }, g);
+  el("path", { d: `M0,${d}L${d},0L${size},0L${f},${d}Z`, fill: "#fff", "fill-opacity": 0.35, class: "cube-top" }, g);
+  el("path", { d: `M${f},${d}L${size},0L${size},${f}L${f},${size}Z`, fill: "#000", "fill-opacity": 0.3, class: "cube-side" }, g);
+  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.3, FACTION_INKS[kind], Math.max(1, size * 0.07)).setAttribute("opacity", 0.55);
   el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z M${f},${d}L${size},0 M0,${d}L${f},${d}L${f},${size}`,
-               class: "cube-edge" }, g);
+               fill: "none", stroke: "#000", "stroke-opacity": 0.5, "stroke-width": 0.8, "stroke-linejoin": "round", class: "cube-edge" }, g);
   return g;
 }
 
