@@ -90,7 +90,7 @@ export function cube(parent, x, y, kind, size = 10) {
   el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z`, fill: colour }, g);
   el("path", { d: `M0,${d}L${d},0L${size},0L${f},${d}Z`, fill: "#fff", "fill-opacity": 0.35, class: "cube-top" }, g);
   el("path", { d: `M${f},${d}L${size},0L${size},${f}L${f},${size}Z`, fill: "#000", "fill-opacity": 0.3, class: "cube-side" }, g);
-  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.3, FACTION_INKS[kind], Math.max(1, size * 0.07)).setAttribute("opacity", 0.55);
+  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.3, FACTION_INKS[kind], Math.max(1, size * 0.07)).setAttribute("opacity", 0.75);
   el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z M${f},${d}L${size},0 M0,${d}L${f},${d}L${f},${size}`,
                fill: "none", stroke: "#000", "stroke-opacity": 0.5, "stroke-width": 0.8, "stroke-linejoin": "round", class: "cube-edge" }, g);
   return g;
@@ -137,6 +137,10 @@ function defs(svg) {
   const sea = el("radialGradient", { id: "board-sea", cx: "50%", cy: "45%", r: "75%" }, d);
   el("stop", { offset: "0", "stop-color": "#d9e0cf" }, sea);
   el("stop", { offset: "1", "stop-color": "#aebfae" }, sea);
+  const gilt = el("linearGradient", { id: "board-gilt", x1: 0, y1: 0, x2: 1, y2: 1 }, d);
+  for (const [offset, colour] of [[0, "#7a5a1e"], [0.25, "#d9b860"], [0.5, "#8c6a26"], [0.75, "#e0c270"], [1, "#6e501a"]]) {
+    el("stop", { offset, "stop-color": colour }, gilt);
+  }
   // parchment grain over the land, so it reads as printed ink on paper
   const grain = el("filter", { id: "board-grain", x: 0, y: 0, width: "100%", height: "100%" }, d);
   el("feTurbulence", { type: "fractalNoise", baseFrequency: 0.9, numOctaves: 2, seed: 7, result: "n" }, grain);
@@ -160,7 +164,8 @@ function drawStatic(svg, facts, board) {
   const [w, h] = board.size, f = board.frame;
   const g = el("g", { class: "board-static" }, svg);
   defs(g);
-  el("rect", { x: 0, y: 0, width: w, height: h, rx: 6, class: "frame" }, g);
+  el("rect", { x: 0, y: 0, width: w, height: h, rx: 6, fill: "url(#board-gilt)", class: "frame" }, g);
+  el("rect", { x: f - 2, y: f - 2, width: w - 2 * f + 4, height: h - 2 * f + 4, class: "frame-inner" }, g);
   el("rect", { x: f, y: f, width: w - 2 * f, height: h - 2 * f, fill: "url(#board-sea)", class: "sea" }, g);
   el("rect", { x: f + 3, y: f + 3, width: w - 2 * f - 6, height: h - 2 * f - 6, class: "frame-rule" }, g);
   // the old engravers' coast: lines that follow the shore out to sea, under the land
