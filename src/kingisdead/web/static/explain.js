@@ -1,7 +1,7 @@
 // Explanations at the table: what a hand card does here, who leads the struggle, hints with their
 // reasons, and "learn from your mistakes" after a game. The server words them (web/explain.py); this
 // module only lays them out, so that game.js stays about the table and the building of moves.
-import { drawMap } from "/static/map.js";
+import { drawBoard } from "/static/board.js";
 import { api, el } from "/static/common.js";
 import { t } from "/static/i18n.js";
 
@@ -69,7 +69,7 @@ const learning = new Map();
 
 // The panel after the analysis: the costliest moves of `seat` one at a time, each on a board of the
 // position before it; the player picks among the offered moves, and only then sees the better move and
-// what the move played cost. `context`: {gameId, facts, seat, summary, name(seat)}.
+// what the move played cost. `context`: {gameId, facts, board, seat, summary, name(seat)}.
 export function learnPanel(context) {
   const { gameId, seat, summary } = context;
   const row = seat === null || seat === undefined ? null : summary.find((r) => r.player === seat);
@@ -109,7 +109,7 @@ function learnContent(context, mistakes, state, redraw) {
   // The board marks what a choice would change while it is pointed at, and the better move once revealed.
   const best = m.choices.find((c) => c.move === m.best);
   const settled = state.picked !== null && best && best.changes ? best.changes : null;
-  const mark = (changes) => drawMap(board, context.facts, frame.table, changes ? { marks: changes } : {});
+  const mark = (changes) => drawBoard(board, context.facts, context.board, frame.table, changes ? { marks: changes } : {});
   mark(settled);
   parts.push(board, struggleLine(frame.table), el("p", { class: "prompt" }, t("What would you play here? Point at a move to see it on the board.")));
   const choices = el("div", { class: "learn-choices" }, ...m.choices.map((c) => {

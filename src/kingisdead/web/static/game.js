@@ -1,7 +1,8 @@
 // The table: shows one game as this browser's seat may see it, and builds moves by clicking.
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
-import { drawMap, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/map.js";
+import { drawBoard, useBoard, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/board.js";
+import { loadEdition } from "/static/edition.js";
 import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
@@ -15,6 +16,7 @@ const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
 
 let facts = null;          // the board's fixed data (GET /api/meta)
+let board = null;          // the drawing of the edition's board (its board.json)
 let view = null;           // the latest view shown (private when a seat is active)
 let publicView = null;     // the latest spectator view (hot-seat mode follows this one)
 const seatTokens = new Map();  // seat -> token held by this browser
@@ -46,6 +48,8 @@ function mySeatToMove(v) {
 // ---------- start ----------
 async function start() {
   facts = await api("GET", "/api/meta");
+  board = (await loadEdition(facts.edition)).board;
+  useBoard(board);
   knowLevels(facts.levels);
   const [width, height] = (await loadEdition(facts.edition)).board.size;
   document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
@@ -168,7 +172,6 @@ function render() {
   document.body.dataset.replay = replay ? "on" : "off";
   renderLegend();
   renderMap(shown);
-  renderTrack(shown);
   $("preview-flag").classList.toggle("hidden", shown === table);
   renderTurn(table);
   renderAction();
@@ -191,7 +194,6 @@ function announceTable() {
 function renderBuild() {
   const shown = build.options && build.options.preview ? build.options.preview : view.table;
   renderMap(shown);
-  renderTrack(shown);
   $("preview-flag").classList.toggle("hidden", shown === view.table);
   renderAction();
   announceTable();
@@ -219,7 +221,7 @@ function interaction() {
   return ui;
 }
 
-function renderMap(table) { mapTable = table; drawMap($("map"), facts, table, interaction()); }
+function renderMap(table) { mapTable = table; drawBoard($("map"), facts, board, table, interaction()); }
 
 function renderLegend() {
   const items = facts.factions.slice(0, view.variant === "mordred" ? 4 : 3).map((name, k) =>
@@ -232,42 +234,6 @@ function renderLegend() {
       t("Loyalist flag: resolving the region adds a Loyalist to the region named ({names})", { names: names.join(", ") })));
   }
   $("legend").replaceChildren(...items);
-}
-
-function renderTrack(table) {
-  const ui = interaction();
-  const cards = table.order.map((region, position) => {
-    const control = table.control[region];
-    const classes = ["rcard"];
-    if (table.contested === region) classes.push("contested");
-    if (control >= 0) classes.push("resolved");
-    if (ui.selectable.has(region)) classes.push("selectable");
-    else if (ui.dim) classes.push("dimmed");
-    if (ui.chosen.has(region)) classes.push("chosen");
-    if (ui.marks && ui.marks.touched.includes(region)) classes.push("touched");
-    const card = el("div", { class: classes.join(" "), "data-testid": "region-card", "data-region": region },
-      el("div", { class: "pos" }, `${position + 1}`),
-      el("div", { class: "name" }, facts.regions[region].name));
-    if (control >= 0) {
-      const colour = control === 4 ? SAXON_COLOUR : FACTION_COLOURS[control];
-      card.append(el("div", { class: "ctl", style: `background:${colour}`, title: facts.controls[control] }),
-                  el("div", { class: "state" }, facts.controls[control]));
-    } else {
-      card.append(el("div", { class: "state" }, table.contested === region ? t("contested") : ""));
-    }
-    if (table.crowns[region] >= 0) {
-      const p = table.crowns[region];
-      card.append(el("span", { class: "crown", title: t("Crown token of player {n}", { n: p + 1 }) }, crownBadge(p)));
-    }
-    if (ui.selectable.has(region)) card.addEventListener("click", () => ui.onRegion(region));
-    return card;
-  });
-  $("track").replaceChildren(...cards);
-}
-
-function crownBadge(p) {
-  const span = el("span", { class: "dot", style: `background:${PLAYER_COLOURS[p]};width:18px;height:18px;display:inline-flex;align-items:center;justify-content:center;color:#ffe27a;font-size:11px;border:2px solid #fff` }, "♛");
-  return span;
 }
 
 function cubeIcon(kind, size = 11) {
@@ -296,8 +262,6 @@ function renderTurn(table) {
       : seat.away || seat.left ? t("The stand-in bot plays for {player}…", { player })
       : seat.claimed ? t("Waiting for {player}", { player }) : t("Waiting for {player} to join (send the invite link)", { player });
   }
-  const stock = el("span", { title: t("common stock") }, t("Stock") + " ",
-    ...table.stock.slice(0, view.variant === "mordred" ? 4 : 3).flatMap((n, k) => [cubeIcon(k), ` ${n} `]));
   turn.replaceChildren(
     toMove !== null ? el("span", { class: "dot", style: `background:${PLAYER_COLOURS[toMove]}` }) : "",
     el("span", { class: "who", "data-testid": "turn-text" }, who),
@@ -306,8 +270,6 @@ function renderTurn(table) {
     replay ? "" : clockNode(view),
     replay ? "" : seatTools(view, gameId, seatTokens.get(view.you), (v) => show(v, true), render),
     el("div", { class: "stats" },
-      stock,
-      el("span", { title: t("Saxon control tokens: four end the game") }, t("Saxons {n}/4", { n: table.saxons })),
       el("span", {}, t("Passes in a row {n}/{players}", { n: table.passes, players: view.players })),
       el("span", {}, t("Struggle {n} of 8", { n: Math.min(table.resolved + 1, 8) }))),
     struggleLine(table));
@@ -606,7 +568,7 @@ function renderAnalysisSummary() {
     el("p", { class: "muted legend", "data-testid": "analysis-legend" },
       t("Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more).")
       + " " + t("A move link opens the replay at the position before that move.")),
-    learnPanel({ gameId, facts, summary: analysisSummary, seat: view.you !== null ? view.you : [...seatTokens.keys()][0] }));
+    learnPanel({ gameId, facts, board, summary: analysisSummary, seat: view.you !== null ? view.you : [...seatTokens.keys()][0] }));
 }
 
 // ---------- replay ----------

@@ -49,7 +49,7 @@ function same(a, b) { return a.kind === b.kind && Number(a.value) === Number(b.v
 
 // The choice a click on the table would make, or null for a click on anything else.
 function clickedChoice(target) {
-  const node = target.closest("[data-testid=hand-card], [data-testid=choice], [data-testid=pass], [data-testid=confirm], [data-testid=hint], .region.selectable, .rcard.selectable");
+  const node = target.closest("[data-testid=hand-card], [data-testid=choice], [data-testid=pass], [data-testid=confirm], [data-testid=hint], .region.selectable, .region-card.selectable");
   if (!node) return null;
   const id = node.dataset.testid;
   if (id === "hand-card") return { kind: "card", value: Number(node.dataset.card) };
@@ -147,7 +147,7 @@ function render() {
   const focus = document.getElementById(s.focus);
   if (ready && focus) focus.classList.add("tutorial-focus");
   if (ready) for (const r of s.regions || []) {
-    document.querySelectorAll(`#map path.region[data-region="${r}"], #track .rcard[data-region="${r}"]`)
+    document.querySelectorAll(`#map path.region[data-region="${r}"], #track .region-card[data-region="${r}"]`)
       .forEach((node) => node.classList.add("tutorial-focus"));
   }
   const parts = [title, el("div", { class: "muted", "data-testid": "tutorial-count" },
@@ -182,7 +182,7 @@ async function start() {
   names = { tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
   document.addEventListener("click", guard, true);
   document.addEventListener("keydown", (event) => {  // the map's regions answer Enter and Space as well
-    if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".region.selectable")) guard(event);
+    if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".region.selectable, .region-card.selectable")) guard(event);
   }, true);
   if (table) update();
   else render();
