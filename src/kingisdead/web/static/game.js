@@ -2,7 +2,6 @@
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
 import { drawBoard, useBoard, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/board.js";
-import { loadEdition } from "/static/edition.js";
 import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
@@ -51,7 +50,7 @@ async function start() {
   board = (await loadEdition(facts.edition)).board;
   useBoard(board);
   knowLevels(facts.levels);
-  const [width, height] = (await loadEdition(facts.edition)).board.size;
+  const [width, height] = board.size;
   document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
   for (const token of await claimInvites(gameId, tokensFor(gameId))) {
     try {
