@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
 import test_browser
-from test_browser import LAPTOP, PHONE, shoot
-from webtools import OUTPUT
+from test_browser import LAPTOP, PHONE, shoot, wait_for_turn
+from webtools import OUTPUT, bot, create, human
 
 from kingisdead.web.views import board_facts
 
@@ -105,3 +106,101 @@ def test_an_unknown_primitive_or_a_bad_parameter_fails_loudly(server, new_page):
     assert 'no faction 7' in errors[1]
     assert 'arrow style "zigzag"' in errors[2]
     assert 'needs a number "y"' in errors[3]
+
+
+def open_table(server, page, seed: int, hints: bool = False) -> dict:
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human("You"), bot("random")], seed=seed, hints=hints)
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    assert wait_for_turn(page) == "you"
+    return game
+
+
+def test_the_hand_log_top_cards_and_hints_carry_the_cards_art_with_the_rule_on_hover(server, new_page):
+    facts = board_facts()
+    page = new_page(LAPTOP)
+    open_table(server, page, seed=11, hints=True)
+    hand = page.locator("[data-testid=hand-card]")
+    assert hand.count() == len(facts["card_keys"])  # one face per kind of card, Settlements with its ×2
+    for i in range(hand.count()):
+        card = hand.nth(i)
+        number = int(card.get_attribute("data-card"))
+        assert card.locator(".title").inner_text() == facts["cards"][number]
+        assert card.locator("svg.card-art g > *").count() >= 4, number  # the pictogram's primitives are drawn
+    assert page.locator("[data-testid=hand-card][data-card='3'] [data-testid=card-count]").inner_text() == "×2"
+    # one row at 1366 px: every card on the same line, none scrolled out of the hand
+    tops = {round(hand.nth(i).bounding_box()["y"]) for i in range(hand.count())}
+    assert len(tops) == 1
+    assert page.eval_on_selector("[data-testid=hand]", "h => h.scrollWidth <= h.clientWidth")
+    page.locator("[data-testid=hand]").screenshot(path=str(OUTPUT / "hand-laptop.png"))
+
+    tip = page.locator("[data-testid=card-tip]")
+    assert tip.is_hidden()
+    garrison = page.locator("[data-testid=hand-card][data-card='1']")
+    garrison.hover()
+    tip.wait_for(state="visible")
+    rule = garrison.locator(".rule").text_content()
+    assert rule and tip.inner_text() == f"{facts['cards'][1]}\n{rule}"
+    assert garrison.get_attribute("aria-describedby") == "card-tip"
+    shoot(page, "hand-card-rule-laptop")
+    page.mouse.move(5, 5)
+    tip.wait_for(state="hidden")
+    page.keyboard.press("Tab")  # the keyboard: focus shows the rule too
+    page.locator("[data-testid=hand-card][data-card='1']").focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    tip.wait_for(state="visible")
+
+    page.click("[data-testid=hint]")
+    page.wait_for_selector("[data-testid=play-hint]")
+    for i in range(page.locator("[data-testid=hint-move]").count()):
+        move = page.locator("[data-testid=hint-move]").nth(i)
+        notation = move.locator("[data-testid=play-hint]").get_attribute("data-move")
+        if notation != "pass":
+            card = move.locator("[data-testid=hint-card]")
+            assert facts["card_keys"][int(card.get_attribute("data-card"))] == notation.split()[0].split(":")[0]
+            assert card.locator("svg.card-art g > *").count() >= 4
+    first = page.locator("[data-testid=play-hint]").first
+    played = first.get_attribute("data-move")
+    first.click()
+    page.wait_for_function("() => Number(document.body.dataset.move) >= 1")
+    if played != "pass":
+        entry = page.locator("#log li[data-number='1']")
+        assert entry.locator("[data-testid=log-card] svg.card-art").count() == 1
+        top = page.locator("[data-testid=player][data-seat='0'] [data-testid=top-card]")
+        assert top.locator("svg.card-art").count() == 1
+        assert top.get_attribute("data-card") == entry.locator("[data-testid=log-card]").get_attribute("data-card")
+    shoot(page, "table-cards-laptop")
+
+
+def test_on_a_touch_screen_a_long_press_shows_the_rule_without_playing_and_a_tap_plays(server, browser):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        open_table(server, page, seed=11)
+        playable = page.locator("[data-testid=hand-card].playable")
+        first, second = playable.nth(0), playable.nth(1)
+        first.scroll_into_view_if_needed()
+        box = first.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        touch = context.new_cdp_session(page)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        page.locator("[data-testid=card-tip]").wait_for(state="visible")  # held: the rule shows
+        shoot(page, "hand-card-long-press-phone")
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        first.dispatch_event("click")  # as browsers that end a long press with a click do: it plays nothing
+        # then a tap on another card: it is the one played, the long-pressed one was not
+        tapped = int(second.get_attribute("data-card"))
+        second.scroll_into_view_if_needed()
+        box = second.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector(f"[data-testid=hand-card].selected[data-card='{tapped}']")
+        assert page.locator(".crumbs span").count() == 1
+        assert page.locator("[data-testid=hand-card].selected").count() == 1
+        page.locator("[data-testid=hand]").screenshot(path=str(OUTPUT / "hand-phone.png"))
+        assert not errors, errors
+    finally:
+        context.close()
