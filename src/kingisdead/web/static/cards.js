@@ -279,12 +279,13 @@ function withRule(node, name, rule, onPlay) {
   node.addEventListener("blur", () => hideTip(node));
   node.addEventListener("pointerdown", (e) => {
     if (tipOwner && tipOwner !== node) hideTip();
-    if (e.pointerType === "mouse") return;
     pressed = false;
     clearTimeout(timer);
-    timer = setTimeout(() => { pressed = true; showTip(node, name, rule); }, LONG_PRESS_MS);
+    if (e.pointerType === "mouse") return;
+    timer = setTimeout(() => { timer = null; pressed = true; showTip(node, name, rule); }, LONG_PRESS_MS);
   });
-  for (const end of ["pointerup", "pointercancel"]) node.addEventListener(end, () => clearTimeout(timer));
+  for (const end of ["pointerup", "pointercancel"]) node.addEventListener(end, () => { clearTimeout(timer); timer = null; });
+  // a phone's own long-press menu would cover the rule
   node.addEventListener("contextmenu", (e) => { if (pressed || timer !== null) e.preventDefault(); });
   node.addEventListener("click", (e) => {
     if (pressed) {  // the end of a long press: the rule was read, nothing is played
