@@ -160,6 +160,7 @@ def test_the_hand_log_top_cards_and_hints_carry_the_cards_art_with_the_rule_on_h
             card = move.locator("[data-testid=hint-card]")
             assert facts["card_keys"][int(card.get_attribute("data-card"))] == notation.split()[0].split(":")[0]
             assert card.locator("svg.card-art g > *").count() >= 4
+    page.locator("[data-testid=hint-box]").screenshot(path=str(OUTPUT / "hint-cards-laptop.png"))
     first = page.locator("[data-testid=play-hint]").first
     played = first.get_attribute("data-move")
     first.click()
@@ -170,6 +171,8 @@ def test_the_hand_log_top_cards_and_hints_carry_the_cards_art_with_the_rule_on_h
         top = page.locator("[data-testid=player][data-seat='0'] [data-testid=top-card]")
         assert top.locator("svg.card-art").count() == 1
         assert top.get_attribute("data-card") == entry.locator("[data-testid=log-card]").get_attribute("data-card")
+        page.locator("#players").screenshot(path=str(OUTPUT / "top-cards-laptop.png"))
+        page.locator(".log").screenshot(path=str(OUTPUT / "log-cards-laptop.png"))
     shoot(page, "table-cards-laptop")
 
 
