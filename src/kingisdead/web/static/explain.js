@@ -36,23 +36,27 @@ export function explainHand(hand, table, onLight) {
     if (!effect) continue;
     const show = () => { line.textContent = effect.text; line.classList.remove("muted"); onLight(effect); };
     const hide = () => { line.textContent = t("Point at a card to see what it would do here."); line.classList.add("muted"); onLight(null); };
-    tile.addEventListener("mouseenter", show);
+    // a mouse's pointer only: a tap's emulated mouse events would show the line just before its click,
+    // and on a phone the bar's growth would move the card from under the finger
+    tile.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") show(); });
     tile.addEventListener("focus", show);
-    tile.addEventListener("mouseleave", hide);
+    tile.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") hide(); });
     tile.addEventListener("blur", hide);
   }
   hand.append(line);
   return hand;
 }
 
-// The hint's moves, best first, each with its reason in words and a button that plays it (`play(notation)`).
-export function hintList(hint, play) {
+// The hint's moves, best first, each with its reason in words and a button that plays it (`play(notation)`);
+// `face(card)` draws the face of the card a move plays (cards.js), beside it.
+export function hintList(hint, play, face) {
   return el("div", { class: "move-preview hint-box", "data-testid": "hint-box" },
     el("div", { style: "font-weight:600" }, t("Suggestions, best first")),
     el("ol", { class: "hint-list" }, ...hint.moves.map((m, i) => {
       const button = el("button", { class: "btn small", "data-testid": "play-hint", "data-move": m.move }, t("Play this"));
       button.addEventListener("click", () => { button.disabled = true; play(m.move); });
       return el("li", { class: "hint-move", "data-testid": "hint-move", "data-chance": m.win_chance },
+        m.card !== null && m.card !== undefined ? face(m.card) : "",
         el("div", {}, el("span", { class: "mono" }, m.move),
           el("span", { class: "chance" }, t("{percent}% to win", { percent: pct(m.win_chance) })),
           i === 0 ? el("span", { class: "tag" }, t("best")) : ""),

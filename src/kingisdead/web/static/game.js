@@ -2,13 +2,14 @@
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
 import { drawBoard, useBoard, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/board.js";
-import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
+import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
 import { struggleLine, explainHand, lightOf, hintList, learnPanel } from "/static/explain.js";
 import { Choices } from "/static/choices.js";
 import { tableInvite } from "/static/invites.js";
+import { cardFace } from "/static/cards.js";
 import { loadEdition } from "/static/edition.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -16,6 +17,7 @@ const $ = (id) => document.getElementById(id);
 
 let facts = null;          // the board's fixed data (GET /api/meta)
 let board = null;          // the drawing of the edition's board (its board.json)
+let cardFaces = null;      // the edition's card faces (its cards.json), drawn by cards.js
 let view = null;           // the latest view shown (private when a seat is active)
 let publicView = null;     // the latest spectator view (hot-seat mode follows this one)
 const seatTokens = new Map();  // seat -> token held by this browser
@@ -49,6 +51,7 @@ async function start() {
   facts = await api("GET", "/api/meta");
   board = (await loadEdition(facts.edition)).board;
   useBoard(board);
+  cardFaces = (await loadEdition(facts.edition)).cards;
   knowLevels(facts.levels);
   const [width, height] = board.size;
   document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
@@ -374,16 +377,10 @@ function renderHand(offered) {
   const cards = [];
   hand.forEach((count, card) => {
     if (!count) return;
-    const classes = ["card", `k-${facts.card_keys[card]}`];
-    if (playable.has(card)) classes.push("playable");
-    else if (offered.length) classes.push("unplayable");
-    if (selected === card) classes.push("selected");
-    const tile = el("button", { class: classes.join(" "), "data-testid": "hand-card", "data-card": card,
-                                 disabled: playable.has(card) ? null : "" },
-      el("span", { class: "title" }, facts.cards[card]),
-      el("span", { class: "text" }, cardText(card)),
-      count > 1 ? el("span", { class: "count" }, `×${count}`) : "");
-    if (playable.has(card)) tile.addEventListener("click", () => choose({ kind: "card", value: card, label: facts.cards[card] }));
+    const tile = cardFace(card, facts, cardFaces, {
+      tag: "button", count, playable: playable.has(card), unplayable: !playable.has(card) && offered.length > 0,
+      selected: selected === card, attrs: { "data-testid": "hand-card", "data-card": card, disabled: playable.has(card) ? null : "" },
+      onPlay: playable.has(card) ? () => choose({ kind: "card", value: card, label: facts.cards[card] }) : null });
     cards.push(tile);
   });
   const total = hand.reduce((a, b) => a + b, 0);
@@ -393,7 +390,8 @@ function renderHand(offered) {
     view.table, (effect) => { lit = lightOf(effect); renderMap(mapTable); });
 }
 
-function renderHint() { return hintList(hint, sendMove); }
+function renderHint() { return hintList(hint, sendMove, (card) => cardFace(card, facts, cardFaces,
+  { size: "small", attrs: { "data-testid": "hint-card", "data-card": card } })); }
 
 function renderPlayers(table) {
   const result = table.result;
@@ -414,7 +412,7 @@ function renderPlayers(table) {
     const top = table.tops[p];
     const court = el("span", { class: "court", title: t("followers at court") },
       ...table.courts[p].map((n, k) => el("span", {}, cubeIcon(k), `${n}`)));
-    const topCard = top >= 0 ? el("span", { class: `card mini k-${facts.card_keys[top]}`, title: t("top card of the played pile") }, el("span", { class: "title" }, facts.cards[top]))
+    const topCard = top >= 0 ? cardFace(top, facts, cardFaces, { size: "small", attrs: { "data-testid": "top-card", "data-card": top } })
                              : el("span", { class: "muted" }, t("no card played"));
     const rows = [el("div", { class: "row" }, el("span", { class: "muted" }, t("Court")), court),
                   el("div", { class: "row top-card" }, el("span", { class: "muted" }, t("Top card")), topCard,
@@ -439,7 +437,9 @@ function renderLog() {
     items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
       el("span", { class: "n" }, `${entry.number}.`),
       el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
-      el("span", {}, el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
+      el("span", {}, entry.card !== null && entry.card !== undefined
+        ? cardFace(entry.card, facts, cardFaces, { size: "icon", attrs: { "data-testid": "log-card", "data-card": entry.card } }) : "",
+        el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
          verdict(entry.number),
          el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number))));
     for (const text of bannerFor([entry]) || []) items.push(el("li", { class: "event" }, `⚑ ${text}`));
