@@ -90,7 +90,7 @@ export function cube(parent, x, y, kind, size = 10) {
   el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z`, fill: colour }, g);
   el("path", { d: `M0,${d}L${d},0L${size},0L${f},${d}Z`, fill: "#fff", "fill-opacity": 0.35, class: "cube-top" }, g);
   el("path", { d: `M${f},${d}L${size},0L${size},${f}L${f},${size}Z`, fill: "#000", "fill-opacity": 0.3, class: "cube-side" }, g);
-  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.3, FACTION_INKS[kind], Math.max(1, size * 0.07)).setAttribute("opacity", 0.75);
+  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.42, FACTION_INKS[kind], Math.max(1, size * 0.06)).setAttribute("opacity", 0.8);
   el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z M${f},${d}L${size},0 M0,${d}L${f},${d}L${f},${size}`,
                fill: "none", stroke: "#000", "stroke-opacity": 0.5, "stroke-width": 0.8, "stroke-linejoin": "round", class: "cube-edge" }, g);
   return g;
