@@ -331,7 +331,7 @@ function drawFollowers(parent, [ax, ay], counts, facts, lit, arrived) {
 // its control token, Crown tokens on their cards; the cards a Crown's swap may take are clickable here.
 function drawTrack(svg, facts, board, table, ui, selectable, touched) {
   const { title, card: [cw, ch], slots } = board.track;
-  const g = el("g", { class: "track", id: "track", role: "list", "aria-label": t("Struggle order") }, svg);
+  const g = el("g", { class: "track", id: "track", role: "group", "aria-label": t("Struggle order") }, svg);
   el("text", { x: title[0], y: title[1], class: "board-title", "text-anchor": "middle" }, g).textContent = t("Struggle order");
   table.order.forEach((region, position) => {
     const [x, y] = slots[position], control = table.control[region];
@@ -348,7 +348,7 @@ function drawTrack(svg, facts, board, table, ui, selectable, touched) {
     if (table.contested === region) words.push(t("contested"));
     if (control >= 0) words.push(facts.controls[control]);
     const card = el("g", { class: classes.join(" "), "data-testid": "region-card", "data-region": region, "data-position": position,
-                           transform: `translate(${x},${y})`, role: selectable.has(region) ? "button" : "listitem",
+                           transform: `translate(${x},${y})`, role: selectable.has(region) ? "button" : "img",
                            "aria-label": words.join(", ") }, g);
     if (selectable.has(region)) card.setAttribute("tabindex", 0);
     el("rect", { x: 0, y: 0, width: cw, height: ch, rx: 3, class: "card-face" }, card);
