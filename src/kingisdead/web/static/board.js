@@ -90,7 +90,7 @@ export function cube(parent, x, y, kind, size = 10) {
   el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z`, fill: colour }, g);
   el("path", { d: `M0,${d}L${d},0L${size},0L${f},${d}Z`, fill: "#fff", "fill-opacity": 0.35, class: "cube-top" }, g);
   el("path", { d: `M${f},${d}L${size},0L${size},${f}L${f},${size}Z`, fill: "#000", "fill-opacity": 0.3, class: "cube-side" }, g);
-  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.3, FACTION_INKS[kind], Math.max(1, size * 0.07)).setAttribute("opacity", 0.75);
+  factionMark(g, FACTION_MARKS[kind], f / 2, d + f / 2, f * 0.42, FACTION_INKS[kind], Math.max(1, size * 0.06)).setAttribute("opacity", 0.8);
   el("path", { d: `M0,${d}L${d},0L${size},0L${size},${f}L${f},${size}L0,${size}Z M${f},${d}L${size},0 M0,${d}L${f},${d}L${f},${size}`,
                fill: "none", stroke: "#000", "stroke-opacity": 0.5, "stroke-width": 0.8, "stroke-linejoin": "round", class: "cube-edge" }, g);
   return g;
@@ -331,7 +331,7 @@ function drawFollowers(parent, [ax, ay], counts, facts, lit, arrived) {
 // its control token, Crown tokens on their cards; the cards a Crown's swap may take are clickable here.
 function drawTrack(svg, facts, board, table, ui, selectable, touched) {
   const { title, card: [cw, ch], slots } = board.track;
-  const g = el("g", { class: "track", id: "track", role: "list", "aria-label": t("Struggle order") }, svg);
+  const g = el("g", { class: "track", id: "track", role: "group", "aria-label": t("Struggle order") }, svg);
   el("text", { x: title[0], y: title[1], class: "board-title", "text-anchor": "middle" }, g).textContent = t("Struggle order");
   table.order.forEach((region, position) => {
     const [x, y] = slots[position], control = table.control[region];
@@ -348,7 +348,7 @@ function drawTrack(svg, facts, board, table, ui, selectable, touched) {
     if (table.contested === region) words.push(t("contested"));
     if (control >= 0) words.push(facts.controls[control]);
     const card = el("g", { class: classes.join(" "), "data-testid": "region-card", "data-region": region, "data-position": position,
-                           transform: `translate(${x},${y})`, role: selectable.has(region) ? "button" : "listitem",
+                           transform: `translate(${x},${y})`, role: selectable.has(region) ? "button" : "img",
                            "aria-label": words.join(", ") }, g);
     if (selectable.has(region)) card.setAttribute("tabindex", 0);
     el("rect", { x: 0, y: 0, width: cw, height: ch, rx: 3, class: "card-face" }, card);
