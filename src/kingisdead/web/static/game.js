@@ -1,7 +1,7 @@
 // The table: shows one game as this browser's seat may see it, and builds moves by clicking.
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
-import { drawBoard, useBoard, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/board.js";
+import { drawBoard, useBoard, cube, PLAYER_COLOURS } from "/static/board.js";
 import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
@@ -225,10 +225,9 @@ function interaction() {
 
 function renderMap(table) { mapTable = table; drawBoard($("map"), facts, board, table, interaction()); }
 
+// Under the board, what its own key does not say (the key on the board names the factions by colour and mark).
 function renderLegend() {
-  const items = facts.factions.slice(0, view.variant === "mordred" ? 4 : 3).map((name, k) =>
-    el("span", {}, el("i", { class: "swatch", style: `background:${FACTION_COLOURS[k]}` }), name));
-  items.push(el("span", {}, el("i", { class: "swatch", style: `background:${SAXON_COLOUR}` }), facts.controls[4]));
+  const items = [];
   items.push(el("span", {}, el("i", { class: "swatch", style: "background:#f0c75a;border-radius:50%" }), t("contested now")));
   if (view.variant === "mordred" && facts.mordred_flags) {
     const names = [...new Set(facts.mordred_flags)].map((r) => `⚑ ${facts.regions[r].code} = ${facts.regions[r].name}`);
