@@ -23,6 +23,8 @@ EDITIONS = Path(__file__).resolve().parents[2] / "src" / "kingisdead" / "web" / 
 # Every face of an edition's cards.json side by side, at the hand's size and the smaller ones.
 SHEET = """async ([facts, edition]) => {
   const { cardFace } = await import('/static/cards.js');
+  const { useBoard } = await import('/static/board.js');  // the factions' colours and marks: the first edition's
+  useBoard(await (await fetch('/static/editions/first/board.json')).json());
   // cards.json alone: the second edition has no board.json yet, for edition.js's loadEdition
   const cards = await (await fetch(`/static/editions/${edition}/cards.json`)).json();
   const link = document.createElement('link');
@@ -97,6 +99,8 @@ def test_an_unknown_primitive_or_a_bad_parameter_fails_loudly(server, new_page):
     page.goto(f"{server.url}/rules")
     errors = page.evaluate("""async () => {
       const { drawPictogram } = await import('/static/cards.js');
+      const { useBoard } = await import('/static/board.js');
+      useBoard(await (await fetch('/static/editions/first/board.json')).json());
       const g = document.createElementNS('http://www.w3.org/2000/svg', 'g');
       const tried = [[{type: 'dragon', x: 1}], [{type: 'piece', x: 1, y: 2, faction: 7}],
                      [{type: 'arrow', from: [0, 0], to: [1, 1], style: 'zigzag'}], [{type: 'region', x: 1}]];
@@ -171,6 +175,8 @@ def test_the_hand_log_top_cards_and_hints_carry_the_cards_art_with_the_rule_on_h
         top = page.locator("[data-testid=player][data-seat='0'] [data-testid=top-card]")
         assert top.locator("svg.card-art").count() == 1
         assert top.get_attribute("data-card") == entry.locator("[data-testid=log-card]").get_attribute("data-card")
+        last = page.locator("[data-testid=last-moves-list] li[data-number='1'] [data-testid=last-move-card]")
+        assert last.get_attribute("data-card") == top.get_attribute("data-card")
         page.locator("#players").screenshot(path=str(OUTPUT / "top-cards-laptop.png"))
         page.locator(".log").screenshot(path=str(OUTPUT / "log-cards-laptop.png"))
     shoot(page, "table-cards-laptop")

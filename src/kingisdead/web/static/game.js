@@ -724,6 +724,8 @@ function renderLastMoves() {
   const recent = (replay ? view.log.slice(0, replay.n) : view.log).slice(-3);
   const items = recent.map((e) => el("li", { class: current && current.number === e.number ? "current" : "", "data-number": e.number },
     el("span", { class: "dot", style: `background:${PLAYER_COLOURS[e.seat]};width:10px;height:10px` }),
+    e.card !== null && e.card !== undefined
+      ? cardFace(e.card, facts, cardFaces, { size: "icon", attrs: { "data-testid": "last-move-card", "data-card": e.card } }) : "",
     el("span", {}, `${e.number}. ${seatLabel(view.seats[e.seat])} ${e.text}`)));
   if (!items.length) items.push(el("li", { class: "muted" }, t("No moves yet.")));
   const parts = [el("h3", {}, t("Last moves")), el("ol", { "data-testid": "last-moves-list" }, ...items)];
