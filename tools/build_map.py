@@ -1,10 +1,15 @@
-"""Build the table's map of Britain: src/kingisdead/web/static/editions/first/board.json.
+"""Build the first edition's board: src/kingisdead/web/static/editions/first/board.json.
 
 Reads Natural Earth's coastline of Great Britain (public domain; see
 ../shared/data/maps/README.md), projects it (x = lon * cos 54.5°, y = -lat,
 scaled), cuts it into the game's eight regions along the hand-chosen lines
 below, simplifies the pieces as one coverage (so neighbours keep identical
-shared borders) and writes, per region, its rings in SVG user units.
+shared borders) and writes, per region, its rings in SVG user units, with
+everything else the drawing (static/board.js) needs that belongs to this
+edition: the board's size and frame, each region's colour and the places of
+its banner, pieces, control token, home shield, Crown token and last-move
+marks, the places of the struggle-order track, the stock, the Saxon track and
+the keys in the sea, the sea's labels, and the factions' colours and marks.
 
 Usage: python tools/build_map.py [GEOJSON] (needs the ``mapdata`` extra: shapely).
 The output is committed; the app and its tests never need shapely.
@@ -16,12 +21,15 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import shapely
 from shapely.geometry import MultiPolygon, Polygon, box, shape
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT.parent / "shared" / "data" / "maps" / "great-britain-50m.geojson"
+SOURCE = next((p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.exists()), ROOT.parent / "shared") \
+    / "data" / "maps" / "great-britain-50m.geojson"
+"""../shared from the main checkout, ../../shared from a worktree under wt/."""
 OUTPUT = ROOT / "src" / "kingisdead" / "web" / "static" / "editions" / "first" / "board.json"
 
 SCALE = 70.0
@@ -78,9 +86,105 @@ ZONES = [
     CAE_AQU + RAT_AQU + LON_AQU + [(W, S)],
 ]
 
-# Label and follower anchor of each region, (lon, lat).
-ANCHORS = [(-4.4, 57.3), (-3.4, 55.55), (-0.95, 54.3), (-2.65, 53.75), (-3.85, 52.3),
-           (-1.95, 52.6), (0.1, 51.95), (-3.6, 50.85)]
+# Centre of each region's pieces, (lon, lat).
+ANCHORS = [(-4.4, 57.3), (-3.4, 55.55), (-0.65, 54.3), (-2.65, 53.75), (-3.95, 52.2),
+           (-1.4, 52.75), (0.1, 51.95), (-3.6, 50.85)]
+
+
+SIZE = (480, 720)
+"""The board, frame included, in SVG units: width / height between 0.62 and 0.72 so the table fits it."""
+FRAME = 8
+"""Width of the frame drawn around the board, SVG units."""
+SHIFT = (6, 16)
+"""Where the island's bounding box (with a 12-unit margin) starts on the board."""
+
+COLOURS = ["#9fae86", "#b7a3bf", "#d3b77e", "#93b3aa", "#cf9f8a", "#c1bb86", "#d9b49c", "#a9a4c4"]
+"""Each region's ink: muted, so the factions' pieces and tokens stand out on it; neighbours differ."""
+NAMES = ["Caledonia", "Din Eidyn", "Eboracum", "Deva", "Caerleon", "Ratae", "Londinium", "Aquae Sulis"]
+"""Only to size each banner (about 6.4 units per letter of 11-unit Georgia bold)."""
+BANNER = (0, -17)
+PIECES = (0, 3)
+FLAG = (0, 32)
+PIECES_BOX = (-50, -6, 100, 30)
+"""Room the pieces take around their centre, at most (four factions): x, y, width, height."""
+MARKS_BOX = (34, 60)
+"""A region's column of last-move badges: three rows of +n / -n, then the piece called to court."""
+BANNER_SHIFT = {3: (-8, -2), 5: (2, 0), 6: (8, 3)}
+
+FACTIONS = [
+    {"colour": "#2f6fd0", "ink": "#ffffff", "mark": "saltire"},
+    {"colour": "#c8362f", "ink": "#ffffff", "mark": "triangle"},
+    {"colour": "#e3b21c", "ink": "#2b2410", "mark": "circle"},
+    {"colour": "#3a3a3a", "ink": "#ffffff", "mark": "diamond"},
+]
+"""Scots, Welsh, Romano-British, Mordred's Loyalists: colour, colour of a number on them, mark."""
+SAXONS = {"colour": "#7d776c", "ink": "#fffbe9", "mark": "axes"}
+
+TRACK: dict[str, Any] = {"title": [404, 36], "card": [124, 30], "slots": [[342, 46 + i * 35] for i in range(8)]}
+"""The struggle order: a column of 8 region cards in the North Sea (top-left of each card)."""
+STOCK: dict[str, Any] = {"title": [58, 558], "piles": [[22, 614], [62, 614], [22, 676], [62, 676]]}
+"""The common stock: one pile per faction (bottom-left of each pile's front cube)."""
+SAXON_TRACK: dict[str, Any] = {"title": [442, 380], "slots": [[442, 404 + i * 38] for i in range(4)]}
+"""The Saxon track: 4 slots (centres), filled by the Saxon tokens taken."""
+KEY = [18, 334]
+LOYALIST_KEY = [16, 16]
+COMPASS = [428, 640]
+SEA_LABELS = [
+    {"text": "Oceanus Germanicus", "x": 318, "y": 190, "angle": 90},
+    {"text": "Mare Hibernicum", "x": 68, "y": 490, "angle": 0},
+    {"text": "Mare Britannicum", "x": 290, "y": 702, "angle": 0},
+]
+
+
+def places(anchor: list[float], r: int) -> dict:
+    """Where region ``r``'s things go on the board, from its anchor (SVG units)."""
+    x, y = anchor
+    at = lambda d: [round(x + d[0], 1), round(y + d[1], 1)]  # noqa: E731
+    width = round(len(NAMES[r]) * 6.4 + 34)
+    bx, by = at(BANNER)
+    bx, by = bx + BANNER_SHIFT.get(r, (0, 0))[0], by + BANNER_SHIFT.get(r, (0, 0))[1]
+    return {
+        "colour": COLOURS[r],
+        "banner": {"x": bx, "y": by, "width": width},
+        "pieces": at(PIECES),
+        "control": at((0, 12)),
+        "home": [round(bx + width / 2 + 9, 1), by],
+        "crown": [round(bx - width / 2 + 2, 1), round(by - 16, 1)],
+        "flag": at(FLAG),
+    }
+
+
+def _boxes(place: dict) -> list[tuple[float, ...]]:
+    """What a region's marks must not cover: its banner (tails and seal included), pieces, shield, flag."""
+    b = place["banner"]
+    x, y = place["pieces"]
+    boxes: list[tuple[float, ...]] = [(b["x"] - b["width"] / 2 - 9, b["y"] - 4, b["width"] + 18, 24),
+             (x + PIECES_BOX[0], y + PIECES_BOX[1], PIECES_BOX[2], PIECES_BOX[3]),
+             (place["home"][0] - 9, place["home"][1] - 10, 18, 21), (place["flag"][0] - 18, place["flag"][1] - 8, 36, 14)]
+    return boxes
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def place_marks(all_places: list[dict], anchors: list[list[float]], furniture: list[tuple]) -> None:
+    """Put each region's column of last-move badges nearest the side of its pieces, off every banner,
+    piece, shield and flag, off the other regions' columns and off the sea's furniture."""
+    taken = [box for place in all_places for box in _boxes(place)] + furniture
+    for r, place in enumerate(all_places):
+        ax, ay = anchors[r]
+        wants = [(ax + 52, ay - 4), (ax - 52 - MARKS_BOX[0], ay - 4)]  # right of the pieces, else left
+        spots = sorted(((ax + dx, ay + dy) for dx in range(-150, 151, 2) for dy in range(-70, 71, 2)),
+                       key=lambda p: min(math.hypot(p[0] - x, (p[1] - y) * 1.5) for x, y in wants))
+        for x, y in spots:
+            box = (x, y, *MARKS_BOX)
+            if FRAME < x and x + MARKS_BOX[0] < SIZE[0] - FRAME and not any(_overlap(box, other) for other in taken):
+                place["marks"] = [round(x, 1), round(y, 1)]
+                taken.append(box)
+                break
+        else:
+            raise AssertionError(f"no room for region {r}'s last-move marks")
 
 
 def project(lon: float, lat: float) -> tuple[float, float]:
@@ -123,13 +227,35 @@ def build(source: Path) -> dict:
                     xs += [c[0] for c in coords]
                     ys += [c[1] for c in coords]
         regions.append(rings)
-    x0, y0 = math.floor(min(xs)) - 12, math.floor(min(ys)) - 12
+    x0, y0 = math.floor(min(xs)) - 12 - SHIFT[0], math.floor(min(ys)) - 12 - SHIFT[1]
     shift = lambda p: [round(p[0] - x0, 1), round(p[1] - y0, 1)]  # noqa: E731
+    assert max(xs) - x0 < SIZE[0] - FRAME and max(ys) - y0 < SIZE[1] - FRAME, "the island must fit in the frame"
+    anchors = [shift([round(v, 1) for v in project(lon, lat)]) for lon, lat in ANCHORS]
+    all_places = [places(anchor, r) for r, anchor in enumerate(anchors)]
+    banners = [_boxes(place)[0] for place in all_places]
+    clash = [(a, b) for a in range(8) for b in range(8) if a != b and any(_overlap(banners[a], box) for box in _boxes(all_places[b]))]
+    assert not clash, f"banners over another region's banner, pieces, shield or flag: {clash}"
+    card_w, card_h = TRACK["card"]
+    furniture = [(x - 10, y, card_w + 10, card_h) for x, y in TRACK["slots"]] + \
+        [(x - 15, y - 15, 30, 30) for x, y in SAXON_TRACK["slots"]] + [(KEY[0], KEY[1], 110, 95)] + \
+        [(x - 4, y - 44, 44, 48) for x, y in STOCK["piles"]] + [(LOYALIST_KEY[0], LOYALIST_KEY[1], 190, 56)] + \
+        [(COMPASS[0] - 30, COMPASS[1] - 44, 60, 76)]
+    place_marks(all_places, anchors, furniture)
     return {
         "source": "Natural Earth 1:50m admin-0 (public domain), via world-atlas 2.0.2; built by tools/build_map.py",
-        "size": [math.ceil(max(xs) - x0) + 12, math.ceil(max(ys) - y0) + 12],
+        "size": list(SIZE),
+        "frame": FRAME,
         "regions": [[[shift(p) for p in ring] for ring in rings] for rings in regions],
-        "anchors": [shift([round(v, 1) for v in project(lon, lat)]) for lon, lat in ANCHORS],
+        "places": all_places,
+        "factions": FACTIONS,
+        "saxons": SAXONS,
+        "track": TRACK,
+        "stock": STOCK,
+        "saxon_track": SAXON_TRACK,
+        "key": KEY,
+        "loyalist_key": LOYALIST_KEY,
+        "compass": COMPASS,
+        "sea_labels": SEA_LABELS,
     }
 
 

@@ -52,6 +52,18 @@ def test_a_running_table_has_no_serious_violation(server, new_page, viewport):
     assert serious_accessibility_violations(page) == []
 
 
+def test_a_table_asking_for_a_region_on_the_board_has_no_serious_violation(server, new_page):
+    """The regions and region cards asked for are buttons on the board, named for screen readers."""
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Ann"), bot("random")], seed=3)
+    token = game["seats"][0]["token"]
+    page = new_page(LAPTOP, f"{server.url}/game/{game['id']}#token={token}", bypass_csp=True)
+    page.locator("[data-testid=hand-card].playable").first.click()
+    page.wait_for_selector("#map [data-testid=region-card].selectable[role=button]")
+    assert page.locator("#map path.region.selectable[role=button]").count() >= 1
+    assert serious_accessibility_violations(page) == []
+
+
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_the_end_screen_has_no_serious_violation(server, new_page, viewport):
     game, tokens = finished_game(server)

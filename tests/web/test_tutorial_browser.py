@@ -71,6 +71,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
         assert lang == "en" or untranslated(page, lang) == []
         refused = False
         steps_seen = 0
+        faces: dict[int, int] = {}
         while True:
             page.wait_for_selector("#tutorial:is([data-wait=next], [data-wait=move], [data-wait=done])")
             wait = page.get_attribute("#tutorial", "data-wait")
@@ -78,6 +79,10 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
                 break
             steps_seen += 1
             step = page.get_attribute("#tutorial", "data-step")
+            face = page.locator("#tutorial [data-testid=tutorial-card]")
+            if face.count():  # a step that introduces a card shows its face, with its art
+                assert face.locator("svg.card-art g > *").count() >= 4
+                faces[int(step)] = int(face.get_attribute("data-card"))
             if wait == "next":
                 if lang == "en" and page.locator("[data-testid=result]").is_visible():
                     page.screenshot(path=str(SHOTS / "tutorial-end.png"))
@@ -110,6 +115,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lang: str):
                 page.wait_for_url(table)
                 page.wait_for_selector(f"#tutorial[data-step='{step}']")
         assert refused and steps_seen == 16
+        assert faces == {3: 6, 4: 2, 5: 1, 8: 0, 9: 3}  # Romano-British, Ambassador, Garrison, Crown, Settlements
         assert page.get_attribute("body", "data-turn") == "over"
         assert page.locator("[data-testid=tutorial-done]").is_visible()
         assert page.locator("[data-testid=play-again]").is_hidden()  # no rematch against a scripted tutor

@@ -1,4 +1,4 @@
-"""Per-seat views, move descriptions, step prompts, and the map drawing's borders."""
+"""Per-seat views, move descriptions, step prompts, and the board's data (borders, places, tracks)."""
 
 from __future__ import annotations
 
@@ -98,22 +98,47 @@ def test_the_drawn_map_has_exactly_the_game_borders():
     assert corners == touching
 
 
-def test_the_map_data_stays_light_and_anchors_each_region_inside_it():
+def _inside(x, y, ring):  # even-odd ray casting
+    hit = False
+    for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
+
+
+def test_the_board_data_stays_light_and_places_each_regions_things_on_the_board():
     path = files("kingisdead.web") / "static" / "editions" / "first" / "board.json"
     assert len(path.read_bytes()) < 60_000
-    britain = _britain()
-    width, height = britain["size"]
+    board = _britain()
+    width, height = board["size"]
+    assert 0.62 <= width / height <= 0.72  # the table's layout is made for this shape
+    frame = board["frame"]
 
-    def inside(x, y, ring):  # even-odd ray casting
-        hit = False
-        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
-            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-                hit = not hit
-        return hit
+    def on_board(x, y):
+        return frame < x < width - frame and frame < y < height - frame
 
-    for r, (x, y) in enumerate(britain["anchors"]):
-        assert 0 < x < width and 0 < y < height
-        assert any(inside(x, y, ring) for ring in britain["regions"][r]), r
+    assert len(board["places"]) == 8
+    colours = [place["colour"] for place in board["places"]]
+    assert len(set(colours)) == 8 and all(c.startswith("#") and len(c) == 7 for c in colours)
+    for r, place in enumerate(board["places"]):
+        assert any(_inside(*place["pieces"], ring) for ring in board["regions"][r]), r  # pieces stand in their region
+        assert any(_inside(*place["control"], ring) for ring in board["regions"][r]), r
+        banner = place["banner"]
+        assert on_board(banner["x"] - banner["width"] / 2, banner["y"]) and on_board(banner["x"] + banner["width"] / 2, banner["y"] + 16)
+        for key in ("pieces", "control", "home", "crown", "marks", "flag"):
+            assert on_board(*place[key]), (r, key)
+    assert len(board["track"]["slots"]) == 8 and len(board["track"]["card"]) == 2
+    card_w, card_h = board["track"]["card"]
+    assert all(on_board(x, y) and on_board(x + card_w, y + card_h) for x, y in board["track"]["slots"])
+    assert len(board["saxon_track"]["slots"]) == 4 and all(on_board(x, y) for x, y in board["saxon_track"]["slots"])
+    assert len(board["stock"]["piles"]) == 4 and all(on_board(x, y) for x, y in board["stock"]["piles"])
+    for point in (board["key"], board["loyalist_key"], board["compass"], board["track"]["title"], board["stock"]["title"],
+                  board["saxon_track"]["title"], *([label["x"], label["y"]] for label in board["sea_labels"])):
+        assert on_board(*point), point
+    # every faction (and the Saxons) has a colour and its own mark, so that no one needs the colours
+    sides = [*board["factions"], board["saxons"]]
+    assert len(board["factions"]) == 4
+    assert len({side["mark"] for side in sides}) == 5 and len({side["colour"] for side in sides}) == 5
 
 
 def test_the_preview_shows_the_board_after_the_action_and_the_court_call():

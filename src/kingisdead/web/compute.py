@@ -90,10 +90,16 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
     return {
         "method": _("search of {playouts} playouts; win chance as the search estimates it", playouts=found.iterations),
         "exact": found.exact,
-        "moves": [{"move": e.move, "description": describe_move(parse_move(e.move)),
+        "moves": [{"move": e.move, "card": _card_of(e.move), "description": describe_move(parse_move(e.move)),
                    "reason": hint_reason(state, parse_move(e.move)),
                    "win_chance": e.win_chance, "visits": e.visits} for e in ranked],
     }
+
+
+def _card_of(notation: str) -> int | None:
+    """The index of the card a move plays (None for a pass): the face the table draws beside it."""
+    card = parse_move(notation).card
+    return None if card is None else int(card)
 
 
 def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:

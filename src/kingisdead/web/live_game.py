@@ -52,7 +52,8 @@ class Snapshot:
     """A game at one moment: replaced whole on every move, never changed in place.
 
     ``log`` holds one entry per move: its number, the seat that made it, the
-    notation, the move in words and the struggles it ended (region, control).
+    notation, the card played (its index, None for a pass), the move in words and the struggles it
+    ended (region, control).
     """
 
     state: GameState
@@ -66,6 +67,7 @@ class Snapshot:
         text = format_move(move)
         entry = {
             "number": len(self.moves) + 1, "seat": before.player, "notation": text, "text": describe_move(move),
+            "card": None if move.card is None else int(move.card),  # the face the log draws
             "resolved": [{"region": r, "control": state.control[r]}
                          for r in state.order[before.resolved:state.resolved]],
             "changes": move_changes(before, state, move),

@@ -1,7 +1,7 @@
 // Explanations at the table: what a hand card does here, who leads the struggle, hints with their
 // reasons, and "learn from your mistakes" after a game. The server words them (web/explain.py); this
 // module only lays them out, so that game.js stays about the table and the building of moves.
-import { drawMap } from "/static/map.js";
+import { drawBoard } from "/static/board.js";
 import { api, el } from "/static/common.js";
 import { t } from "/static/i18n.js";
 
@@ -36,23 +36,27 @@ export function explainHand(hand, table, onLight) {
     if (!effect) continue;
     const show = () => { line.textContent = effect.text; line.classList.remove("muted"); onLight(effect); };
     const hide = () => { line.textContent = t("Point at a card to see what it would do here."); line.classList.add("muted"); onLight(null); };
-    tile.addEventListener("mouseenter", show);
+    // a mouse's pointer only: a tap's emulated mouse events would show the line just before its click,
+    // and on a phone the bar's growth would move the card from under the finger
+    tile.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") show(); });
     tile.addEventListener("focus", show);
-    tile.addEventListener("mouseleave", hide);
+    tile.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") hide(); });
     tile.addEventListener("blur", hide);
   }
   hand.append(line);
   return hand;
 }
 
-// The hint's moves, best first, each with its reason in words and a button that plays it (`play(notation)`).
-export function hintList(hint, play) {
+// The hint's moves, best first, each with its reason in words and a button that plays it (`play(notation)`);
+// `face(card)` draws the face of the card a move plays (cards.js), beside it.
+export function hintList(hint, play, face) {
   return el("div", { class: "move-preview hint-box", "data-testid": "hint-box" },
     el("div", { style: "font-weight:600" }, t("Suggestions, best first")),
     el("ol", { class: "hint-list" }, ...hint.moves.map((m, i) => {
       const button = el("button", { class: "btn small", "data-testid": "play-hint", "data-move": m.move }, t("Play this"));
       button.addEventListener("click", () => { button.disabled = true; play(m.move); });
       return el("li", { class: "hint-move", "data-testid": "hint-move", "data-chance": m.win_chance },
+        m.card !== null && m.card !== undefined ? face(m.card) : "",
         el("div", {}, el("span", { class: "mono" }, m.move),
           el("span", { class: "chance" }, t("{percent}% to win", { percent: pct(m.win_chance) })),
           i === 0 ? el("span", { class: "tag" }, t("best")) : ""),
@@ -69,7 +73,7 @@ const learning = new Map();
 
 // The panel after the analysis: the costliest moves of `seat` one at a time, each on a board of the
 // position before it; the player picks among the offered moves, and only then sees the better move and
-// what the move played cost. `context`: {gameId, facts, seat, summary, name(seat)}.
+// what the move played cost. `context`: {gameId, facts, board, seat, summary, name(seat)}.
 export function learnPanel(context) {
   const { gameId, seat, summary } = context;
   const row = seat === null || seat === undefined ? null : summary.find((r) => r.player === seat);
@@ -109,7 +113,7 @@ function learnContent(context, mistakes, state, redraw) {
   // The board marks what a choice would change while it is pointed at, and the better move once revealed.
   const best = m.choices.find((c) => c.move === m.best);
   const settled = state.picked !== null && best && best.changes ? best.changes : null;
-  const mark = (changes) => drawMap(board, context.facts, frame.table, changes ? { marks: changes } : {});
+  const mark = (changes) => drawBoard(board, context.facts, context.board, frame.table, changes ? { marks: changes } : {});
   mark(settled);
   parts.push(board, struggleLine(frame.table), el("p", { class: "prompt" }, t("What would you play here? Point at a move to see it on the board.")));
   const choices = el("div", { class: "learn-choices" }, ...m.choices.map((c) => {

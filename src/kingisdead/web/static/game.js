@@ -1,19 +1,23 @@
 // The table: shows one game as this browser's seat may see it, and builds moves by clicking.
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
-import { drawMap, cube, FACTION_COLOURS, PLAYER_COLOURS, SAXON_COLOUR } from "/static/map.js";
-import { api, tokensFor, claimInvites, saveTokens, el, toast, cardText, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
+import { drawBoard, useBoard, cube, PLAYER_COLOURS } from "/static/board.js";
+import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
 import { struggleLine, explainHand, lightOf, hintList, learnPanel } from "/static/explain.js";
 import { Choices } from "/static/choices.js";
 import { tableInvite } from "/static/invites.js";
+import { cardFace } from "/static/cards.js";
+import { loadEdition } from "/static/edition.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
 
 let facts = null;          // the board's fixed data (GET /api/meta)
+let board = null;          // the drawing of the edition's board (its board.json)
+let cardFaces = null;      // the edition's card faces (its cards.json), drawn by cards.js
 let view = null;           // the latest view shown (private when a seat is active)
 let publicView = null;     // the latest spectator view (hot-seat mode follows this one)
 const seatTokens = new Map();  // seat -> token held by this browser
@@ -45,7 +49,12 @@ function mySeatToMove(v) {
 // ---------- start ----------
 async function start() {
   facts = await api("GET", "/api/meta");
+  board = (await loadEdition(facts.edition)).board;
+  useBoard(board);
+  cardFaces = (await loadEdition(facts.edition)).cards;
   knowLevels(facts.levels);
+  const [width, height] = board.size;
+  document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
   for (const token of await claimInvites(gameId, tokensFor(gameId))) {
     try {
       const v = await api("GET", `/api/games/${gameId}`, null, token);
@@ -165,7 +174,6 @@ function render() {
   document.body.dataset.replay = replay ? "on" : "off";
   renderLegend();
   renderMap(shown);
-  renderTrack(shown);
   $("preview-flag").classList.toggle("hidden", shown === table);
   renderTurn(table);
   renderAction();
@@ -188,7 +196,6 @@ function announceTable() {
 function renderBuild() {
   const shown = build.options && build.options.preview ? build.options.preview : view.table;
   renderMap(shown);
-  renderTrack(shown);
   $("preview-flag").classList.toggle("hidden", shown === view.table);
   renderAction();
   announceTable();
@@ -216,12 +223,11 @@ function interaction() {
   return ui;
 }
 
-function renderMap(table) { mapTable = table; drawMap($("map"), facts, table, interaction()); }
+function renderMap(table) { mapTable = table; drawBoard($("map"), facts, board, table, interaction()); }
 
+// Under the board, what its own key does not say (the key on the board names the factions by colour and mark).
 function renderLegend() {
-  const items = facts.factions.slice(0, view.variant === "mordred" ? 4 : 3).map((name, k) =>
-    el("span", {}, el("i", { class: "swatch", style: `background:${FACTION_COLOURS[k]}` }), name));
-  items.push(el("span", {}, el("i", { class: "swatch", style: `background:${SAXON_COLOUR}` }), facts.controls[4]));
+  const items = [];
   items.push(el("span", {}, el("i", { class: "swatch", style: "background:#f0c75a;border-radius:50%" }), t("contested now")));
   if (view.variant === "mordred" && facts.mordred_flags) {
     const names = [...new Set(facts.mordred_flags)].map((r) => `⚑ ${facts.regions[r].code} = ${facts.regions[r].name}`);
@@ -229,42 +235,6 @@ function renderLegend() {
       t("Loyalist flag: resolving the region adds a Loyalist to the region named ({names})", { names: names.join(", ") })));
   }
   $("legend").replaceChildren(...items);
-}
-
-function renderTrack(table) {
-  const ui = interaction();
-  const cards = table.order.map((region, position) => {
-    const control = table.control[region];
-    const classes = ["rcard"];
-    if (table.contested === region) classes.push("contested");
-    if (control >= 0) classes.push("resolved");
-    if (ui.selectable.has(region)) classes.push("selectable");
-    else if (ui.dim) classes.push("dimmed");
-    if (ui.chosen.has(region)) classes.push("chosen");
-    if (ui.marks && ui.marks.touched.includes(region)) classes.push("touched");
-    const card = el("div", { class: classes.join(" "), "data-testid": "region-card", "data-region": region },
-      el("div", { class: "pos" }, `${position + 1}`),
-      el("div", { class: "name" }, facts.regions[region].name));
-    if (control >= 0) {
-      const colour = control === 4 ? SAXON_COLOUR : FACTION_COLOURS[control];
-      card.append(el("div", { class: "ctl", style: `background:${colour}`, title: facts.controls[control] }),
-                  el("div", { class: "state" }, facts.controls[control]));
-    } else {
-      card.append(el("div", { class: "state" }, table.contested === region ? t("contested") : ""));
-    }
-    if (table.crowns[region] >= 0) {
-      const p = table.crowns[region];
-      card.append(el("span", { class: "crown", title: t("Crown token of player {n}", { n: p + 1 }) }, crownBadge(p)));
-    }
-    if (ui.selectable.has(region)) card.addEventListener("click", () => ui.onRegion(region));
-    return card;
-  });
-  $("track").replaceChildren(...cards);
-}
-
-function crownBadge(p) {
-  const span = el("span", { class: "dot", style: `background:${PLAYER_COLOURS[p]};width:18px;height:18px;display:inline-flex;align-items:center;justify-content:center;color:#ffe27a;font-size:11px;border:2px solid #fff` }, "♛");
-  return span;
 }
 
 function cubeIcon(kind, size = 11) {
@@ -293,8 +263,6 @@ function renderTurn(table) {
       : seat.away || seat.left ? t("The stand-in bot plays for {player}…", { player })
       : seat.claimed ? t("Waiting for {player}", { player }) : t("Waiting for {player} to join (send the invite link)", { player });
   }
-  const stock = el("span", { title: t("common stock") }, t("Stock") + " ",
-    ...table.stock.slice(0, view.variant === "mordred" ? 4 : 3).flatMap((n, k) => [cubeIcon(k), ` ${n} `]));
   turn.replaceChildren(
     toMove !== null ? el("span", { class: "dot", style: `background:${PLAYER_COLOURS[toMove]}` }) : "",
     el("span", { class: "who", "data-testid": "turn-text" }, who),
@@ -303,8 +271,6 @@ function renderTurn(table) {
     replay ? "" : clockNode(view),
     replay ? "" : seatTools(view, gameId, seatTokens.get(view.you), (v) => show(v, true), render),
     el("div", { class: "stats" },
-      stock,
-      el("span", { title: t("Saxon control tokens: four end the game") }, t("Saxons {n}/4", { n: table.saxons })),
       el("span", {}, t("Passes in a row {n}/{players}", { n: table.passes, players: view.players })),
       el("span", {}, t("Struggle {n} of 8", { n: Math.min(table.resolved + 1, 8) }))),
     struggleLine(table));
@@ -410,16 +376,10 @@ function renderHand(offered) {
   const cards = [];
   hand.forEach((count, card) => {
     if (!count) return;
-    const classes = ["card", `k-${facts.card_keys[card]}`];
-    if (playable.has(card)) classes.push("playable");
-    else if (offered.length) classes.push("unplayable");
-    if (selected === card) classes.push("selected");
-    const tile = el("button", { class: classes.join(" "), "data-testid": "hand-card", "data-card": card,
-                                 disabled: playable.has(card) ? null : "" },
-      el("span", { class: "title" }, facts.cards[card]),
-      el("span", { class: "text" }, cardText(card)),
-      count > 1 ? el("span", { class: "count" }, `×${count}`) : "");
-    if (playable.has(card)) tile.addEventListener("click", () => choose({ kind: "card", value: card, label: facts.cards[card] }));
+    const tile = cardFace(card, facts, cardFaces, {
+      tag: "button", count, playable: playable.has(card), unplayable: !playable.has(card) && offered.length > 0,
+      selected: selected === card, attrs: { "data-testid": "hand-card", "data-card": card, disabled: playable.has(card) ? null : "" },
+      onPlay: playable.has(card) ? () => choose({ kind: "card", value: card, label: facts.cards[card] }) : null });
     cards.push(tile);
   });
   const total = hand.reduce((a, b) => a + b, 0);
@@ -429,7 +389,8 @@ function renderHand(offered) {
     view.table, (effect) => { lit = lightOf(effect); renderMap(mapTable); });
 }
 
-function renderHint() { return hintList(hint, sendMove); }
+function renderHint() { return hintList(hint, sendMove, (card) => cardFace(card, facts, cardFaces,
+  { size: "small", attrs: { "data-testid": "hint-card", "data-card": card } })); }
 
 function renderPlayers(table) {
   const result = table.result;
@@ -450,10 +411,10 @@ function renderPlayers(table) {
     const top = table.tops[p];
     const court = el("span", { class: "court", title: t("followers at court") },
       ...table.courts[p].map((n, k) => el("span", {}, cubeIcon(k), `${n}`)));
-    const topCard = top >= 0 ? el("span", { class: `card mini k-${facts.card_keys[top]}`, title: t("top card of the played pile") }, el("span", { class: "title" }, facts.cards[top]))
+    const topCard = top >= 0 ? cardFace(top, facts, cardFaces, { size: "small", attrs: { "data-testid": "top-card", "data-card": top } })
                              : el("span", { class: "muted" }, t("no card played"));
     const rows = [el("div", { class: "row" }, el("span", { class: "muted" }, t("Court")), court),
-                  el("div", { class: "row" }, el("span", { class: "muted" }, t("Top card")), topCard,
+                  el("div", { class: "row top-card" }, el("span", { class: "muted" }, t("Top card")), topCard,
                      el("span", { class: "muted", "data-testid": "cards-left" }, tn("{n} card left", "{n} cards left", { n: table.cards_left[p] })))];
     if (table.hands) {
       const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]));
@@ -475,7 +436,9 @@ function renderLog() {
     items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
       el("span", { class: "n" }, `${entry.number}.`),
       el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
-      el("span", {}, el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
+      el("span", {}, entry.card !== null && entry.card !== undefined
+        ? cardFace(entry.card, facts, cardFaces, { size: "icon", attrs: { "data-testid": "log-card", "data-card": entry.card } }) : "",
+        el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
          verdict(entry.number),
          el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number))));
     for (const text of bannerFor([entry]) || []) items.push(el("li", { class: "event" }, `⚑ ${text}`));
@@ -603,7 +566,7 @@ function renderAnalysisSummary() {
     el("p", { class: "muted legend", "data-testid": "analysis-legend" },
       t("Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more).")
       + " " + t("A move link opens the replay at the position before that move.")),
-    learnPanel({ gameId, facts, summary: analysisSummary, seat: view.you !== null ? view.you : [...seatTokens.keys()][0] }));
+    learnPanel({ gameId, facts, board, summary: analysisSummary, seat: view.you !== null ? view.you : [...seatTokens.keys()][0] }));
 }
 
 // ---------- replay ----------
@@ -626,6 +589,24 @@ function keepMapInView() {
   const bottom = $(replay ? "replay" : "action").getBoundingClientRect().top;
   if (map.top < top || map.bottom > bottom) window.scrollBy(0, map.top - top - 4);
 }
+
+// Zoom on the board: 1 shows it whole; larger zooms keep the point at the centre of the view where it was,
+// and the view scrolls (a finger drags it on a phone).
+const ZOOMS = [1, 1.6, 2.4];
+let zoom = 0;
+function setZoom(level) {
+  const box = $("board-view");
+  const centre = [(box.scrollLeft + box.clientWidth / 2) / box.scrollWidth, (box.scrollTop + box.clientHeight / 2) / box.scrollHeight];
+  zoom = Math.max(0, Math.min(ZOOMS.length - 1, level));
+  box.style.setProperty("--zoom", String(ZOOMS[zoom]));
+  box.dataset.zoom = String(ZOOMS[zoom]);
+  $("zoom-out").disabled = zoom === 0;
+  $("zoom-in").disabled = zoom === ZOOMS.length - 1;
+  box.scrollLeft = centre[0] * box.scrollWidth - box.clientWidth / 2;
+  box.scrollTop = centre[1] * box.scrollHeight - box.clientHeight / 2;
+}
+$("zoom-in").addEventListener("click", () => setZoom(zoom + 1));
+$("zoom-out").addEventListener("click", () => setZoom(zoom - 1));
 
 function renderReplayBar() {
   const bar = $("replay");
@@ -743,6 +724,8 @@ function renderLastMoves() {
   const recent = (replay ? view.log.slice(0, replay.n) : view.log).slice(-3);
   const items = recent.map((e) => el("li", { class: current && current.number === e.number ? "current" : "", "data-number": e.number },
     el("span", { class: "dot", style: `background:${PLAYER_COLOURS[e.seat]};width:10px;height:10px` }),
+    e.card !== null && e.card !== undefined
+      ? cardFace(e.card, facts, cardFaces, { size: "icon", attrs: { "data-testid": "last-move-card", "data-card": e.card } }) : "",
     el("span", {}, `${e.number}. ${seatLabel(view.seats[e.seat])} ${e.text}`)));
   if (!items.length) items.push(el("li", { class: "muted" }, t("No moves yet.")));
   const parts = [el("h3", {}, t("Last moves")), el("ol", { "data-testid": "last-moves-list" }, ...items)];

@@ -5,6 +5,8 @@
 // The script of moves comes from GET /api/learn; the table tells this layer what it shows through the
 // "kid:table" event (game.js), so the learner's moves go through the table's own controls.
 import { api, el } from "/static/common.js";
+import { cardFace } from "/static/cards.js";
+import { loadEdition } from "/static/edition.js";
 import { t } from "/static/i18n.js";
 
 export const TUTORIAL_KEY = "kid:tutorial";  // this browser's tutorial game: {id, tutor (token), step}
@@ -13,18 +15,19 @@ const TUTOR_DELAY_MS = 700;  // the tutor's reply comes a moment after the learn
 // Each step: `focus` the id of the table's part it outlines; `move` the index in the script of the
 // learner's move it asks for (it ends once that move is made), else `after` the number of moves the game
 // must have reached before it shows (the tutor's replies up to there are played first) and the learner
-// goes on with Next. `regions`: the regions it speaks of, outlined on the map and the region-card track. `text` gets the board's names: region(r), faction(k), card(c).
+// goes on with Next. `regions`: the regions it speaks of, outlined on the map and the region-card track;
+// `card`: the card it introduces, whose face it shows. `text` gets the board's names: region(r), faction(k), card(c).
 const STEPS = [
   { after: 0, focus: "map", text: (n) => t("Arthur is dead, and you are one of his court. You have no faction of your own: the Scots (blue), the Welsh (red) and the Romano-British (yellow) fight over the eight regions of Britain, one power struggle for each. When all eight are fought, the faction that holds the most regions rules, and the player with the most of its followers at court is crowned.") },
   { after: 0, focus: "players", text: (n) => t("This is your court: the followers in front of you. You start with two. Each card you play lets you call one more follower to your court, from any region not yet resolved. {tutor}, your tutor, plays the other seat.", { tutor: n.tutor }) },
   { after: 0, focus: "track", regions: [0], text: (n) => t("The region cards give the order of the struggles. {region} is contested now (it glows on the map): when its struggle ends, the faction with the most followers there takes it.", { region: n.region(0) }) },
-  { move: 0, focus: "action", text: (n) => t("Your turn. Each of your eight cards can be played once. The {card} card puts up to 2 {faction} followers from the stock into regions that border a region the {faction} hold; their home, {home}, counts as held until its own struggle. The Scots and Welsh cards work the same way. After every card you call one follower to your court.", { card: n.card(6), faction: n.faction(2), home: n.region(6) }) },
-  { after: 2, focus: "last-moves", text: (n) => t("{tutor} played the Ambassador: one follower of one region changes places with one follower of any other region (here a Scots follower of {a} and a Romano-British one of {b}). Then {tutor} called a follower to court. The latest moves are listed here, all of them in the log.", { tutor: n.tutor, a: n.region(2), b: n.region(4) }) },
-  { move: 2, focus: "action", text: (n) => t("The Garrison exchanges 2 followers of one region for 1 follower of a region that borders it. Send a Scots and a Romano-British follower from {a} to {b} for a Romano-British one, then call the Welsh follower of {c} to your court: {c} is left with 2 Scots against 1 Romano-British.", { a: n.region(7), b: n.region(6), c: n.region(0) }) },
+  { move: 0, focus: "action", card: 6, text: (n) => t("Your turn. Each of your eight cards can be played once. The {card} card puts up to 2 {faction} followers from the stock into regions that border a region the {faction} hold; their home, {home}, counts as held until its own struggle. The Scots and Welsh cards work the same way. After every card you call one follower to your court.", { card: n.card(6), faction: n.faction(2), home: n.region(6) }) },
+  { after: 2, focus: "last-moves", card: 2, text: (n) => t("{tutor} played the Ambassador: one follower of one region changes places with one follower of any other region (here a Scots follower of {a} and a Romano-British one of {b}). Then {tutor} called a follower to court. The latest moves are listed here, all of them in the log.", { tutor: n.tutor, a: n.region(2), b: n.region(4) }) },
+  { move: 2, focus: "action", card: 1, text: (n) => t("The Garrison exchanges 2 followers of one region for 1 follower of a region that borders it. Send a Scots and a Romano-British follower from {a} to {b} for a Romano-British one, then call the Welsh follower of {c} to your court: {c} is left with 2 Scots against 1 Romano-British.", { a: n.region(7), b: n.region(6), c: n.region(0) }) },
   { move: 4, focus: "action", text: (n) => t("{tutor} passed. A pass keeps your cards for later, and it counts for this turn only. A power struggle ends when every player has passed, one after the other. Pass now to end the struggle for {region}.", { tutor: n.tutor, region: n.region(0) }) },
   { after: 5, focus: "track", regions: [0], text: (n) => t("The struggle is over. The Scots have the most followers in {region} (2 against 1), so they take it, and its followers go back to the stock. A tie for the most, or an empty region, would have fallen to the Saxons. The next struggle begins with the player after the one who passed last: {tutor}.", { region: n.region(0), tutor: n.tutor }) },
-  { after: 6, focus: "track", regions: [2, 6], text: (n) => t("{tutor} played the Crown: the region cards of {a} and {b} changed places, so {b} is now fought before {a}. {tutor}'s Crown token lies on the card of {a}: no one can move that card again.", { tutor: n.tutor, a: n.region(2), b: n.region(6) }) },
-  { move: 6, focus: "action", text: (n) => t("You hold two Settlements cards. Each brings one follower of every faction from the stock into regions not yet resolved, each where you like. Put the Scots and the Welsh follower into {a} and the Romano-British one into {b}, then call a Romano-British follower of {c} to your court.", { a: n.region(1), b: n.region(5), c: n.region(2) }) },
+  { after: 6, focus: "track", regions: [2, 6], card: 0, text: (n) => t("{tutor} played the Crown: the region cards of {a} and {b} changed places, so {b} is now fought before {a}. {tutor}'s Crown token lies on the card of {a}: no one can move that card again.", { tutor: n.tutor, a: n.region(2), b: n.region(6) }) },
+  { move: 6, focus: "action", card: 3, text: (n) => t("You hold two Settlements cards. Each brings one follower of every faction from the stock into regions not yet resolved, each where you like. Put the Scots and the Welsh follower into {a} and the Romano-British one into {b}, then call a Romano-British follower of {c} to your court.", { a: n.region(1), b: n.region(5), c: n.region(2) }) },
   { move: 8, focus: "map", regions: [7], text: (n) => t("{region} is contested now: one Welsh and one Romano-British follower, a tie. {tutor} passed; pass too.", { region: n.region(7), tutor: n.tutor }) },
   { after: 9, focus: "track", regions: [7], text: (n) => t("A tie: no faction takes {region}, and a Saxon token lies on it. As soon as four Saxon tokens are on the board, the game ends at once: the Saxons invade.", { region: n.region(7) }) },
   { move: 10, focus: "map", regions: [6], text: (n) => t("{region} is next: 2 Scots, 1 Welsh and 2 Romano-British, tied again. Pass.", { region: n.region(6) }) },
@@ -49,7 +52,7 @@ function same(a, b) { return a.kind === b.kind && Number(a.value) === Number(b.v
 
 // The choice a click on the table would make, or null for a click on anything else.
 function clickedChoice(target) {
-  const node = target.closest("[data-testid=hand-card], [data-testid=choice], [data-testid=pass], [data-testid=confirm], [data-testid=hint], .region.selectable, .rcard.selectable");
+  const node = target.closest("[data-testid=hand-card], [data-testid=choice], [data-testid=pass], [data-testid=confirm], [data-testid=hint], .region.selectable, .region-card.selectable");
   if (!node) return null;
   const id = node.dataset.testid;
   if (id === "hand-card") return { kind: "card", value: Number(node.dataset.card) };
@@ -147,11 +150,14 @@ function render() {
   const focus = document.getElementById(s.focus);
   if (ready && focus) focus.classList.add("tutorial-focus");
   if (ready) for (const r of s.regions || []) {
-    document.querySelectorAll(`#map path.region[data-region="${r}"], #track .rcard[data-region="${r}"]`)
+    document.querySelectorAll(`#map path.region[data-region="${r}"], #track .region-card[data-region="${r}"]`)
       .forEach((node) => node.classList.add("tutorial-focus"));
   }
   const parts = [title, el("div", { class: "muted", "data-testid": "tutorial-count" },
     t("Step {n} of {total}", { n: saved.step + 1, total: STEPS.length }))];
+  if (ready && s.card !== undefined) {
+    parts.push(cardFace(s.card, names.facts, names.cards, { size: "small", attrs: { "data-testid": "tutorial-card", "data-card": s.card } }));
+  }
   parts.push(el("p", { "data-testid": "tutorial-step" }, ready ? s.text(names) : t("{tutor} is playing…", { tutor: names.tutor })));
   if (ready && s.move !== undefined) {
     const want = wanted();
@@ -179,10 +185,11 @@ async function start() {
   document.querySelector("header.topbar").after(box);
   const [learn, facts] = await Promise.all([api("GET", "/api/learn"), api("GET", "/api/meta")]);
   script = learn.moves;
-  names = { tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
+  const cards = (await loadEdition(facts.edition)).cards;
+  names = { facts, cards, tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
   document.addEventListener("click", guard, true);
   document.addEventListener("keydown", (event) => {  // the map's regions answer Enter and Space as well
-    if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".region.selectable")) guard(event);
+    if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".region.selectable, .region-card.selectable")) guard(event);
   }, true);
   if (table) update();
   else render();

@@ -1,0 +1,162 @@
+"""One screen at every size, in Debian's headless chromium: the table's parts in view without scrolling.
+
+At 1920x1080, 1440x900 and 1366x768 the board, the hand, the prompt, every player's court and top
+card and the last moves are all in view and the page does not scroll; on a 390x844 phone the board,
+the hand and the prompt are in view while the player is to move, the board zooms, and the result is
+in view at the end. The screenshots of each size, language and moment (start, mid-move, end) land
+in build/test-output/web/screenshots/layout/ (docs/img holds copies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from test_end_screen import finished_game
+from webtools import OUTPUT, Server, bot, create, human
+
+DESKTOPS = {"1920x1080": (1920, 1080), "1440x900": (1440, 900), "1366x768": (1366, 768)}
+PHONE = (390, 844)
+SHOTS = OUTPUT / "screenshots" / "layout"
+
+# The part of `node` that is visible: inside the window and inside every scrolling box around it.
+VISIBLE = """node => {
+  let r = node.getBoundingClientRect();
+  let box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  for (let p = node.parentElement; p; p = p.parentElement) {
+    const style = getComputedStyle(p);
+    if (style.display === "contents" || !/(auto|scroll|hidden)/.test(style.overflowX + style.overflowY)) continue;
+    const c = p.getBoundingClientRect();
+    box = { left: Math.max(box.left, c.left), top: Math.max(box.top, c.top),
+            right: Math.min(box.right, c.right), bottom: Math.min(box.bottom, c.bottom) };
+  }
+  box = { left: Math.max(box.left, 0), top: Math.max(box.top, 0),
+          right: Math.min(box.right, innerWidth), bottom: Math.min(box.bottom, innerHeight) };
+  const shown = Math.max(0, box.right - box.left) * Math.max(0, box.bottom - box.top);
+  return { shown, whole: r.width * r.height };
+}"""
+
+
+def in_view(locator) -> bool:
+    """Every element of ``locator`` shown whole (at least 98% of its area), none hidden."""
+    assert locator.count(), "nothing matched"
+    for i in range(locator.count()):
+        seen = locator.nth(i).evaluate(VISIBLE)
+        if not seen["whole"] or seen["shown"] < 0.98 * seen["whole"]:
+            return False
+    return True
+
+
+def page_scrolls(page) -> bool:
+    return page.evaluate("() => { const s = document.scrollingElement;"
+                         " return s.scrollHeight > innerHeight + 1 || s.scrollWidth > innerWidth + 1; }")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("layout") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def games(server: Server) -> dict[str, dict]:
+    with httpx.Client(base_url=server.url) as http:
+        two = create(http, [human("You"), bot("random")], seed=7)
+        four = create(http, [human("You"), bot("random"), bot("random"), bot("random")], seed=3)
+    ended, _ = finished_game(server, 2, seed=5)
+    return {"two": two, "four": four, "ended": ended}
+
+
+def open_table(browser, server: Server, game: dict, size: tuple[int, int], locale: str = "en-GB", ended: bool = False):
+    width, height = size
+    phone = width < 500
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                  reduced_motion="reduce", is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    if ended:
+        page.wait_for_selector("[data-testid=result-explanation]")
+    else:
+        page.wait_for_selector("body[data-turn=you] [data-testid=hand-card].playable")
+    page.errors = errors
+    return context, page
+
+
+@pytest.mark.parametrize("size", list(DESKTOPS))
+def test_the_whole_table_is_on_one_screen(browser, server, games, size):
+    for players in ("two", "four") if size == "1366x768" else ("two",):
+        context, page = open_table(browser, server, games[players], DESKTOPS[size])
+        assert not page_scrolls(page), f"the page scrolls at {size}"
+        assert in_view(page.locator("#map")), "the board"
+        assert in_view(page.locator("[data-testid=hand-card]")), "every hand card"
+        assert in_view(page.locator("[data-testid=prompt]")), "the prompt"
+        assert page.locator("[data-testid=player]").count() == (2 if players == "two" else 4)
+        assert in_view(page.locator("[data-testid=player] .court")), "every court"
+        assert in_view(page.locator("[data-testid=player] .top-card")), "every top card"
+        assert in_view(page.locator("[data-testid=last-moves]")), "the last moves"
+        # halfway through a move the choices and the board stay on the screen too
+        page.locator("[data-testid=hand-card].playable").first.click()
+        page.wait_for_selector("[data-testid=choice], [data-testid=confirm]")
+        assert not page_scrolls(page)
+        assert in_view(page.locator("#map")) and in_view(page.locator("[data-testid=prompt]"))
+        assert page.errors == []
+        context.close()
+
+
+def test_a_phone_shows_the_board_the_hand_and_the_prompt_and_zooms(browser, server, games):
+    context, page = open_table(browser, server, games["two"], PHONE)
+    assert in_view(page.locator("#map")), "the board, whole"
+    assert in_view(page.locator("[data-testid=prompt]"))
+    assert in_view(page.locator("[data-testid=hand-card]").first)
+    view = page.locator("[data-testid=board-view]")
+    width = page.locator("#map").bounding_box()["width"]
+    page.click("[data-testid=zoom-in]")
+    assert view.get_attribute("data-zoom") == "1.6"
+    assert page.locator("#map").bounding_box()["width"] == pytest.approx(1.6 * width, rel=0.02)
+    assert view.evaluate("v => v.scrollWidth > v.clientWidth && v.scrollHeight > v.clientHeight"), "it pans"
+    # a region clicked on the zoomed board: the Crown's region card to swap, chosen on the map
+    page.locator("[data-testid=hand-card][data-card='0']").click()
+    region = page.locator("#map .region.selectable").first
+    region.scroll_into_view_if_needed()
+    steps = page.locator(".crumbs span").count()
+    region.click()
+    page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n", arg=steps)
+    page.click("[data-testid=zoom-out]")
+    assert view.get_attribute("data-zoom") == "1"
+    assert page.locator("#map").bounding_box()["width"] == pytest.approx(width, rel=0.02)
+    assert page.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", [*DESKTOPS, "phone"])
+def test_the_result_is_in_view_at_the_end(browser, server, games, size):
+    context, page = open_table(browser, server, games["ended"], DESKTOPS.get(size, PHONE), ended=True)
+    assert in_view(page.locator("[data-testid=result] h2"))
+    if size != "phone":
+        assert not page_scrolls(page) and in_view(page.locator("#map"))
+    assert page.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR", "de-DE"])
+def test_screenshots_at_each_size_and_moment(browser, server, games, locale):
+    """Start, mid-move and end at each size in one language (copied to docs/img by hand)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    language = locale[:2]
+    for size, dimensions in [*DESKTOPS.items(), ("390x844", PHONE)]:
+        context, page = open_table(browser, server, games["two"], dimensions, locale)
+        assert page.locator("html").get_attribute("lang") == language
+        page.screenshot(path=str(SHOTS / f"table-{size}-{language}-start.jpg"), type="jpeg", quality=70)
+        page.locator("[data-testid=hand-card].playable").first.click()
+        page.wait_for_selector("[data-testid=choice], [data-testid=confirm]")
+        page.screenshot(path=str(SHOTS / f"table-{size}-{language}-mid-move.jpg"), type="jpeg", quality=70)
+        context.close()
+        context, page = open_table(browser, server, games["ended"], dimensions, locale, ended=True)
+        page.screenshot(path=str(SHOTS / f"table-{size}-{language}-end.jpg"), type="jpeg", quality=70)
+        assert page.errors == []
+        context.close()
