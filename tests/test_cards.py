@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from positions import FULL_HAND, assert_illegal, build, followers, hand_without
+from positions import FULL_HAND, assert_illegal, build, followers, hand_without, sample_move
 
 from kingisdead import Card, Move, Region, parse_move, rules
 from kingisdead.board import FACTION_CARD, HOMES, NEIGHBOURS, Faction
@@ -20,7 +20,8 @@ FULL = FULL_HAND
 
 
 def options(state, card: Card) -> list[tuple[int, ...]]:
-    return rules.action_options(state, card)
+    """The card's legal actions from the engine under test."""
+    return state.card_actions(card)
 
 
 def region_set(codes: str) -> set[int]:
@@ -281,7 +282,7 @@ def test_own_exchange_may_be_undone():
     s = build(regions={"Dev": "S", "Ebo": "W", "Cal": "R"})
     s.apply("Ambassador Ebo:W<>Dev:S +Cal:R").apply("pass")
     assert s.current_player == 0
-    assert rules.action_options(s, Card.GARRISON) == [(EBO, S, DEV, W)]
+    assert options(s, Card.GARRISON) == [(EBO, S, DEV, W)]
     s.apply("Garrison Ebo:S<>Dev:W +Dev:S")
     assert followers(s, "Ebo") == "W" and followers(s, "Dev") == ""
 
@@ -440,7 +441,7 @@ def test_no_immediate_undo_judged_by_effect_in_the_fast_sampler():
     banned = rules.exchange_effect(parse_move(UNDO_SPELLINGS[0]).action)
     drawn = set()
     for seed in range(400):
-        move = rules.sample_move(s, Random(seed))
+        move = sample_move(s, Random(seed))
         assert rules.check_move(s, move) == move
         if move.card is Card.GARRISON:
             assert rules.exchange_effect(move.action) != banned

@@ -191,6 +191,16 @@ def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
     return [tuple(a) for a in require().card_actions(to_core(s), int(card))]
 
 
+def is_legal(s: GameState, move: Move) -> bool:
+    """Whether the core finds ``move`` legal in ``s`` (False for anything that is not a move)."""
+    if s._result is not None:
+        return False
+    try:
+        return bool(require().is_legal(to_core(s), move))
+    except (TypeError, OverflowError):  # a field the core cannot even read: no move of this game
+        return False
+
+
 def play(s: GameState, move: Move) -> GameState:
     """A new state: ``move`` played on ``s`` (ValueError if it is not legal there)."""
     return from_core(require().play(to_core(s), move))
@@ -208,6 +218,11 @@ def outcome(s: GameState) -> tuple[str, tuple[int, ...], int | None, tuple[int, 
         return None
     ending, winners, ruler, ranking = result
     return ending, tuple(winners), ruler, tuple(ranking)
+
+
+def last_card_applies(s: GameState) -> bool:
+    """Whether the last-card rule binds the player to move (as :func:`kingisdead.rules.last_card_applies`)."""
+    return bool(require().last_card_applies(to_core(s)))
 
 
 def sample_move(s: GameState, rng: Random) -> Move:

@@ -145,7 +145,17 @@ class GameState:
             return core.legal_moves(self)
         return rules.legal_moves(self)
 
+    def card_actions(self, card: int) -> list[tuple[int, ...]]:
+        """Every legal action of ``card`` (a :class:`Card` or its number), in the
+        reference's order, from the engine in use; empty if the card cannot be played."""
+        if core.active():
+            return core.card_actions(self, card)
+        return rules.action_options(self, card)
+
     def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here, judged by the engine in use."""
+        if core.active():
+            return core.is_legal(self, move)
         try:
             rules.check_move(self, move)
         except ValueError:
@@ -157,10 +167,20 @@ class GameState:
         rules.check_move(self, move)
 
     def apply(self, move: Move | str) -> GameState:
-        """Play a move (a Move or its notation) in place; illegal moves raise and change nothing."""
+        """Play a move (a Move or its notation) in place, in the engine in use.
+
+        Raises :class:`IllegalMoveError` naming the broken rule (the reference's
+        :func:`rules.check_move` judges every move first) and changes nothing.
+        """
         if isinstance(move, str):
             move = parse_move(move)
-        rules.play(self, rules.check_move(self, move))
+        move = rules.check_move(self, move)  # the reference names the rule an illegal move breaks
+        if core.active():
+            after = core.play(self, move)
+            for name in GameState.__slots__:
+                setattr(self, name, getattr(after, name))
+        else:
+            rules.play(self, move)
         return self
 
     def after(self, move: Move | str) -> GameState:
