@@ -253,7 +253,7 @@ def test_no_immediate_undo_ignores_court_calls_made_meanwhile():
     s = build(players=3, regions={"Dev": "SWWR", "Lon": "RRS"})
     s.apply("Ambassador Dev:S<>Lon:R +Dev:R")
     assert followers(s, "Dev") == "WWR"
-    assert s.undo_ban == (0, (DEV, R, LON, S))
+    assert s.undo_ban == (0, (DEV, LON, (1, 0, -1, 0)))  # Deva may not get its Scot back for a Romano-British
     s.apply("pass")
     assert_illegal(s, "Ambassador Dev:R<>Lon:S +Lon:R", "immediately undo player 1's exchange")
     s.apply("Ambassador Dev:W<>Lon:S +Lon:R")
@@ -334,6 +334,22 @@ def test_exchange_effect_is_canonical_whatever_the_spelling():
     # Same faction both ways: no change; no exchange: no effect.
     assert rules.exchange_effect((DEV, W, EBO, W)) == (EBO, DEV, (0, 0, 0, 0))
     assert rules.exchange_effect(()) is None
+
+
+@pytest.mark.parametrize("length", [4, 5])
+def test_spell_effect_spells_exactly_the_effect(length):
+    # Every change an exchange can make, spelled back, has that change: the position file's spelling.
+    kinds = range(4)
+    actions = ([(a, f1, f2, b, g) for a, b in ((EBO, DEV), (DEV, EBO)) for f1 in kinds for f2 in kinds if f1 <= f2
+                for g in kinds] if length == 5 else
+               [(a, f, b, g) for a, b in ((DEV, LON), (LON, DEV)) for f in kinds for g in kinds])
+    for action in actions:
+        effect = rules.exchange_effect(action)
+        if rules.changes_nothing(effect):
+            continue
+        assert rules.exchange_effect(rules.spell_effect(effect)) == effect, action
+    with pytest.raises(ValueError, match="no exchange has"):
+        rules.spell_effect((DEV, LON, (0, 0, 0, 0)))
 
 
 @pytest.mark.parametrize("spelling", UNDO_SPELLINGS)

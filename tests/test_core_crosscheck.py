@@ -55,7 +55,7 @@ def check_position(s: GameState, rng: Random) -> None:
     assert compiled == reference, "legal moves differ (content or order)"
     assert core.count_legal_moves(s) == len(reference)
     for card in range(7):
-        assert core.card_actions(s, card) == rules.action_options(s, card), f"card {card}"
+        assert core.card_actions(s, card) == rules.card_actions(s, card), f"card {card}"
     assert core.require().last_card_applies(core.to_core(s)) == rules.last_card_applies(s)
     for ours, theirs in zip(core.evaluate(s), evaluate(s)):
         assert ours == pytest.approx(theirs, abs=1e-12)

@@ -88,7 +88,7 @@ def _follow_to_the_end(state: GameState) -> GameState:
 def _card_moves_ignoring_the_rule(s: GameState) -> list[Move]:
     card = next(c for c in range(7) if s.hands[s.player * 7 + c])
     moves = []
-    for action in rules.action_options(s, card):
+    for action in rules.card_actions(s, card):
         board = s.board[:]
         rules._move_followers(board, s.stock[:], card, action)
         for court in rules.court_options(board, s.open) or [None]:

@@ -22,7 +22,7 @@ mod network_py;
 mod vecenv;
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
-type PyBan = Option<(u8, Vec<i8>)>;
+type PyBan = Option<(u8, (u8, u8, [i8; NUM_KINDS]))>;
 /// Moves of one card and action: (card or -1 for the pass, action, court calls).
 type MoveGroup<'py> = (i8, Bound<'py, PyTuple>, Vec<i8>);
 type PyOutcome = Option<(&'static str, Vec<u16>, Option<u8>, Vec<u16>)>;
@@ -67,47 +67,16 @@ fn fill<T: Copy, const N: usize>(out: &mut [T; N], values: &[T], what: &str) -> 
     Ok(())
 }
 
-/// The ban on exchanges with the effect of `action` (Python keeps the banned
-/// exchange spelled out; the core keeps its effect, see [`Ban`]). None for
-/// anything that is not an exchange changing the two regions' make-up.
-fn banned_effect(player: u8, action: &[i8]) -> Option<Ban> {
-    let region = |r: i8| (0..NUM_REGIONS as i8).contains(&r);
-    let kind = |k: i8| (0..NUM_KINDS as i8).contains(&k);
-    let valid = match *action {
-        [a, f1, f2, b, g] => region(a) && region(b) && kind(f1) && kind(f2) && kind(g),
-        [a, f, b, g] => region(a) && region(b) && kind(f) && kind(g),
-        _ => false,
-    };
-    let (from, to, delta) = rules::exchange_effect(action).filter(|_| valid)?;
-    (delta != [0; NUM_KINDS] && from != to).then_some(Ban {
+/// The undo ban as Python keeps it too: `(player, (from, to, delta))`, the
+/// banned effect in the canonical form of [`rules::exchange_effect`].
+fn ban_from_py((player, (from, to, delta)): (u8, (u8, u8, [i8; NUM_KINDS]))) -> Option<Ban> {
+    let region = |r: u8| (r as usize) < NUM_REGIONS;
+    (region(from) && region(to) && from != to && delta != [0; NUM_KINDS]).then_some(Ban {
         player,
-        from: from as u8,
-        to: to as u8,
+        from,
+        to,
         delta,
     })
-}
-
-/// One spelling of an exchange with exactly the banned effect.
-fn spell_effect(ban: &Ban) -> Vec<i8> {
-    let (from, to) = (ban.from as i8, ban.to as i8);
-    let mut leaving = Vec::new();
-    let mut arriving = None;
-    for (k, &d) in ban.delta.iter().enumerate() {
-        for _ in 0..(-d).max(0) {
-            leaving.push(k as i8);
-        }
-        if d > 0 {
-            arriving = Some(k as i8);
-        }
-    }
-    match (leaving.as_slice(), arriving) {
-        // Two leave `from`, one arrives: a 2-for-1 exchange.
-        ([f1, f2], Some(g)) => vec![from, *f1, *f2, to, g],
-        // One net follower leaves: the arriving one is of a leaving kind.
-        ([f], None) => vec![from, *f, *f, to, *f],
-        ([f], Some(g)) => vec![from, *f, to, g],
-        _ => unreachable!("a ban always describes a one- or two-follower exchange"),
-    }
 }
 
 /// A state from the tuple `kingisdead.core.to_core` builds.
@@ -196,11 +165,9 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
         .filter(|&r| s.control[r] < 0)
         .fold(0, |mask, r| mask | 1 << r);
     let ban: PyBan = t.get_item(16)?.extract()?;
-    if let Some((player, action)) = ban {
-        s.undo_ban = Some(
-            banned_effect(player, &action)
-                .ok_or_else(|| bad("undo_ban is not an exchange that changes the board"))?,
-        );
+    if let Some(ban) = ban {
+        s.undo_ban =
+            Some(ban_from_py(ban).ok_or_else(|| bad("undo_ban is not a change of the board"))?);
     }
     let ending: Option<String> = t.get_item(17)?.extract()?;
     if let Some(name) = ending {
@@ -217,7 +184,9 @@ fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyTuple>>
     let board: Vec<u16> = s.board.iter().flatten().map(|&v| v as u16).collect();
     let courts: Vec<u16> = s.courts[..n].iter().flatten().map(|&v| v as u16).collect();
     let hands: Vec<u16> = s.hands[..n].iter().flatten().map(|&v| v as u16).collect();
-    let ban: PyBan = s.undo_ban.map(|ban: Ban| (ban.player, spell_effect(&ban)));
+    let ban: PyBan = s
+        .undo_ban
+        .map(|ban: Ban| (ban.player, (ban.from, ban.to, ban.delta)));
     let ending = s.outcome.map(|o| ending_name(o.ending));
     let items: [Bound<'py, PyAny>; 18] = [
         s.players.into_pyobject(py)?.into_any(),

@@ -202,7 +202,7 @@ class MoveBuilder:
                 canonical = list(dict.fromkeys(m.action for m in self._winning_moves() if m.card == card))
             else:
                 canonical = (core.card_actions(self.state, card) if core.active()
-                             else rules.action_options(self.state, card))
+                             else rules.card_actions(self.state, card))
             self._actions[card] = [spelling for a in canonical for spelling in _mirrors(card, a)]
         return self._actions[card]
 

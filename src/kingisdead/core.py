@@ -125,7 +125,7 @@ def from_core(t: tuple) -> GameState:
     (s.players, s.mordred, s.board, s.stock, s.courts, s.hands, s.order, s.crowns, s.control,
      s.resolved, s.saxons, s.player, s.passes, s.tops, s.last_play, s.plays, ban, ending) = t
     s.open = sum(1 << r for r in range(8) if s.control[r] < 0)
-    s.undo_ban = None if ban is None else (ban[0], tuple(ban[1]))
+    s.undo_ban = None if ban is None else (ban[0], (ban[1][0], ban[1][1], tuple(ban[1][2])))
     s._result = None
     if ending is not None:
         s._result = score(s, ending)
@@ -187,7 +187,7 @@ def count_legal_moves(s: GameState) -> int:
 
 
 def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
-    """Every legal action of ``card`` (as :func:`kingisdead.rules.action_options`)."""
+    """Every legal action of ``card`` (as :func:`kingisdead.rules.card_actions`)."""
     return [tuple(a) for a in require().card_actions(to_core(s), int(card))]
 
 

@@ -21,6 +21,7 @@ from .setup import VARIANTS, check_setup_arguments, setup_from_seed  # noqa: F40
 
 if TYPE_CHECKING:
     from .building import MoveBuilder
+    from .rules import UndoBan
     from .scoring import Result
 
 
@@ -39,9 +40,9 @@ class GameState:
     - ``resolved``: number of resolved struggles (the contested card is ``order[resolved]``)
     - ``tops[player]``: top card of each played pile, or -1
     - ``last_play[player]``: number of the player's latest card play (0: none yet)
-    - ``undo_ban``: (player, action): ``action`` is one spelling of the exchange that
-      would reverse ``player``'s last one; other players may not bring about its
-      effect now (every spelling of it is banned, see ``rules.exchange_effect``), or None
+    - ``undo_ban``: ``(player, effect)``: the others may not now make an exchange with
+      ``effect``, the reverse of ``player``'s last exchange (``(from, to, delta)`` in the
+      canonical form of ``rules.exchange_effect``, however it is spelled), or None
     """
 
     __slots__ = (
@@ -67,7 +68,7 @@ class GameState:
     tops: list[int]
     last_play: list[int]
     plays: int
-    undo_ban: tuple[int, tuple[int, ...]] | None
+    undo_ban: UndoBan | None
     _result: Result | None
 
     @classmethod
@@ -150,7 +151,7 @@ class GameState:
         reference's order, from the engine in use; empty if the card cannot be played."""
         if core.active():
             return core.card_actions(self, card)
-        return rules.action_options(self, card)
+        return rules.card_actions(self, card)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here, judged by the engine in use."""
@@ -223,7 +224,7 @@ class GameState:
             self.players, self.mordred, tuple(self.board), tuple(self.stock), tuple(self.courts),
             tuple(self.hands), tuple(self.order), tuple(self.crowns), tuple(self.control),
             self.resolved, self.player, self.passes, tuple(self.tops),
-            _play_ranking(self.last_play), _ban_key(self.undo_ban),
+            _play_ranking(self.last_play), self.undo_ban,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -234,13 +235,6 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.players}p {self.variant} resolved={self.resolved} to_move={self.player}>"
-
-
-def _ban_key(ban: tuple[int, tuple[int, ...]] | None) -> tuple | None:
-    """The undo ban as the position knows it: who set it and the banned effect, not its spelling."""
-    if ban is None:
-        return None
-    return (ban[0], rules.exchange_effect(ban[1]))
 
 
 def _play_ranking(last_play: list[int]) -> tuple[int, ...]:
