@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from random import Random
-
-from kingisdead import GameState, IllegalMoveError, Move, core, parse_move, rules
+from kingisdead import GameState, IllegalMoveError, Move, parse_move
 from kingisdead.board import (
     CARD_COPIES,
     CARD_NAMES,
@@ -158,16 +156,6 @@ def followers(state: GameState, code: str) -> str:
     """A region's followers as letters in faction order, e.g. 'SSWL'."""
     r = region_by_code(code)
     return "".join(FACTION_CODES[k] * state.followers(r, k) for k in range(4))
-
-
-def sample_move(state: GameState, rng: Random) -> Move:
-    """A random legal move from the fast sampler of the engine under test."""
-    return core.sample_move(state, rng) if core.active() else rules.sample_move(state, rng)
-
-
-def last_card_applies(state: GameState) -> bool:
-    """Whether the last-card rule binds the player to move, in the engine under test."""
-    return core.last_card_applies(state) if core.active() else rules.last_card_applies(state)
 
 
 def assert_illegal(state: GameState, move: Move | str, *fragments: str) -> IllegalMoveError:

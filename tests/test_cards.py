@@ -5,9 +5,9 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from positions import FULL_HAND, assert_illegal, build, followers, hand_without, sample_move
+from positions import FULL_HAND, assert_illegal, build, followers, hand_without
 
-from kingisdead import Card, Move, Region, parse_move, rules
+from kingisdead import Card, Move, Region, engine, parse_move, rules
 from kingisdead.board import FACTION_CARD, HOMES, NEIGHBOURS, Faction
 from kingisdead.moves import NONE
 
@@ -457,7 +457,7 @@ def test_no_immediate_undo_judged_by_effect_in_the_fast_sampler():
     banned = rules.exchange_effect(parse_move(UNDO_SPELLINGS[0]).action)
     drawn = set()
     for seed in range(400):
-        move = sample_move(s, Random(seed))
+        move = engine.sample_move(s, Random(seed))  # the engine under test
         assert rules.check_move(s, move) == move
         if move.card is Card.GARRISON:
             assert rules.exchange_effect(move.action) != banned

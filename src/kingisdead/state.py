@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, rules
+from . import engine, rules
 from .board import (
     NUM_CARDS,
     NUM_KINDS,
@@ -17,7 +17,7 @@ from .board import (
     Region,
 )
 from .moves import Move, parse_move
-from .setup import VARIANTS, check_setup_arguments, setup_from_seed  # noqa: F401  (VARIANTS is re-exported)
+from .setup import VARIANTS  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from .building import MoveBuilder
@@ -82,10 +82,7 @@ class GameState:
         Raises ValueError for a player count, variant or first player the
         game does not have.
         """
-        if core.active():
-            check_setup_arguments(players, variant, first_player)
-            return core.new_game(players, variant, seed, first_player)
-        return setup_from_seed(players, variant, seed, first_player)
+        return engine.new_game(players, variant, seed, first_player)
 
     def copy(self) -> GameState:
         """An independent copy (a few list copies: cheap enough for search)."""
@@ -142,26 +139,16 @@ class GameState:
         Listed by the compiled core when it is the engine in use (the same
         list, in the same order, as the reference :func:`rules.legal_moves`).
         """
-        if core.active():
-            return core.legal_moves(self)
-        return rules.legal_moves(self)
+        return engine.legal_moves(self)
 
     def card_actions(self, card: int) -> list[tuple[int, ...]]:
         """Every legal action of ``card`` (a :class:`Card` or its number), in the
         reference's order, from the engine in use; empty if the card cannot be played."""
-        if core.active():
-            return core.card_actions(self, card)
-        return rules.card_actions(self, card)
+        return engine.card_actions(self, card)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here, judged by the engine in use."""
-        if core.active():
-            return core.is_legal(self, move)
-        try:
-            rules.check_move(self, move)
-        except ValueError:
-            return False
-        return True
+        return engine.is_legal(self, move)
 
     def check(self, move: Move) -> None:
         """Raise :class:`IllegalMoveError` naming the broken rule, or return."""
@@ -175,13 +162,7 @@ class GameState:
         """
         if isinstance(move, str):
             move = parse_move(move)
-        move = rules.check_move(self, move)  # the reference names the rule an illegal move breaks
-        if core.active():
-            after = core.play(self, move)
-            for name in GameState.__slots__:
-                setattr(self, name, getattr(after, name))
-        else:
-            rules.play(self, move)
+        engine.play(self, rules.check_move(self, move))  # the reference names the rule a move breaks
         return self
 
     def after(self, move: Move | str) -> GameState:
