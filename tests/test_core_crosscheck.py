@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import asdict
 from pathlib import Path
 from random import Random
 
@@ -22,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kingisdead
-from kingisdead import PASS, GameState, core, engine, rules
+from kingisdead import PASS, GameState, board, core, engine, rules
+from kingisdead.edition import FIRST
 from kingisdead.evaluation import evaluate
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
@@ -225,3 +227,15 @@ def test_the_engine_is_chosen_in_one_place():
     with core.use_engine("reference"):
         assert engine.name() == "reference" and not engine.compiled()
     assert engine.name() == "core" and engine.compiled()
+
+
+def test_both_engines_read_the_same_first_edition():
+    """The core's first edition is kingisdead.edition.FIRST, field for field; the board module reads it."""
+    def plain(value):
+        return [plain(v) for v in value] if isinstance(value, (list, tuple)) else value
+
+    ours = {name: plain(value) for name, value in core.require().edition().items()}
+    assert ours == {name: plain(value) for name, value in asdict(FIRST).items()}
+    assert (board.REGION_NAMES, board.CARD_NAMES, board.CARD_COPIES) == (FIRST.regions, FIRST.cards, FIRST.card_copies)
+    assert board.SAXON_INVASION == FIRST.saxon_invasion == 4
+    assert [tuple(pair) for pair in board.BORDERS] == list(FIRST.borders)

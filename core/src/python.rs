@@ -11,12 +11,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::rng::SplitMix64;
 use crate::state::{Ban, Ending, Move, Outcome, State, MAX_PLAYERS};
-use crate::{candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver};
+use crate::{
+    board, candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver,
+};
 
 #[path = "python_learning.rs"]
 mod learning;
@@ -279,6 +281,27 @@ fn outcome_to_py(o: &Outcome) -> PyOutcome {
         .map(|&f| f as u16)
         .collect();
     Some((ending_name(o.ending), winners, ruler, ranking))
+}
+
+/// The first edition the core plays (`board::FIRST`), as a dict with the
+/// fields of `kingisdead.edition.Edition` (lists where Python has tuples).
+#[pyfunction]
+fn edition(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let e = &board::FIRST;
+    let d = PyDict::new(py);
+    d.set_item("name", e.name)?;
+    d.set_item("regions", e.regions.to_vec())?;
+    d.set_item("region_codes", e.region_codes.to_vec())?;
+    d.set_item("borders", e.borders.to_vec())?;
+    d.set_item("homes", e.homes.to_vec())?;
+    d.set_item("factions", e.factions.to_vec())?;
+    d.set_item("faction_codes", e.faction_codes.to_vec())?;
+    d.set_item("cards", e.cards.to_vec())?;
+    // Ints, not bytes: PyO3 turns a Vec<u8> into `bytes`.
+    let copies: Vec<u16> = e.card_copies.iter().map(|&c| c as u16).collect();
+    d.set_item("card_copies", copies)?;
+    d.set_item("saxon_invasion", e.saxon_invasion)?;
+    Ok(d)
 }
 
 /// The game that `seed` sets up (the same draws as `GameState.new`).
@@ -588,6 +611,7 @@ fn solve(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(edition, m)?)?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(count_legal_moves, m)?)?;
