@@ -60,8 +60,7 @@ def main() -> None:
           f" {'plain it/s':>11} {'guided it/s':>12} {'ratio':>6}" + (f" {'ranked':>7} {'drawn':>6}" if steps else ""))
     for players in (2, 3, 4):
         state = midgame(players, seed=players, plays=4 * players)
-        t = core.to_core(state)
-        core_s = rust.time_evaluation(t, 200_000)
+        core_s = rust.time_evaluation(state, 200_000)
         row = features_array([state], [state.player])
         one_s = per_call(lambda: numpy_net.evaluate(row), args.seconds)
         batch = np.repeat(row, 1024, axis=0)

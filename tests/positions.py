@@ -159,7 +159,8 @@ def followers(state: GameState, code: str) -> str:
 
 
 def assert_illegal(state: GameState, move: Move | str, *fragments: str) -> IllegalMoveError:
-    """The move raises IllegalMoveError whose message holds every fragment; the state is unchanged."""
+    """The move raises IllegalMoveError whose message holds every fragment, the engine under test
+    finds it illegal too, and the state is unchanged."""
     before = state.key()
     if isinstance(move, str):
         move = parse_move(move)

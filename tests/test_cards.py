@@ -7,7 +7,7 @@ from random import Random
 import pytest
 from positions import FULL_HAND, assert_illegal, build, followers, hand_without
 
-from kingisdead import Card, Move, Region, parse_move, rules
+from kingisdead import Card, Move, Region, engine, parse_move, rules
 from kingisdead.board import FACTION_CARD, HOMES, NEIGHBOURS, Faction
 from kingisdead.moves import NONE
 
@@ -20,7 +20,8 @@ FULL = FULL_HAND
 
 
 def options(state, card: Card) -> list[tuple[int, ...]]:
-    return rules.action_options(state, card)
+    """The card's legal actions from the engine under test."""
+    return state.card_actions(card)
 
 
 def region_set(codes: str) -> set[int]:
@@ -252,7 +253,7 @@ def test_no_immediate_undo_ignores_court_calls_made_meanwhile():
     s = build(players=3, regions={"Dev": "SWWR", "Lon": "RRS"})
     s.apply("Ambassador Dev:S<>Lon:R +Dev:R")
     assert followers(s, "Dev") == "WWR"
-    assert s.undo_ban == (0, (DEV, R, LON, S))
+    assert s.undo_ban == (0, (DEV, LON, (1, 0, -1, 0)))  # Deva may not get its Scot back for a Romano-British
     s.apply("pass")
     assert_illegal(s, "Ambassador Dev:R<>Lon:S +Lon:R", "immediately undo player 1's exchange")
     s.apply("Ambassador Dev:W<>Lon:S +Lon:R")
@@ -281,7 +282,7 @@ def test_own_exchange_may_be_undone():
     s = build(regions={"Dev": "S", "Ebo": "W", "Cal": "R"})
     s.apply("Ambassador Ebo:W<>Dev:S +Cal:R").apply("pass")
     assert s.current_player == 0
-    assert rules.action_options(s, Card.GARRISON) == [(EBO, S, DEV, W)]
+    assert options(s, Card.GARRISON) == [(EBO, S, DEV, W)]
     s.apply("Garrison Ebo:S<>Dev:W +Dev:S")
     assert followers(s, "Ebo") == "W" and followers(s, "Dev") == ""
 
@@ -333,6 +334,22 @@ def test_exchange_effect_is_canonical_whatever_the_spelling():
     # Same faction both ways: no change; no exchange: no effect.
     assert rules.exchange_effect((DEV, W, EBO, W)) == (EBO, DEV, (0, 0, 0, 0))
     assert rules.exchange_effect(()) is None
+
+
+@pytest.mark.parametrize("length", [4, 5])
+def test_spell_effect_spells_exactly_the_effect(length):
+    # Every change an exchange can make, spelled back, has that change: the position file's spelling.
+    kinds = range(4)
+    actions = ([(a, f1, f2, b, g) for a, b in ((EBO, DEV), (DEV, EBO)) for f1 in kinds for f2 in kinds if f1 <= f2
+                for g in kinds] if length == 5 else
+               [(a, f, b, g) for a, b in ((DEV, LON), (LON, DEV)) for f in kinds for g in kinds])
+    for action in actions:
+        effect = rules.exchange_effect(action)
+        if rules.changes_nothing(effect):
+            continue
+        assert rules.exchange_effect(rules.spell_effect(effect)) == effect, action
+    with pytest.raises(ValueError, match="no exchange has"):
+        rules.spell_effect((DEV, LON, (0, 0, 0, 0)))
 
 
 @pytest.mark.parametrize("spelling", UNDO_SPELLINGS)
@@ -440,7 +457,7 @@ def test_no_immediate_undo_judged_by_effect_in_the_fast_sampler():
     banned = rules.exchange_effect(parse_move(UNDO_SPELLINGS[0]).action)
     drawn = set()
     for seed in range(400):
-        move = rules.sample_move(s, Random(seed))
+        move = engine.sample_move(s, Random(seed))  # the engine under test
         assert rules.check_move(s, move) == move
         if move.card is Card.GARRISON:
             assert rules.exchange_effect(move.action) != banned

@@ -410,7 +410,7 @@ def test_step_prompts_follow_the_card():
     # A Crown that cannot swap anything goes straight to the court call.
     rng = Random(51)
     state = GameState.new(2, seed=51)
-    while not (state.hands[state.current_player * 7] and rules.action_options(state, 0) == [()]):
+    while not (state.hands[state.current_player * 7] and rules.card_actions(state, 0) == [()]):
         assert not state.is_over(), "this seed no longer reaches a Crown without swaps"
         rules.play_random(state, rng)
     builder = state.builder()

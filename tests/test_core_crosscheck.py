@@ -13,13 +13,18 @@ KINGISDEAD_PROPERTY_SCALE multiplies the number of games.
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import asdict
+from pathlib import Path
 from random import Random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingisdead import GameState, core, rules
+import kingisdead
+from kingisdead import PASS, GameState, board, core, engine, rules
+from kingisdead.edition import FIRST
 from kingisdead.evaluation import evaluate
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
@@ -55,8 +60,8 @@ def check_position(s: GameState, rng: Random) -> None:
     assert compiled == reference, "legal moves differ (content or order)"
     assert core.count_legal_moves(s) == len(reference)
     for card in range(7):
-        assert core.card_actions(s, card) == rules.action_options(s, card), f"card {card}"
-    assert core.require().last_card_applies(core.to_core(s)) == rules.last_card_applies(s)
+        assert core.card_actions(s, card) == rules.card_actions(s, card), f"card {card}"
+    assert core.require().last_card_applies(s) == rules.last_card_applies(s)
     for ours, theirs in zip(core.evaluate(s), evaluate(s)):
         assert ours == pytest.approx(theirs, abs=1e-12)
     if len(reference) <= FULL_SUCCESSORS:
@@ -67,7 +72,7 @@ def check_position(s: GameState, rng: Random) -> None:
     else:
         moves = rng.sample(reference, SAMPLED_SUCCESSORS)
         sample = [(m, core.play(s, m)) for m in moves]
-    t = core.to_core(s)
+    t = s
     for move, after in sample:
         expected = s.copy()
         rules.play(expected, move)
@@ -96,8 +101,6 @@ def test_every_position_of_reference_sampled_games(players, variant):
             check_position(s, rng)
             rules.play_random(s, rng)
         check_result(s)
-        # The core's own verdict on the last move is the same game end.
-        assert core.from_core(core.to_core(s)).result == s.result
 
 
 @pytest.mark.parametrize(("players", "variant"), CONFIGS, ids=CONFIG_IDS)
@@ -117,7 +120,7 @@ def test_core_sampled_games_are_legal_for_the_reference(players, variant):
 @pytest.mark.parametrize(("players", "variant"), CONFIGS, ids=CONFIG_IDS)
 def test_setup_from_a_seed_is_the_same_game(players, variant):
     for seed in [0, 1, 2, 3, 2**63, 2**64 - 1, *range(100, 100 + 60 * SCALE)]:
-        compiled = core.from_core(core.require().new_game(players, variant == "mordred", seed, seed % players))
+        compiled = core.require().new_game(players, variant == "mordred", seed, seed % players)
         with core.use_engine("reference"):
             reference = GameState.new(players, variant, seed, first_player=seed % players)
         assert full_key(compiled) == full_key(reference)
@@ -169,35 +172,40 @@ def test_engine_selection():
 
 
 def test_state_round_trip_through_the_core():
+    """The core reads every field of a GameState by name and builds one back with the same fields."""
     s = GameState.new(4, "mordred", 11)
     rng = Random(3)
     for _ in range(30):
-        assert full_key(core.from_core(core.to_core(s))) == full_key(s)
+        after, expected = core.play(s, PASS), s.copy()
+        rules.play(expected, PASS)
+        assert type(after) is GameState
+        assert {name: getattr(after, name) for name in GameState.__slots__} == \
+            {name: getattr(expected, name) for name in GameState.__slots__}
         rules.play_random(s, rng)
 
 
-def test_bad_state_tuples_are_refused_with_a_clear_error():
-    t = list(core.to_core(GameState.new(2, seed=1)))
-    t[0] = 5
+def test_bad_states_are_refused_with_a_clear_error():
+    s = GameState.new(2, seed=1)
+    s.players = 5
     with pytest.raises(ValueError, match="players"):
-        core.require().legal_moves(tuple(t))
-    with pytest.raises(ValueError, match="18-item"):
+        core.require().legal_moves(s)
+    with pytest.raises(AttributeError, match="players"):
         core.require().legal_moves((2, False))
 
 
 def test_the_core_refuses_what_it_cannot_use():
     """Out-of-range states, unknown cards and finished games get a ValueError, never a crash."""
     s = GameState.new(2, seed=1)
-    t = list(core.to_core(s))
-    t[6] = [0, 0, 1, 2, 3, 4, 5, 6]  # a region card twice
+    t = s.copy()
+    t.order = [0, 0, 1, 2, 3, 4, 5, 6]  # a region card twice
     with pytest.raises(ValueError, match="region cards"):
-        core.require().legal_moves(tuple(t))
-    t = list(core.to_core(s))
-    t[8] = [9] * 8
+        core.require().legal_moves(t)
+    t = s.copy()
+    t.control = [9] * 8
     with pytest.raises(ValueError, match="out of range"):
-        core.require().legal_moves(tuple(t))
+        core.require().legal_moves(t)
     with pytest.raises(ValueError, match="unknown card"):
-        core.require().card_actions(core.to_core(s), 9)
+        core.require().card_actions(s, 9)
     finished = GameState.new(3, seed=1)
     rng = Random(1)
     while not finished.is_over():
@@ -207,3 +215,27 @@ def test_the_core_refuses_what_it_cannot_use():
             call(finished, rng)
     with pytest.raises(ValueError, match="over"):
         core.greedy_moves(finished)
+
+
+def test_the_engine_is_chosen_in_one_place():
+    """Only kingisdead/engine.py asks which engine is in use; everything else calls it."""
+    package = Path(kingisdead.__file__).parent
+    askers = sorted(str(path.relative_to(package)) for path in package.rglob("*.py")
+                    if path.name not in ("core.py", "engine.py")
+                    and re.search(r"core\.(active|engine)\(\)", path.read_text(encoding="utf-8")))
+    assert askers == []
+    with core.use_engine("reference"):
+        assert engine.name() == "reference" and not engine.compiled()
+    assert engine.name() == "core" and engine.compiled()
+
+
+def test_both_engines_read_the_same_first_edition():
+    """The core's first edition is kingisdead.edition.FIRST, field for field; the board module reads it."""
+    def plain(value):
+        return [plain(v) for v in value] if isinstance(value, (list, tuple)) else value
+
+    ours = {name: plain(value) for name, value in core.require().edition().items()}
+    assert ours == {name: plain(value) for name, value in asdict(FIRST).items()}
+    assert (board.REGION_NAMES, board.CARD_NAMES, board.CARD_COPIES) == (FIRST.regions, FIRST.cards, FIRST.card_copies)
+    assert board.SAXON_INVASION == FIRST.saxon_invasion == 4
+    assert [tuple(pair) for pair in board.BORDERS] == list(FIRST.borders)

@@ -147,7 +147,7 @@ def test_an_illegal_included_move_is_refused_with_the_rule():
     with pytest.raises(IllegalMoveError, match="Garrison"):
         search(s, Budget(iterations=10), Random(1), include=(parse_move("Garrison Dev:SW>Lon:R +Lon:S"),))
     with pytest.raises(ValueError, match="not legal"):
-        core.require().search(core.to_core(s), None, 10, 1, (0.3, 1.0, 2.0, 3, 24, 0, 1.0),
+        core.require().search(s, None, 10, 1, (0.3, 1.0, 2.0, 3, 24, 0, 1.0),
                               [(1, (9, 9, 9, 9, 9), (0, 0))])
     with pytest.raises(ValueError, match="not legal"):
         core.play(s, parse_move("Garrison Dev:SW>Lon:R +Lon:S"))

@@ -7,7 +7,7 @@ from random import Random
 import pytest
 from positions import assert_illegal, build
 
-from kingisdead import PASS, GameState, Move, parse_move, rules
+from kingisdead import PASS, GameState, Move, engine, parse_move, rules
 from kingisdead.board import CARDS
 
 pytestmark = pytest.mark.usefixtures("each_engine")
@@ -29,7 +29,7 @@ def test_three_player_last_card_playable_only_with_a_winning_move():
     # Settlements fills Aquae Sulis to S2 W2 R1: only calling the Welsh follower to court
     # lets the Scots win it (4 regions), crowning player 1.
     s = last_card_position("Settlements", "SW")
-    assert rules.last_card_applies(s)
+    assert engine.last_card_applies(s)
     winning = parse_move("Settlements S>Aqu W>Aqu R>Aqu +Aqu:W")
     assert s.legal_moves() == [PASS, winning]
     assert_illegal(s, "Settlements S>Aqu W>Aqu R>Aqu +Aqu:S", "last card", "does not")
@@ -64,16 +64,16 @@ def test_builder_offers_only_the_winning_last_card_move():
 @pytest.mark.parametrize("players", [2, 4])
 def test_last_card_rule_only_with_three_players(players):
     s = last_card_position("Crown", "SWW", players)
-    assert not rules.last_card_applies(s)
+    assert not engine.last_card_applies(s)
     assert len(s.legal_moves()) == 3  # pass, Crown calling a Scots, Crown calling a Welsh
     s.apply("Crown +Aqu:W")
 
 
 def test_last_card_rule_only_when_one_card_is_left_in_all_hands():
     s = build(3, control=SEVEN_RESOLVED, regions={"Aqu": "SWW"}, courts=COURTS, hands=[["Crown"], ["Garrison"], []])
-    assert not rules.last_card_applies(s)
+    assert not engine.last_card_applies(s)
     s.apply("Crown +Aqu:W")
-    assert rules.last_card_applies(s)  # now player 2 holds the last card
+    assert engine.last_card_applies(s)  # now player 2 holds the last card
     # Calling the Scots follower leaves Aquae Sulis to the Welsh: player 2's only winning move.
     assert s.legal_moves() == [PASS, parse_move("Garrison +Aqu:S")]
 
@@ -88,7 +88,7 @@ def _follow_to_the_end(state: GameState) -> GameState:
 def _card_moves_ignoring_the_rule(s: GameState) -> list[Move]:
     card = next(c for c in range(7) if s.hands[s.player * 7 + c])
     moves = []
-    for action in rules.action_options(s, card):
+    for action in rules.card_actions(s, card):
         board = s.board[:]
         rules._move_followers(board, s.stock[:], card, action)
         for court in rules.court_options(board, s.open) or [None]:
@@ -103,7 +103,7 @@ def test_last_card_legal_exactly_when_the_game_that_follows_is_won(seed, variant
     (the play-out goes through the public API, pass by pass, Mordred's Loyalists included)."""
     rng = Random(seed)
     s = GameState.new(3, variant, seed=seed)
-    while not s.is_over() and not rules.last_card_applies(s):
+    while not s.is_over() and not engine.last_card_applies(s):
         rules.play_random(s, rng)
     if s.is_over():
         pytest.skip("this game ended before the last card")

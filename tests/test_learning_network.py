@@ -123,7 +123,7 @@ def test_python_and_the_core_give_the_same_values(trained: Path) -> None:
         np.testing.assert_allclose(core_v, v, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(core_lg, lg, rtol=1e-5, atol=1e-5)
         # The search's own path: features made in the core from the state.
-        state_v, _ = rs.evaluate_state(core.to_core(s))
+        state_v, _ = rs.evaluate_state(s)
         np.testing.assert_allclose(state_v, v, rtol=1e-5, atol=1e-6)
 
 

@@ -57,7 +57,7 @@ def test_the_core_and_python_read_the_same_features(players, variant):
         assert all(0.0 <= x <= 1.0 for x in expected)
         for i, (x, y) in enumerate(zip(row, expected)):
             assert abs(x - y) < 1e-6, (names[i], x, y, s)
-    single = core.require().features(core.to_core(states[-1]), seats[-1])
+    single = core.require().features(states[-1], seats[-1])
     assert single == pytest.approx(list(batch[-1]), abs=0)
 
 

@@ -39,14 +39,14 @@ def test_position_keeps_the_undo_ban():
 
 def test_position_undo_ban_is_judged_by_effect_not_spelling():
     # Two spellings of one change (Eboracum gives a Welsh follower to Deva) are one position;
-    # the JSON keeps the spelling it was given (the format is unchanged).
+    # the state keeps the effect, and the JSON writes that effect's one spelling (rules.spell_effect).
     def position(exchange: str) -> GameState:
         return build(regions={"Dev": "SWR", "Ebo": "SWWR"}, to_move=1,
                      hands=[hand_without("Garrison"), hand_without()],
                      undo_ban={"player": 0, "exchange": exchange})
     a, b = position("Ebo:SW>Dev:S"), position("Ebo:WW>Dev:W")
     assert a == b and hash(a) == hash(b) and a.key() == b.key()
-    assert to_dict(b)["undo_ban"] == {"player": 0, "exchange": "Ebo:WW>Dev:W"}
+    assert to_dict(a)["undo_ban"] == to_dict(b)["undo_ban"] == {"player": 0, "exchange": "Ebo:WW>Dev:W"}
     assert a.legal_moves() == b.legal_moves()
     assert not a.is_legal(parse_move("Garrison Ebo:WW>Dev:W +Ebo:R"))
     assert position("Ebo:SR>Dev:S") != a  # Eboracum gives a Romano-British: another change

@@ -37,26 +37,78 @@ pub const AMBASSADOR: u8 = 2;
 pub const SETTLEMENTS: u8 = 3;
 /// The three faction cards are `FACTION_CARD + faction`.
 pub const FACTION_CARD: u8 = 4;
+/// An edition of the game: its board, its cards and its ending constants
+/// (`kingisdead.edition.Edition`, field for field). The rules read the first
+/// edition's through the constants below.
+pub struct Edition {
+    pub name: &'static str,
+    pub regions: [&'static str; NUM_REGIONS],
+    pub region_codes: [&'static str; NUM_REGIONS],
+    /// The pairs of bordering regions (undirected).
+    pub borders: [(usize, usize); 13],
+    /// Each faction's home region.
+    pub homes: [usize; NUM_FACTIONS],
+    /// The follower kinds: the three factions, then the Loyalists.
+    pub factions: [&'static str; NUM_KINDS],
+    pub faction_codes: [&'static str; NUM_KINDS],
+    pub cards: [&'static str; NUM_CARDS],
+    /// How many of each card a player starts with.
+    pub card_copies: [u8; NUM_CARDS],
+    /// Saxon control tokens that end the game at once.
+    pub saxon_invasion: u8,
+}
+
+/// The first edition, as `kingisdead.edition.FIRST`.
+pub const FIRST: Edition = Edition {
+    name: "first",
+    regions: [
+        "Caledonia",
+        "Din Eidyn",
+        "Eboracum",
+        "Deva",
+        "Caerleon",
+        "Ratae",
+        "Londinium",
+        "Aquae Sulis",
+    ],
+    region_codes: ["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"],
+    borders: [
+        (CALEDONIA, DIN_EIDYN),
+        (DIN_EIDYN, DEVA),
+        (DIN_EIDYN, EBORACUM),
+        (DEVA, EBORACUM),
+        (DEVA, CAERLEON),
+        (DEVA, RATAE),
+        (EBORACUM, RATAE),
+        (EBORACUM, LONDINIUM),
+        (CAERLEON, RATAE),
+        (CAERLEON, AQUAE_SULIS),
+        (RATAE, LONDINIUM),
+        (RATAE, AQUAE_SULIS),
+        (LONDINIUM, AQUAE_SULIS),
+    ],
+    homes: [CALEDONIA, CAERLEON, LONDINIUM],
+    factions: ["Scots", "Welsh", "Romano-British", "Loyalists"],
+    faction_codes: ["S", "W", "R", "L"],
+    cards: [
+        "Crown",
+        "Garrison",
+        "Ambassador",
+        "Settlements",
+        "Scots",
+        "Welsh",
+        "Romano-British",
+    ],
+    card_copies: [1, 1, 1, 2, 1, 1, 1],
+    saxon_invasion: 4,
+};
+
 /// How many of each card a player starts with (Settlements twice).
-pub const CARD_COPIES: [u8; NUM_CARDS] = [1, 1, 1, 2, 1, 1, 1];
+pub const CARD_COPIES: [u8; NUM_CARDS] = FIRST.card_copies;
 pub const HAND_SIZE: u8 = 8;
 
 /// The 13 borders of the map (undirected).
-pub const BORDERS: [(usize, usize); 13] = [
-    (CALEDONIA, DIN_EIDYN),
-    (DIN_EIDYN, DEVA),
-    (DIN_EIDYN, EBORACUM),
-    (DEVA, EBORACUM),
-    (DEVA, CAERLEON),
-    (DEVA, RATAE),
-    (EBORACUM, RATAE),
-    (EBORACUM, LONDINIUM),
-    (CAERLEON, RATAE),
-    (CAERLEON, AQUAE_SULIS),
-    (RATAE, LONDINIUM),
-    (RATAE, AQUAE_SULIS),
-    (LONDINIUM, AQUAE_SULIS),
-];
+pub const BORDERS: [(usize, usize); 13] = FIRST.borders;
 
 /// Bitmask of the regions bordering each region.
 pub const NEIGHBOURS: [u8; NUM_REGIONS] = neighbours();
@@ -93,7 +145,7 @@ const fn reach() -> [u8; 256] {
 }
 
 /// Home region of each faction.
-pub const HOMES: [usize; NUM_FACTIONS] = [CALEDONIA, CAERLEON, LONDINIUM];
+pub const HOMES: [usize; NUM_FACTIONS] = FIRST.homes;
 
 /// Where a Loyalist is added after resolving each region (Mordred variant).
 pub const MORDRED_FLAGS: [usize; NUM_REGIONS] = [
@@ -117,7 +169,7 @@ pub const START_IN_HOME: u8 = 2;
 pub const REGION_START_SIZE: u8 = 4;
 pub const COURT_START_SIZE: usize = 2;
 /// Saxon control tokens that end the game at once.
-pub const SAXON_INVASION: u8 = 4;
+pub const SAXON_INVASION: u8 = FIRST.saxon_invasion;
 
 /// Whether two regions share a border.
 pub fn borders(a: usize, b: usize) -> bool {

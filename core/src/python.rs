@@ -1,18 +1,24 @@
 //! The Python bindings: the private extension module `kingisdead._core`.
 //!
 //! Python keeps `GameState` as flat integer lists; a state crosses the boundary
-//! as one tuple (see `kingisdead/core.py`, which is the only caller), a move as
-//! the `(card, action, court)` triple that `kingisdead.moves.Move` already is.
+//! as that `GameState` itself, read and built field by field by name (the
+//! names of [`State`]'s fields; `kingisdead/core.py` is the only caller), a move
+//! as the `(card, action, court)` triple that `kingisdead.moves.Move` already is.
 //! The search and the solver release the GIL while they think.
 
+use pyo3::conversion::FromPyObjectOwned;
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::rng::SplitMix64;
 use crate::state::{Ban, Ending, Move, Outcome, State, MAX_PLAYERS};
-use crate::{candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver};
+use crate::{
+    board, candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver,
+};
 
 #[path = "python_learning.rs"]
 mod learning;
@@ -22,7 +28,7 @@ mod network_py;
 mod vecenv;
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
-type PyBan = Option<(u8, Vec<i8>)>;
+type PyBan = Option<(u8, (u8, u8, [i8; NUM_KINDS]))>;
 /// Moves of one card and action: (card or -1 for the pass, action, court calls).
 type MoveGroup<'py> = (i8, Bound<'py, PyTuple>, Vec<i8>);
 type PyOutcome = Option<(&'static str, Vec<u16>, Option<u8>, Vec<u16>)>;
@@ -45,7 +51,7 @@ fn ending_from(name: &str) -> PyResult<Ending> {
 }
 
 /// The state of a game still running, or ValueError (nothing to choose in a finished game).
-fn running(state: &Bound<'_, PyTuple>) -> PyResult<State> {
+fn running(state: &Bound<'_, PyAny>) -> PyResult<State> {
     let s = state_from_py(state)?;
     if s.is_over() {
         return Err(PyValueError::new_err(
@@ -67,64 +73,40 @@ fn fill<T: Copy, const N: usize>(out: &mut [T; N], values: &[T], what: &str) -> 
     Ok(())
 }
 
-/// The ban on exchanges with the effect of `action` (Python keeps the banned
-/// exchange spelled out; the core keeps its effect, see [`Ban`]). None for
-/// anything that is not an exchange changing the two regions' make-up.
-fn banned_effect(player: u8, action: &[i8]) -> Option<Ban> {
-    let region = |r: i8| (0..NUM_REGIONS as i8).contains(&r);
-    let kind = |k: i8| (0..NUM_KINDS as i8).contains(&k);
-    let valid = match *action {
-        [a, f1, f2, b, g] => region(a) && region(b) && kind(f1) && kind(f2) && kind(g),
-        [a, f, b, g] => region(a) && region(b) && kind(f) && kind(g),
-        _ => false,
-    };
-    let (from, to, delta) = rules::exchange_effect(action).filter(|_| valid)?;
-    (delta != [0; NUM_KINDS] && from != to).then_some(Ban {
+/// The undo ban as Python keeps it too: `(player, (from, to, delta))`, the
+/// banned effect in the canonical form of [`rules::exchange_effect`].
+fn ban_from_py((player, (from, to, delta)): (u8, (u8, u8, [i8; NUM_KINDS]))) -> Option<Ban> {
+    let region = |r: u8| (r as usize) < NUM_REGIONS;
+    (region(from) && region(to) && from != to && delta != [0; NUM_KINDS]).then_some(Ban {
         player,
-        from: from as u8,
-        to: to as u8,
+        from,
+        to,
         delta,
     })
 }
 
-/// One spelling of an exchange with exactly the banned effect.
-fn spell_effect(ban: &Ban) -> Vec<i8> {
-    let (from, to) = (ban.from as i8, ban.to as i8);
-    let mut leaving = Vec::new();
-    let mut arriving = None;
-    for (k, &d) in ban.delta.iter().enumerate() {
-        for _ in 0..(-d).max(0) {
-            leaving.push(k as i8);
-        }
-        if d > 0 {
-            arriving = Some(k as i8);
-        }
-    }
-    match (leaving.as_slice(), arriving) {
-        // Two leave `from`, one arrives: a 2-for-1 exchange.
-        ([f1, f2], Some(g)) => vec![from, *f1, *f2, to, g],
-        // One net follower leaves: the arriving one is of a leaving kind.
-        ([f], None) => vec![from, *f, *f, to, *f],
-        ([f], Some(g)) => vec![from, *f, to, g],
-        _ => unreachable!("a ban always describes a one- or two-follower exchange"),
-    }
+/// One attribute of a `GameState`, by name.
+fn field<'py, T>(state: &Bound<'py, PyAny>, name: &Bound<'py, PyString>) -> PyResult<T>
+where
+    T: FromPyObjectOwned<'py>,
+{
+    state.getattr(name)?.extract().map_err(Into::into)
 }
 
-/// A state from the tuple `kingisdead.core.to_core` builds.
-fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
-    if t.len() != 18 {
-        return Err(bad("expected an 18-item tuple"));
-    }
-    let players: u8 = t.get_item(0)?.extract()?;
+/// A state from a `kingisdead.state.GameState`, its attributes read by name
+/// (the same names as [`State`]'s fields; `_result` gives the ending).
+fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
+    let py = state.py();
+    let players: u8 = field(state, intern!(py, "players"))?;
     if !(2..=MAX_PLAYERS as u8).contains(&players) {
         return Err(bad("players must be 2, 3 or 4"));
     }
     let n = players as usize;
-    let board: Vec<u8> = t.get_item(2)?.extract()?;
-    let courts: Vec<u8> = t.get_item(4)?.extract()?;
-    let hands: Vec<u8> = t.get_item(5)?.extract()?;
-    let tops: Vec<i8> = t.get_item(13)?.extract()?;
-    let last_play: Vec<u8> = t.get_item(14)?.extract()?;
+    let board: Vec<u8> = field(state, intern!(py, "board"))?;
+    let courts: Vec<u8> = field(state, intern!(py, "courts"))?;
+    let hands: Vec<u8> = field(state, intern!(py, "hands"))?;
+    let tops: Vec<i8> = field(state, intern!(py, "tops"))?;
+    let last_play: Vec<u8> = field(state, intern!(py, "last_play"))?;
     if board.len() != NUM_REGIONS * NUM_KINDS
         || courts.len() != n * NUM_FACTIONS
         || hands.len() != n * NUM_CARDS
@@ -135,7 +117,7 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
     }
     let mut s = State {
         players,
-        mordred: t.get_item(1)?.extract()?,
+        mordred: field(state, intern!(py, "mordred"))?,
         board: [[0; NUM_KINDS]; NUM_REGIONS],
         stock: [0; NUM_KINDS],
         courts: [[0; NUM_FACTIONS]; MAX_PLAYERS],
@@ -144,13 +126,13 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
         crowns: [-1; NUM_REGIONS],
         control: [-1; NUM_REGIONS],
         open: 0,
-        resolved: t.get_item(9)?.extract()?,
-        saxons: t.get_item(10)?.extract()?,
-        player: t.get_item(11)?.extract()?,
-        passes: t.get_item(12)?.extract()?,
+        resolved: field(state, intern!(py, "resolved"))?,
+        saxons: field(state, intern!(py, "saxons"))?,
+        player: field(state, intern!(py, "player"))?,
+        passes: field(state, intern!(py, "passes"))?,
         tops: [-1; MAX_PLAYERS],
         last_play: [0; MAX_PLAYERS],
-        plays: t.get_item(15)?.extract()?,
+        plays: field(state, intern!(py, "plays"))?,
         undo_ban: None,
         outcome: None,
     };
@@ -163,16 +145,24 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
         s.tops[p] = tops[p];
         s.last_play[p] = last_play[p];
     }
-    fill(&mut s.stock, &t.get_item(3)?.extract::<Vec<u8>>()?, "stock")?;
-    fill(&mut s.order, &t.get_item(6)?.extract::<Vec<u8>>()?, "order")?;
+    fill(
+        &mut s.stock,
+        &field::<Vec<u8>>(state, intern!(py, "stock"))?,
+        "stock",
+    )?;
+    fill(
+        &mut s.order,
+        &field::<Vec<u8>>(state, intern!(py, "order"))?,
+        "order",
+    )?;
     fill(
         &mut s.crowns,
-        &t.get_item(7)?.extract::<Vec<i8>>()?,
+        &field::<Vec<i8>>(state, intern!(py, "crowns"))?,
         "crowns",
     )?;
     fill(
         &mut s.control,
-        &t.get_item(8)?.extract::<Vec<i8>>()?,
+        &field::<Vec<i8>>(state, intern!(py, "control"))?,
         "control",
     )?;
     let mut seen = 0u8;
@@ -195,51 +185,69 @@ fn state_from_py(t: &Bound<'_, PyTuple>) -> PyResult<State> {
     s.open = (0..NUM_REGIONS)
         .filter(|&r| s.control[r] < 0)
         .fold(0, |mask, r| mask | 1 << r);
-    let ban: PyBan = t.get_item(16)?.extract()?;
-    if let Some((player, action)) = ban {
-        s.undo_ban = Some(
-            banned_effect(player, &action)
-                .ok_or_else(|| bad("undo_ban is not an exchange that changes the board"))?,
-        );
+    let ban: PyBan = field(state, intern!(py, "undo_ban"))?;
+    if let Some(ban) = ban {
+        s.undo_ban =
+            Some(ban_from_py(ban).ok_or_else(|| bad("undo_ban is not a change of the board"))?);
     }
-    let ending: Option<String> = t.get_item(17)?.extract()?;
-    if let Some(name) = ending {
-        s.outcome = Some(scoring::score(&s, ending_from(&name)?));
+    let result = state.getattr(intern!(py, "_result"))?;
+    if !result.is_none() {
+        let ending: String = field(&result, intern!(py, "ending"))?;
+        s.outcome = Some(scoring::score(&s, ending_from(&ending)?));
     }
     Ok(s)
 }
 
-/// The tuple `kingisdead.core.from_core` turns back into a `GameState`.
-fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyTuple>> {
+/// A new `kingisdead.state.GameState` with the fields of `s`, set by name; a
+/// finished game gets its `Result` (with the sentence) from `kingisdead.scoring.score`.
+fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>> {
+    static GAME_STATE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    static SCORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let n = s.players as usize;
     // Lists of ints, not bytes: PyO3 turns a Vec<u8> into `bytes`.
     let ints = |values: &[u8]| values.iter().map(|&v| v as u16).collect::<Vec<u16>>();
     let board: Vec<u16> = s.board.iter().flatten().map(|&v| v as u16).collect();
     let courts: Vec<u16> = s.courts[..n].iter().flatten().map(|&v| v as u16).collect();
     let hands: Vec<u16> = s.hands[..n].iter().flatten().map(|&v| v as u16).collect();
-    let ban: PyBan = s.undo_ban.map(|ban: Ban| (ban.player, spell_effect(&ban)));
-    let ending = s.outcome.map(|o| ending_name(o.ending));
-    let items: [Bound<'py, PyAny>; 18] = [
-        s.players.into_pyobject(py)?.into_any(),
-        s.mordred.into_pyobject(py)?.to_owned().into_any(),
-        board.into_pyobject(py)?,
-        ints(&s.stock).into_pyobject(py)?,
-        courts.into_pyobject(py)?,
-        hands.into_pyobject(py)?,
-        ints(&s.order).into_pyobject(py)?,
-        s.crowns.to_vec().into_pyobject(py)?,
-        s.control.to_vec().into_pyobject(py)?,
-        s.resolved.into_pyobject(py)?.into_any(),
-        s.saxons.into_pyobject(py)?.into_any(),
-        s.player.into_pyobject(py)?.into_any(),
-        s.passes.into_pyobject(py)?.into_any(),
-        s.tops[..n].to_vec().into_pyobject(py)?,
-        ints(&s.last_play[..n]).into_pyobject(py)?,
-        s.plays.into_pyobject(py)?.into_any(),
-        ban.into_pyobject(py)?,
-        ending.into_pyobject(py)?,
-    ];
-    PyTuple::new(py, items)
+    // The delta as a tuple, as Python keeps it (an array would become a list).
+    let ban = s.undo_ban.map(|ban: Ban| {
+        let d = ban.delta;
+        (ban.player, (ban.from, ban.to, (d[0], d[1], d[2], d[3])))
+    });
+    let state = GAME_STATE
+        .import(py, "kingisdead.state", "GameState")?
+        .call0()?;
+    state.setattr(intern!(py, "players"), s.players)?;
+    state.setattr(intern!(py, "mordred"), s.mordred)?;
+    state.setattr(intern!(py, "board"), board)?;
+    state.setattr(intern!(py, "stock"), ints(&s.stock))?;
+    state.setattr(intern!(py, "courts"), courts)?;
+    state.setattr(intern!(py, "hands"), hands)?;
+    state.setattr(intern!(py, "order"), ints(&s.order))?;
+    state.setattr(intern!(py, "crowns"), s.crowns.to_vec())?;
+    state.setattr(intern!(py, "control"), s.control.to_vec())?;
+    state.setattr(intern!(py, "open"), s.open)?;
+    state.setattr(intern!(py, "resolved"), s.resolved)?;
+    state.setattr(intern!(py, "saxons"), s.saxons)?;
+    state.setattr(intern!(py, "player"), s.player)?;
+    state.setattr(intern!(py, "passes"), s.passes)?;
+    state.setattr(intern!(py, "tops"), s.tops[..n].to_vec())?;
+    state.setattr(intern!(py, "last_play"), ints(&s.last_play[..n]))?;
+    state.setattr(intern!(py, "plays"), s.plays)?;
+    state.setattr(intern!(py, "undo_ban"), ban)?;
+    let result = match s.outcome {
+        Some(o) => SCORE
+            .get_or_try_init(py, || {
+                py.import("kingisdead.scoring")?
+                    .getattr("score")
+                    .map(Bound::unbind)
+            })?
+            .bind(py)
+            .call1((&state, ending_name(o.ending)))?,
+        None => py.None().into_bound(py),
+    };
+    state.setattr(intern!(py, "_result"), result)?;
+    Ok(state)
 }
 
 fn move_to_py(m: &Move) -> PyMove {
@@ -275,6 +283,27 @@ fn outcome_to_py(o: &Outcome) -> PyOutcome {
     Some((ending_name(o.ending), winners, ruler, ranking))
 }
 
+/// The first edition the core plays (`board::FIRST`), as a dict with the
+/// fields of `kingisdead.edition.Edition` (lists where Python has tuples).
+#[pyfunction]
+fn edition(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let e = &board::FIRST;
+    let d = PyDict::new(py);
+    d.set_item("name", e.name)?;
+    d.set_item("regions", e.regions.to_vec())?;
+    d.set_item("region_codes", e.region_codes.to_vec())?;
+    d.set_item("borders", e.borders.to_vec())?;
+    d.set_item("homes", e.homes.to_vec())?;
+    d.set_item("factions", e.factions.to_vec())?;
+    d.set_item("faction_codes", e.faction_codes.to_vec())?;
+    d.set_item("cards", e.cards.to_vec())?;
+    // Ints, not bytes: PyO3 turns a Vec<u8> into `bytes`.
+    let copies: Vec<u16> = e.card_copies.iter().map(|&c| c as u16).collect();
+    d.set_item("card_copies", copies)?;
+    d.set_item("saxon_invasion", e.saxon_invasion)?;
+    Ok(d)
+}
+
 /// The game that `seed` sets up (the same draws as `GameState.new`).
 #[pyfunction]
 fn new_game<'py>(
@@ -283,7 +312,7 @@ fn new_game<'py>(
     mordred: bool,
     seed: u64,
     first_player: u8,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let s = setup::new_game(players, mordred, seed, first_player).map_err(PyValueError::new_err)?;
     state_to_py(py, &s)
 }
@@ -293,7 +322,7 @@ fn new_game<'py>(
 /// court call `region * 4 + faction` or -1 for none. Grouping keeps the
 /// objects built here few (`kingisdead.core.legal_moves` expands the groups).
 #[pyfunction]
-fn legal_moves<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyResult<Vec<MoveGroup<'py>>> {
+fn legal_moves<'py>(py: Python<'py>, state: &Bound<'py, PyAny>) -> PyResult<Vec<MoveGroup<'py>>> {
     let s = state_from_py(state)?;
     let mut moves = Vec::new();
     rules::legal_moves(&s, &mut moves);
@@ -313,13 +342,13 @@ fn legal_moves<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyResult<Ve
 }
 
 #[pyfunction]
-fn count_legal_moves(state: &Bound<'_, PyTuple>) -> PyResult<usize> {
+fn count_legal_moves(state: &Bound<'_, PyAny>) -> PyResult<usize> {
     Ok(rules::count_legal_moves(&state_from_py(state)?))
 }
 
 /// Every legal action of a card, as moves without a court call.
 #[pyfunction]
-fn card_actions(state: &Bound<'_, PyTuple>, card: u8) -> PyResult<Vec<Vec<i8>>> {
+fn card_actions(state: &Bound<'_, PyAny>, card: u8) -> PyResult<Vec<Vec<i8>>> {
     let s = state_from_py(state)?;
     if card as usize >= NUM_CARDS {
         return Err(PyValueError::new_err(format!("unknown card {card}")));
@@ -330,7 +359,7 @@ fn card_actions(state: &Bound<'_, PyTuple>, card: u8) -> PyResult<Vec<Vec<i8>>> 
 }
 
 #[pyfunction]
-fn is_legal(state: &Bound<'_, PyTuple>, mv: PyMove) -> PyResult<bool> {
+fn is_legal(state: &Bound<'_, PyAny>, mv: PyMove) -> PyResult<bool> {
     let s = state_from_py(state)?;
     Ok(move_from_py(mv).is_ok_and(|m| rules::is_legal(&s, &m)))
 }
@@ -340,9 +369,9 @@ fn is_legal(state: &Bound<'_, PyTuple>, mv: PyMove) -> PyResult<bool> {
 #[pyfunction]
 fn play<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyTuple>,
+    state: &Bound<'py, PyAny>,
     mv: PyMove,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let mut s = state_from_py(state)?;
     let m = move_from_py(mv)?;
     if s.is_over() || !rules::is_legal(&s, &m) {
@@ -356,8 +385,8 @@ fn play<'py>(
 #[pyfunction]
 fn successors<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyTuple>,
-) -> PyResult<Vec<(PyMove, Bound<'py, PyTuple>)>> {
+    state: &Bound<'py, PyAny>,
+) -> PyResult<Vec<(PyMove, Bound<'py, PyAny>)>> {
     let s = state_from_py(state)?;
     let mut moves = Vec::new();
     rules::legal_moves(&s, &mut moves);
@@ -373,7 +402,7 @@ fn successors<'py>(
 
 /// Perft: (move sequences of `depth` plies, distinct positions they reach). Releases the GIL.
 #[pyfunction(name = "perft")]
-fn perft_counts(py: Python<'_>, state: &Bound<'_, PyTuple>, depth: u32) -> PyResult<(u64, usize)> {
+fn perft_counts(py: Python<'_>, state: &Bound<'_, PyAny>, depth: u32) -> PyResult<(u64, usize)> {
     let s = state_from_py(state)?;
     if depth == 0 {
         return Err(PyValueError::new_err("perft needs a depth of at least 1"));
@@ -383,7 +412,7 @@ fn perft_counts(py: Python<'_>, state: &Bound<'_, PyTuple>, depth: u32) -> PyRes
 
 /// Winners, ruler and faction ranking of a finished game, or None.
 #[pyfunction]
-fn outcome(state: &Bound<'_, PyTuple>) -> PyResult<PyOutcome> {
+fn outcome(state: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
     Ok(state_from_py(state)?
         .outcome
         .as_ref()
@@ -391,7 +420,7 @@ fn outcome(state: &Bound<'_, PyTuple>) -> PyResult<PyOutcome> {
 }
 
 #[pyfunction]
-fn last_card_applies(state: &Bound<'_, PyTuple>) -> PyResult<bool> {
+fn last_card_applies(state: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(lastcard::last_card_applies(&state_from_py(state)?))
 }
 
@@ -399,9 +428,9 @@ fn last_card_applies(state: &Bound<'_, PyTuple>) -> PyResult<bool> {
 #[pyfunction]
 fn play_random<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyTuple>,
+    state: &Bound<'py, PyAny>,
     seed: u64,
-) -> PyResult<(PyMove, Bound<'py, PyTuple>)> {
+) -> PyResult<(PyMove, Bound<'py, PyAny>)> {
     let mut s = running(state)?;
     let m = playout::play_random(&mut s, &mut SplitMix64::new(seed));
     Ok((move_to_py(&m), state_to_py(py, &s)?))
@@ -411,9 +440,9 @@ fn play_random<'py>(
 #[pyfunction(name = "playout")]
 fn random_playout<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyTuple>,
+    state: &Bound<'py, PyAny>,
     seed: u64,
-) -> PyResult<(Vec<PyMove>, Bound<'py, PyTuple>)> {
+) -> PyResult<(Vec<PyMove>, Bound<'py, PyAny>)> {
     let mut s = state_from_py(state)?;
     let mut rng = SplitMix64::new(seed);
     let mut moves = Vec::new();
@@ -438,7 +467,7 @@ fn random_games(
 
 /// The heuristic value of the position for each player, in [-1, 1].
 #[pyfunction]
-fn evaluate(state: &Bound<'_, PyTuple>) -> PyResult<Vec<f64>> {
+fn evaluate(state: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     let s = state_from_py(state)?;
     Ok(eval::evaluate(&s)[..s.players as usize].to_vec())
 }
@@ -447,7 +476,7 @@ fn evaluate(state: &Bound<'_, PyTuple>) -> PyResult<Vec<f64>> {
 /// move, ties within 1e-9 kept, scanned in legal-move order exactly as the
 /// reference `GreedyBot` scans them (so both engines offer the same list).
 #[pyfunction]
-fn greedy_moves(state: &Bound<'_, PyTuple>) -> PyResult<Vec<PyMove>> {
+fn greedy_moves(state: &Bound<'_, PyAny>) -> PyResult<Vec<PyMove>> {
     let s = running(state)?;
     let me = s.player as usize;
     let mut moves = Vec::new();
@@ -472,7 +501,7 @@ fn greedy_moves(state: &Bound<'_, PyTuple>) -> PyResult<Vec<PyMove>> {
 /// Ranked candidate moves (value for the mover, move), best first.
 #[pyfunction]
 fn ranked_candidates(
-    state: &Bound<'_, PyTuple>,
+    state: &Bound<'_, PyAny>,
     seed: u64,
     per_card: usize,
 ) -> PyResult<Vec<(f64, PyMove)>> {
@@ -503,7 +532,7 @@ fn search_config(c: PyConfig) -> mcts::SearchConfig {
 }
 
 /// The position to search (not over) and the moves the search must include (legal there).
-fn search_inputs(state: &Bound<'_, PyTuple>, include: Vec<PyMove>) -> PyResult<(State, Vec<Move>)> {
+fn search_inputs(state: &Bound<'_, PyAny>, include: Vec<PyMove>) -> PyResult<(State, Vec<Move>)> {
     let s = state_from_py(state)?;
     if s.is_over() {
         return Err(PyValueError::new_err(
@@ -529,7 +558,7 @@ fn search_inputs(state: &Bound<'_, PyTuple>, include: Vec<PyMove>) -> PyResult<(
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
-    state: &Bound<'_, PyTuple>,
+    state: &Bound<'_, PyAny>,
     seconds: Option<f64>,
     iterations: Option<u64>,
     seed: u64,
@@ -563,7 +592,7 @@ fn search(
 #[pyo3(signature = (state, node_limit, seconds=None))]
 fn solve(
     py: Python<'_>,
-    state: &Bound<'_, PyTuple>,
+    state: &Bound<'_, PyAny>,
     node_limit: u64,
     seconds: Option<f64>,
 ) -> PyResult<Option<(i8, PyMove, u64)>> {
@@ -582,6 +611,7 @@ fn solve(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(edition, m)?)?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(count_legal_moves, m)?)?;

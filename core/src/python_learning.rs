@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict};
 
 use super::{move_from_py, search_config, state_from_py, state_to_py, PyConfig, PyMove};
 use crate::board::{NUM_KINDS, NUM_REGIONS};
@@ -24,7 +24,7 @@ fn checked_seat(s: &State, seat: u8) -> PyResult<()> {
 
 /// The feature vector of `state` seen from `seat` (FEATURES floats).
 #[pyfunction]
-fn features(state: &Bound<'_, PyTuple>, seat: u8) -> PyResult<Vec<f32>> {
+fn features(state: &Bound<'_, PyAny>, seat: u8) -> PyResult<Vec<f32>> {
     let s = state_from_py(state)?;
     checked_seat(&s, seat)?;
     let mut out = vec![0.0; FEATURES];
@@ -37,7 +37,7 @@ fn features(state: &Bound<'_, PyTuple>, seat: u8) -> PyResult<Vec<f32>> {
 #[pyfunction]
 fn features_batch<'py>(
     py: Python<'py>,
-    states: Vec<Bound<'py, PyTuple>>,
+    states: Vec<Bound<'py, PyAny>>,
     seats: Vec<u8>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if states.len() != seats.len() {
@@ -91,7 +91,7 @@ fn le_bytes<'py, T: Copy, const N: usize>(
 /// (M), `move_visits` u32 (M), `move_value` f32 (M), `target_prefix` u8 (K,
 /// 8), `target_len` u8 (K), `target` f32 (K, NUM_ACTIONS), `target_legal`
 /// u32 (K, bit a: action a offered after the prefix); and `result`
-/// (list per seat), `end` (the final state tuple). Releases the GIL.
+/// (list per seat), `end` (the final `GameState`). Releases the GIL.
 #[pyfunction]
 #[pyo3(signature = (players, mordred, setup_seed, seed, iterations, explore_plies, temperature, config))]
 #[allow(clippy::too_many_arguments)]

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
 use super::{move_to_py, search_config, search_inputs, state_from_py, PyConfig, PyMove, PySearch};
 use crate::features::{features, FEATURES};
@@ -90,7 +89,7 @@ impl PyNetwork {
 
     /// (values[4], logits[21]) of a position seen by its player to move, the
     /// features made in the core (as the search does).
-    fn evaluate_state(&self, state: &Bound<'_, PyTuple>) -> PyResult<(Vec<f32>, Vec<f32>)> {
+    fn evaluate_state(&self, state: &Bound<'_, PyAny>) -> PyResult<(Vec<f32>, Vec<f32>)> {
         let s = state_from_py(state)?;
         let mut input = vec![0.0; FEATURES];
         features(&s, s.player, &mut input);
@@ -102,7 +101,7 @@ impl PyNetwork {
     fn time_evaluation(
         &self,
         py: Python<'_>,
-        state: &Bound<'_, PyTuple>,
+        state: &Bound<'_, PyAny>,
         repeats: u32,
     ) -> PyResult<f64> {
         let s = state_from_py(state)?;
@@ -132,7 +131,7 @@ impl PyNetwork {
 #[allow(clippy::too_many_arguments)]
 fn guided_search(
     py: Python<'_>,
-    state: &Bound<'_, PyTuple>,
+    state: &Bound<'_, PyAny>,
     seconds: Option<f64>,
     iterations: Option<u64>,
     seed: u64,

@@ -8,7 +8,6 @@
 use numpy::{PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
 use super::state_to_py;
 use crate::encoding::OBSERVATION_SIZE;
@@ -163,8 +162,8 @@ impl PyVecEnv {
             .map_err(PyValueError::new_err)
     }
 
-    /// Game `index`'s state as the tuple `kingisdead.core.from_core` reads.
-    fn state<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyTuple>> {
+    /// Game `index`'s state, a `kingisdead.state.GameState`.
+    fn state<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>> {
         state_to_py(py, &self.game(index)?.state)
     }
 

@@ -158,7 +158,7 @@ pub fn faction_targets(s: &State, faction: usize) -> u8 {
 }
 
 /// Calls `emit` with every legal action of `card` for the player to move, in
-/// the order of Python's `action_options` (the empty action where Python gives `()`).
+/// the order of Python's `card_actions` (the empty action where Python gives `()`).
 pub fn for_each_action(s: &State, card: u8, mut emit: impl FnMut(&[i8])) {
     match card {
         CROWN => crown_actions(s, &mut emit),
@@ -307,7 +307,7 @@ fn faction_card_actions(s: &State, faction: usize, emit: &mut impl FnMut(&[i8]))
 }
 
 /// Every legal action of a card as Moves with no court call (`court = -1`),
-/// appended to `out` in the order of Python's `action_options`.
+/// appended to `out` in the order of Python's `card_actions`.
 pub fn card_actions(s: &State, card: u8, out: &mut Vec<Move>) {
     for_each_action(s, card, |action| {
         out.push(Move::card_play(card, action, None))

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from random import Random
 from typing import Any
 
-from . import core
+from . import engine
 from .bots import SearchBot
 from .bots.budget import Budget
 from .bots.mcts import only_move, search
@@ -87,7 +87,7 @@ def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: in
     if state.is_over():
         raise ValueError("the game is over: there is no move to analyse")
     exact = exact_move = None
-    cards, nodes = SearchBot.solver_limits[core.engine()]
+    cards, nodes = SearchBot.solver_limits[engine.name()]
     if solvable(state, cards):
         solution = solve(state, min(nodes, solver_nodes))
         if solution is not None:

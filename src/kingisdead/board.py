@@ -1,7 +1,9 @@
 """The fixed data of the game: regions, borders, factions, cards.
 
-Everything the rules need to know about the physical board lives here, so a
-corrected map is a one-line change. Regions and factions are small integers
+Everything the rules need to know about the physical board lives here; the
+map, the cards and the ending constant come from the first edition's value
+(:data:`kingisdead.edition.FIRST`), so a corrected map is a one-line change
+there (and in core/src/board.rs). Regions and factions are small integers
 because the engine keeps its state in flat integer lists (cheap to copy, and
 easy for a compiled core to share).
 """
@@ -9,6 +11,8 @@ easy for a compiled core to share).
 from __future__ import annotations
 
 from enum import IntEnum
+
+from .edition import FIRST
 
 
 class Region(IntEnum):
@@ -76,35 +80,16 @@ NUM_KINDS = 4
 """Follower kinds on the board: the three factions and the Loyalists."""
 NUM_CARDS = 7
 
-REGION_NAMES = (
-    "Caledonia", "Din Eidyn", "Eboracum", "Deva",
-    "Caerleon", "Ratae", "Londinium", "Aquae Sulis",
-)
-REGION_CODES = ("Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu")
-FACTION_NAMES = ("Scots", "Welsh", "Romano-British", "Loyalists")
-FACTION_CODES = ("S", "W", "R", "L")
-CARD_NAMES = (
-    "Crown", "Garrison", "Ambassador", "Settlements",
-    "Scots", "Welsh", "Romano-British",
-)
+# The map and the cards of the first edition (kingisdead.edition.FIRST), as the rules use them.
+REGION_NAMES = FIRST.regions
+REGION_CODES = FIRST.region_codes
+FACTION_NAMES = FIRST.factions
+FACTION_CODES = FIRST.faction_codes
+CARD_NAMES = FIRST.cards
 
-BORDERS: tuple[tuple[Region, Region], ...] = (
-    (Region.CALEDONIA, Region.DIN_EIDYN),
-    (Region.DIN_EIDYN, Region.DEVA),
-    (Region.DIN_EIDYN, Region.EBORACUM),
-    (Region.DEVA, Region.EBORACUM),
-    (Region.DEVA, Region.CAERLEON),
-    (Region.DEVA, Region.RATAE),
-    (Region.EBORACUM, Region.RATAE),
-    (Region.EBORACUM, Region.LONDINIUM),
-    (Region.CAERLEON, Region.RATAE),
-    (Region.CAERLEON, Region.AQUAE_SULIS),
-    (Region.RATAE, Region.LONDINIUM),
-    (Region.RATAE, Region.AQUAE_SULIS),
-    (Region.LONDINIUM, Region.AQUAE_SULIS),
-)
+BORDERS: tuple[tuple[Region, Region], ...] = tuple((Region(a), Region(b)) for a, b in FIRST.borders)
 
-HOMES: tuple[Region, Region, Region] = (Region.CALEDONIA, Region.CAERLEON, Region.LONDINIUM)
+HOMES: tuple[Region, ...] = tuple(Region(r) for r in FIRST.homes)
 """Home region of each faction, indexed by faction."""
 
 MORDRED_FLAGS: tuple[Region, ...] = (
@@ -129,10 +114,10 @@ REMOVED_TWO_PLAYER = 2
 START_IN_HOME = 2
 REGION_START_SIZE = 4
 COURT_START_SIZE = 2
-CARD_COPIES = (1, 1, 1, 2, 1, 1, 1)
+CARD_COPIES = FIRST.card_copies
 """How many of each card a player starts with, indexed by Card."""
 HAND_SIZE = sum(CARD_COPIES)
-SAXON_INVASION = 4
+SAXON_INVASION = FIRST.saxon_invasion
 """Saxon control tokens that end the game at once."""
 
 SAXONS = 4

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import core, rules
+from . import engine, rules
 from .board import CARD_NAMES, CARDS, FACTION_NAMES, NUM_CARDS, REGION_NAMES, Card
 from .moves import NONE, PASS, IllegalMoveError, Move, make_move
 
@@ -97,18 +97,8 @@ def choice_table(state: GameState) -> ChoiceTable:
     calls means the action alone completes the move. The pass, always
     possible, is not listed. Empty once the game is over.
     """
-    if core.active():
-        groups = core.legal_move_groups(state)
-    else:
-        courts: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
-        for m in rules.legal_moves(state):
-            if m.card is not None:
-                calls = courts.setdefault((int(m.card), m.action), [])
-                if m.court is not None:
-                    calls.append(m.court)
-        groups = [(card, action, tuple(calls)) for (card, action), calls in courts.items()]
     table: ChoiceTable = {}
-    for card, action, court_calls in groups:
+    for card, action, court_calls in engine.legal_move_groups(state):
         table.setdefault(card, []).extend((spelling, court_calls) for spelling in _mirrors(card, action))
     return table
 
@@ -119,7 +109,7 @@ class MoveBuilder:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.steps: list[Choice] = []
-        self._last_card = rules.last_card_applies(state)
+        self._last_card = engine.last_card_applies(state)
         self._winning: list[Move] | None = None
         self._actions: dict[int, list[tuple[int, ...]]] = {}
 
@@ -201,8 +191,7 @@ class MoveBuilder:
             if self._last_card:
                 canonical = list(dict.fromkeys(m.action for m in self._winning_moves() if m.card == card))
             else:
-                canonical = (core.card_actions(self.state, card) if core.active()
-                             else rules.action_options(self.state, card))
+                canonical = self.state.card_actions(card)
             self._actions[card] = [spelling for a in canonical for spelling in _mirrors(card, a)]
         return self._actions[card]
 

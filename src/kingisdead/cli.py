@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.progress import track
 from rich.text import Text
 
-from . import core, position, render, rules
+from . import core, engine, position, render
 from .board import NUM_REGIONS
 from .bots import BOTS, Bot, make_bot
 from .building import PASS_CHOICE, Choice, MoveBuilder
@@ -147,7 +147,7 @@ def forced_pass(state: GameState) -> str | None:
     """Why the player to move can only pass (so nobody has to type it), or None."""
     if not state.cards_left(state.current_player):
         return "has no cards left and passes"
-    if rules.last_card_applies(state) and state.builder().options() == [PASS_CHOICE]:
+    if engine.last_card_applies(state) and state.builder().options() == [PASS_CHOICE]:
         return ("must pass: with 3 players the last card of the game may only be played by a move "
                 "that wins the game, and none does")
     return None
@@ -327,19 +327,16 @@ def play(
 def play_out(state: GameState, bots: list[Bot] | None, rng: Random) -> tuple[list[Move], GameState]:
     """Play a game to its end: with ``bots``, or the fast random sampler; the moves and the final state.
 
-    The sampler runs in the compiled core when it is the engine in use (the
-    whole game in one call), else in the reference engine, in place.
+    The sampler plays the whole game in the engine in use (one call in the
+    compiled core) and leaves ``state`` unchanged; bots play on ``state`` itself.
     """
-    if bots is None and core.active():
-        return core.playout(state, rng)
+    if bots is None:
+        return engine.playout(state, rng)
     moves: list[Move] = []
     while not state.is_over():
-        if bots is None:
-            moves.append(rules.play_random(state, rng))
-        else:
-            move = bots[state.current_player].choose(state)
-            rules.play(state, move)
-            moves.append(move)
+        move = bots[state.current_player].choose(state)
+        engine.play(state, move)
+        moves.append(move)
     return moves, state
 
 

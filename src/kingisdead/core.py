@@ -13,9 +13,12 @@ environment, or :func:`use_engine`, selects the reference explicitly. Checking
 a move (:meth:`GameState.apply`) always goes through the reference's
 ``check_move``, whose errors name the rule that a move breaks.
 
-A state crosses into the core as one tuple of its lists (:func:`to_core`) and
-comes back as one (:func:`from_core`); a move is the ``(card, action, court)``
-triple that :class:`~kingisdead.moves.Move` already is.
+A state crosses into the core as the :class:`~kingisdead.state.GameState`
+itself, which the core reads field by field by name, and comes back as a new
+one that the core builds the same way (a finished game with its
+:class:`~kingisdead.scoring.Result` from :func:`kingisdead.scoring.score`); a
+move is the ``(card, action, court)`` triple that
+:class:`~kingisdead.moves.Move` already is.
 """
 
 from __future__ import annotations
@@ -107,31 +110,6 @@ def require() -> Any:
 
 # -- crossing the boundary --------------------------------------------------------
 
-def to_core(s: GameState) -> tuple:
-    """The state as the tuple the core reads (see core/src/python.rs)."""
-    return (
-        s.players, s.mordred, s.board, s.stock, s.courts, s.hands, s.order, s.crowns, s.control,
-        s.resolved, s.saxons, s.player, s.passes, s.tops, s.last_play, s.plays, s.undo_ban,
-        None if s._result is None else s._result.ending,
-    )
-
-
-def from_core(t: tuple) -> GameState:
-    """A GameState from the core's tuple; a finished game gets its Result (with the reason) from Python."""
-    from .scoring import score
-    from .state import GameState
-
-    s = GameState.__new__(GameState)
-    (s.players, s.mordred, s.board, s.stock, s.courts, s.hands, s.order, s.crowns, s.control,
-     s.resolved, s.saxons, s.player, s.passes, s.tops, s.last_play, s.plays, ban, ending) = t
-    s.open = sum(1 << r for r in range(8) if s.control[r] < 0)
-    s.undo_ban = None if ban is None else (ban[0], tuple(ban[1]))
-    s._result = None
-    if ending is not None:
-        s._result = score(s, ending)
-    return s
-
-
 def to_move(t: tuple) -> Move:
     """A Move from the core's ``(card, action, court)``."""
     card, action, court = t
@@ -148,7 +126,7 @@ def _seed(rng: Random) -> int:
 
 def new_game(players: int, variant: str, seed: int, first_player: int = 0) -> GameState:
     """The game ``seed`` sets up: the same draws as :class:`kingisdead.setup.SetupDraws` makes."""
-    return from_core(require().new_game(players, variant == "mordred", seed & (2**64 - 1), first_player))
+    return require().new_game(players, variant == "mordred", seed & (2**64 - 1), first_player)
 
 
 _COURTS = tuple((code // 4, code % 4) for code in range(32))
@@ -162,7 +140,7 @@ def legal_moves(s: GameState) -> list[Move]:
         return []
     moves: list[Move] = []
     extend = moves.extend
-    for card, action, courts in require().legal_moves(to_core(s)):
+    for card, action, courts in require().legal_moves(s):
         if card < 0:
             moves.append(PASS)
             continue
@@ -178,48 +156,63 @@ def legal_move_groups(s: GameState) -> list[tuple[int, tuple[int, ...], tuple[tu
     if s._result is not None:
         return []
     return [(card, tuple(action), tuple(_COURTS[c] for c in courts if c >= 0))
-            for card, action, courts in require().legal_moves(to_core(s)) if card >= 0]
+            for card, action, courts in require().legal_moves(s) if card >= 0]
 
 
 def count_legal_moves(s: GameState) -> int:
     """How many legal moves there are (without building them in Python)."""
-    return 0 if s._result is not None else require().count_legal_moves(to_core(s))
+    return 0 if s._result is not None else require().count_legal_moves(s)
 
 
 def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
-    """Every legal action of ``card`` (as :func:`kingisdead.rules.action_options`)."""
-    return [tuple(a) for a in require().card_actions(to_core(s), int(card))]
+    """Every legal action of ``card`` (as :func:`kingisdead.rules.card_actions`)."""
+    return [tuple(a) for a in require().card_actions(s, int(card))]
+
+
+def is_legal(s: GameState, move: Move) -> bool:
+    """Whether the core finds ``move`` legal in ``s`` (False for anything that is not a move)."""
+    if s._result is not None:
+        return False
+    try:
+        return bool(require().is_legal(s, move))
+    except (TypeError, OverflowError):  # a field the core cannot even read: no move of this game
+        return False
 
 
 def play(s: GameState, move: Move) -> GameState:
     """A new state: ``move`` played on ``s`` (ValueError if it is not legal there)."""
-    return from_core(require().play(to_core(s), move))
+    return require().play(s, move)
 
 
 def successors(s: GameState) -> list[tuple[Move, GameState]]:
     """Every legal move with the state after it."""
-    return [(to_move(m), from_core(t)) for m, t in require().successors(to_core(s))]
+    return [(to_move(m), after) for m, after in require().successors(s)]
 
 
 def outcome(s: GameState) -> tuple[str, tuple[int, ...], int | None, tuple[int, ...]] | None:
     """The core's verdict on a finished game: (ending, winners, ruler, ranking), or None."""
-    result = require().outcome(to_core(s))
+    result = require().outcome(s)
     if result is None:
         return None
     ending, winners, ruler, ranking = result
     return ending, tuple(winners), ruler, tuple(ranking)
 
 
+def last_card_applies(s: GameState) -> bool:
+    """Whether the last-card rule binds the player to move (as :func:`kingisdead.rules.last_card_applies`)."""
+    return bool(require().last_card_applies(s))
+
+
 def sample_move(s: GameState, rng: Random) -> Move:
     """A random legal move from the core's fast sampler; ``s`` is unchanged."""
-    move, _ = require().play_random(to_core(s), _seed(rng))
+    move, _ = require().play_random(s, _seed(rng))
     return to_move(move)
 
 
 def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
     """Random moves from ``s`` to the end: the moves and the final state (``s`` is unchanged)."""
-    moves, final = require().playout(to_core(s), _seed(rng))
-    return [to_move(m) for m in moves], from_core(final)
+    moves, final = require().playout(s, _seed(rng))
+    return [to_move(m) for m in moves], final
 
 
 def random_games(players: int, variant: str, games: int, seed: int) -> tuple[int, int]:
@@ -229,19 +222,19 @@ def random_games(players: int, variant: str, games: int, seed: int) -> tuple[int
 
 def evaluate(s: GameState) -> list[float]:
     """The heuristic value per player (as :func:`kingisdead.evaluation.evaluate`)."""
-    return require().evaluate(to_core(s))
+    return require().evaluate(s)
 
 
 def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[float, Move]]:
     """Candidate moves with their value for the mover, best first (as the reference's)."""
-    return [(v, to_move(m)) for v, m in require().ranked_candidates(to_core(s), _seed(rng), per_card)]
+    return [(v, to_move(m)) for v, m in require().ranked_candidates(s, _seed(rng), per_card)]
 
 
 def greedy_moves(s: GameState) -> list[Move]:
     """The legal moves after which :func:`evaluate` likes the mover's position best (ties within 1e-9)."""
-    return [to_move(m) for m in require().greedy_moves(to_core(s))]
+    return [to_move(m) for m in require().greedy_moves(s)]
 
 
 def perft(s: GameState, depth: int) -> tuple[int, int]:
     """(move sequences of ``depth`` plies, distinct positions they reach), counted in the core."""
-    return tuple(require().perft(to_core(s), depth))  # type: ignore[return-value]
+    return tuple(require().perft(s, depth))  # type: ignore[return-value]

@@ -29,7 +29,7 @@ from .board import (
     borders,
 )
 from .moves import NotationError, format_move, make_move, parse_move
-from .rules import changes_nothing, exchange_effect
+from .rules import changes_nothing, exchange_effect, spell_effect
 from .scoring import score
 from .state import VARIANTS, GameState
 
@@ -46,7 +46,8 @@ def to_dict(s: GameState) -> dict[str, Any]:
     """The position as a JSON-ready dict (see docs/formats.md)."""
     ban = None
     if s.undo_ban is not None:
-        player, action = s.undo_ban
+        player, effect = s.undo_ban
+        action = spell_effect(effect)
         card = Card.GARRISON if len(action) == 5 else Card.AMBASSADOR
         ban = {"player": player, "exchange": format_move(make_move(card, action)).split(" ", 1)[1]}
     return {
@@ -213,10 +214,11 @@ def from_dict(data: Any) -> GameState:
         if len(move.action) == 5 and not borders(a, b):
             raise PositionError(f"undo_ban.exchange: a 2-for-1 exchange is between bordering regions; "
                                 f"{REGION_NAMES[a]} and {REGION_NAMES[b]} do not border each other")
-        if changes_nothing(exchange_effect(move.action)):
+        effect = exchange_effect(move.action)
+        if effect is None or changes_nothing(effect):
             raise PositionError("undo_ban.exchange changes no region's make-up (a swap within one faction); "
                                 "such an exchange sets no ban")
-        s.undo_ban = (ban["player"], move.action)
+        s.undo_ban = (ban["player"], effect)
     s._result = None
     _validate(s)
     return s
@@ -275,7 +277,7 @@ def _validate(s: GameState) -> None:
     if s.undo_ban is not None:
         if s.tops[s.undo_ban[0]] not in (Card.GARRISON, Card.AMBASSADOR):
             raise PositionError("undo_ban: that player's last card was not an exchange")
-        if any(s.control[r] != UNRESOLVED for r in (s.undo_ban[1][0], s.undo_ban[1][-2])):
+        if any(s.control[r] != UNRESOLVED for r in s.undo_ban[1][:2]):
             raise PositionError("undo_ban: a struggle resolved since the exchange would have lifted the ban")
         if s.last_play[s.undo_ban[0]] != s.plays:
             raise PositionError(f"undo_ban: player {s.undo_ban[0] + 1} was not the last to play a card")

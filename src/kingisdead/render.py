@@ -320,7 +320,7 @@ def _step_names(card: int, length: int) -> list[str]:
 
 def _action_length(builder: MoveBuilder) -> int:
     """How many of the steps after the card belong to the card's action (the rest call to court)."""
-    options = rules.action_options(builder.state, builder.steps[0].value)
+    options = rules.card_actions(builder.state, builder.steps[0].value)
     return len(options[0]) if options else 0
 
 

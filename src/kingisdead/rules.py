@@ -68,7 +68,7 @@ def swappable_cards(s: GameState) -> list[int]:
     return [r for r in range(NUM_REGIONS) if control[r] == UNRESOLVED and crowns[r] < 0]
 
 
-def crown_options(s: GameState) -> list[tuple[int, ...]]:
+def crown_actions(s: GameState) -> list[tuple[int, ...]]:
     free = swappable_cards(s)
     if len(free) < 2:
         return [()]
@@ -119,17 +119,43 @@ def changes_nothing(effect: Effect | None) -> bool:
     return effect is None or not any(effect[2])
 
 
-def _banned(s: GameState) -> Effect | None:
-    """The effect that the player to move may not bring about (undoing the last exchange).
+UndoBan = tuple[int, Effect]
+"""``(player, effect)``: the others may not now make an exchange with ``effect``
+(the reverse of ``player``'s last exchange, in canonical form). The compiled
+core keeps the same thing (``Ban`` in core/src/state.rs) and reads and writes
+it as this tuple."""
 
-    The ban is stored as ``(player, action)``, ``action`` being one spelling of
-    the banned change; every exchange with the same effect is banned alike.
-    """
+
+def ban_after(player: int, action: tuple[int, ...]) -> UndoBan | None:
+    """The undo ban that ``player``'s exchange ``action`` leaves: its reverse change,
+    in canonical form; None for an exchange that changed nothing."""
+    reverse = reverse_exchange(action)
+    return None if reverse is None else (player, exchange_effect(reverse))  # type: ignore[return-value]
+
+
+def spell_effect(effect: Effect) -> tuple[int, ...]:
+    """One spelling of an exchange with exactly ``effect`` (a non-zero one), the
+    one written in position files: ``(from, f1, f2, to, g)`` for a 2-for-1 (the
+    arriving follower of a leaving kind when only one net follower leaves),
+    ``(from, f, to, g)`` for a 1-for-1. ValueError for an effect no exchange has."""
+    source, target, delta = effect
+    leaving = [k for k, d in enumerate(delta) for _ in range(max(-d, 0))]
+    arriving = [k for k, d in enumerate(delta) if d > 0]
+    if len(leaving) == 2 and len(arriving) == 1:
+        return (source, leaving[0], leaving[1], target, arriving[0])
+    if len(leaving) == 1 and not arriving:
+        return (source, leaving[0], leaving[0], target, leaving[0])
+    if len(leaving) == 1 and len(arriving) == 1:
+        return (source, leaving[0], target, arriving[0])
+    raise ValueError(f"no exchange has the effect {effect}")
+
+
+def _banned(s: GameState) -> Effect | None:
+    """The effect that the player to move may not bring about (undoing the last exchange)."""
     ban = s.undo_ban
     if ban is None or ban[0] == s.player:
         return None
-    effect = exchange_effect(ban[1])
-    return None if changes_nothing(effect) else effect
+    return ban[1]
 
 
 def _drop_banned(options: list[tuple[int, ...]], ban: Effect) -> list[tuple[int, ...]]:
@@ -151,7 +177,7 @@ def _pairs_in(board: list[int], region: int) -> list[tuple[int, int]]:
             if board[base + f1] >= (2 if f1 == f2 else 1) and board[base + f2]]
 
 
-def garrison_options(s: GameState) -> list[tuple[int, ...]]:
+def garrison_actions(s: GameState) -> list[tuple[int, ...]]:
     """2-for-1 exchanges if any exists, else 1-for-1 ones, else the empty action."""
     board, ban = s.board, _banned(s)
     opens = MASK_REGIONS[s.open]
@@ -179,7 +205,7 @@ def garrison_options(s: GameState) -> list[tuple[int, ...]]:
     return one or [()]
 
 
-def ambassador_options(s: GameState) -> list[tuple[int, ...]]:
+def ambassador_actions(s: GameState) -> list[tuple[int, ...]]:
     board, ban = s.board, _banned(s)
     opens = MASK_REGIONS[s.open]
     one: list[tuple[int, ...]] = [
@@ -194,7 +220,7 @@ def ambassador_options(s: GameState) -> list[tuple[int, ...]]:
     return one or [()]
 
 
-def settlements_options(s: GameState) -> list[tuple[int, ...]]:
+def settlements_actions(s: GameState) -> list[tuple[int, ...]]:
     opens = MASK_REGIONS[s.open]
     return list(product(*(opens if s.stock[f] else (NONE,) for f in range(3))))
 
@@ -212,7 +238,7 @@ def faction_targets(s: GameState, faction: int) -> tuple[int, ...]:
     return MASK_REGIONS[REACH[controlled] & s.open]
 
 
-def faction_card_options(s: GameState, faction: int) -> list[tuple[int, ...]]:
+def faction_card_actions(s: GameState, faction: int) -> list[tuple[int, ...]]:
     targets = faction_targets(s, faction)
     count = min(2, s.stock[faction]) if targets else 0
     if count == 0:
@@ -222,17 +248,17 @@ def faction_card_options(s: GameState, faction: int) -> list[tuple[int, ...]]:
     return [(a, b) for i, a in enumerate(targets) for b in targets[i:]]
 
 
-def action_options(s: GameState, card: int) -> list[tuple[int, ...]]:
+def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
     """Every legal action of a card in this state, each in its canonical form."""
     if card == CROWN:
-        return crown_options(s)
+        return crown_actions(s)
     if card == GARRISON:
-        return garrison_options(s)
+        return garrison_actions(s)
     if card == AMBASSADOR:
-        return ambassador_options(s)
+        return ambassador_actions(s)
     if card == SETTLEMENTS:
-        return settlements_options(s)
-    return faction_card_options(s, card - Card.SCOTS)
+        return settlements_actions(s)
+    return faction_card_actions(s, card - Card.SCOTS)
 
 
 def court_options(board: list[int], open_mask: int) -> list[tuple[int, int]]:
@@ -251,7 +277,7 @@ def legal_moves(s: GameState) -> list[Move]:
         if not hand[card]:
             continue
         card_enum = CARDS[card]
-        for action in action_options(s, card):
+        for action in card_actions(s, card):
             board = s.board
             if card != CROWN:
                 board = board[:]
@@ -350,7 +376,7 @@ def check_move(s: GameState, move: Move) -> Move:
     if not isinstance(action, tuple) or not all(isinstance(x, int) for x in action):
         raise IllegalMoveError(f"{card.title}: the action must be a tuple of integers")
     action = normalise(card, action)
-    if action not in action_options(s, card):
+    if action not in card_actions(s, card):
         _explain_action(s, card, action)
         raise IllegalMoveError(f"{card.title}: {action} is not a legal action here")
     board = s.board[:]
@@ -419,7 +445,7 @@ def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
             raise IllegalMoveError(f"{title}: the Crown token goes on one of the two swapped cards")
         return
     if card in EXCHANGES:
-        options = action_options(s, card)
+        options = card_actions(s, card)
         if not action:
             raise IllegalMoveError(f"{title}: an exchange is possible, so one must be made")
         if card == GARRISON and len(action) == 4 and len(options[0]) == 5:
@@ -547,8 +573,7 @@ def _play_card(s: GameState, p: int, card: int, action: tuple[int, ...]) -> None
         return
     _move_followers(s.board, s.stock, card, action)
     if (card == GARRISON or card == AMBASSADOR) and action:
-        reverse = reverse_exchange(action)
-        s.undo_ban = None if reverse is None else (p, reverse)
+        s.undo_ban = ban_after(p, action)
     else:
         s.undo_ban = None
 
@@ -652,7 +677,7 @@ def _sample_exchange(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
         if ban is None or exchange_effect(action) != ban:
             return action
     # The ban keeps hitting: fall back to the full list, which excludes every banned spelling.
-    options = action_options(s, card)
+    options = card_actions(s, card)
     return options[int(rand() * len(options))]
 
 
@@ -724,7 +749,7 @@ def play_random(s: GameState, rng: Random) -> Move:
 
 def _random_winning_move(s: GameState, card: int, rng: Random) -> Move:
     """A random move with the last card that wins outright, or PASS if there is none."""
-    actions = action_options(s, card)
+    actions = card_actions(s, card)
     rng.shuffle(actions)
     memo: dict[tuple, bool] = {}
     for action in actions:

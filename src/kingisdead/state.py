@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import core, rules
+from . import engine, rules
 from .board import (
     NUM_CARDS,
     NUM_KINDS,
@@ -17,10 +17,11 @@ from .board import (
     Region,
 )
 from .moves import Move, parse_move
-from .setup import VARIANTS, check_setup_arguments, setup_from_seed  # noqa: F401  (VARIANTS is re-exported)
+from .setup import VARIANTS  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from .building import MoveBuilder
+    from .rules import UndoBan
     from .scoring import Result
 
 
@@ -39,9 +40,9 @@ class GameState:
     - ``resolved``: number of resolved struggles (the contested card is ``order[resolved]``)
     - ``tops[player]``: top card of each played pile, or -1
     - ``last_play[player]``: number of the player's latest card play (0: none yet)
-    - ``undo_ban``: (player, action): ``action`` is one spelling of the exchange that
-      would reverse ``player``'s last one; other players may not bring about its
-      effect now (every spelling of it is banned, see ``rules.exchange_effect``), or None
+    - ``undo_ban``: ``(player, effect)``: the others may not now make an exchange with
+      ``effect``, the reverse of ``player``'s last exchange (``(from, to, delta)`` in the
+      canonical form of ``rules.exchange_effect``, however it is spelled), or None
     """
 
     __slots__ = (
@@ -67,7 +68,7 @@ class GameState:
     tops: list[int]
     last_play: list[int]
     plays: int
-    undo_ban: tuple[int, tuple[int, ...]] | None
+    undo_ban: UndoBan | None
     _result: Result | None
 
     @classmethod
@@ -81,10 +82,7 @@ class GameState:
         Raises ValueError for a player count, variant or first player the
         game does not have.
         """
-        if core.active():
-            check_setup_arguments(players, variant, first_player)
-            return core.new_game(players, variant, seed, first_player)
-        return setup_from_seed(players, variant, seed, first_player)
+        return engine.new_game(players, variant, seed, first_player)
 
     def copy(self) -> GameState:
         """An independent copy (a few list copies: cheap enough for search)."""
@@ -141,26 +139,30 @@ class GameState:
         Listed by the compiled core when it is the engine in use (the same
         list, in the same order, as the reference :func:`rules.legal_moves`).
         """
-        if core.active():
-            return core.legal_moves(self)
-        return rules.legal_moves(self)
+        return engine.legal_moves(self)
+
+    def card_actions(self, card: int) -> list[tuple[int, ...]]:
+        """Every legal action of ``card`` (a :class:`Card` or its number), in the
+        reference's order, from the engine in use; empty if the card cannot be played."""
+        return engine.card_actions(self, card)
 
     def is_legal(self, move: Move) -> bool:
-        try:
-            rules.check_move(self, move)
-        except ValueError:
-            return False
-        return True
+        """Whether ``move`` is legal here, judged by the engine in use."""
+        return engine.is_legal(self, move)
 
     def check(self, move: Move) -> None:
         """Raise :class:`IllegalMoveError` naming the broken rule, or return."""
         rules.check_move(self, move)
 
     def apply(self, move: Move | str) -> GameState:
-        """Play a move (a Move or its notation) in place; illegal moves raise and change nothing."""
+        """Play a move (a Move or its notation) in place, in the engine in use.
+
+        Raises :class:`IllegalMoveError` naming the broken rule (the reference's
+        :func:`rules.check_move` judges every move first) and changes nothing.
+        """
         if isinstance(move, str):
             move = parse_move(move)
-        rules.play(self, rules.check_move(self, move))
+        engine.play(self, rules.check_move(self, move))  # the reference names the rule a move breaks
         return self
 
     def after(self, move: Move | str) -> GameState:
@@ -203,7 +205,7 @@ class GameState:
             self.players, self.mordred, tuple(self.board), tuple(self.stock), tuple(self.courts),
             tuple(self.hands), tuple(self.order), tuple(self.crowns), tuple(self.control),
             self.resolved, self.player, self.passes, tuple(self.tops),
-            _play_ranking(self.last_play), _ban_key(self.undo_ban),
+            _play_ranking(self.last_play), self.undo_ban,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -214,13 +216,6 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.players}p {self.variant} resolved={self.resolved} to_move={self.player}>"
-
-
-def _ban_key(ban: tuple[int, tuple[int, ...]] | None) -> tuple | None:
-    """The undo ban as the position knows it: who set it and the banned effect, not its spelling."""
-    if ban is None:
-        return None
-    return (ban[0], rules.exchange_effect(ban[1]))
 
 
 def _play_ranking(last_play: list[int]) -> tuple[int, ...]:

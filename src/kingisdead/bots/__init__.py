@@ -16,12 +16,10 @@ from collections.abc import Callable
 from random import Random
 from typing import Protocol
 
-from .. import core, rules
-from ..evaluation import evaluate
+from .. import core, engine
 from ..moves import Move
 from ..state import GameState
 from .budget import Budget
-from .candidates import ranked_candidates
 from .mcts import SearchConfig, only_move, search
 from .solver import solvable, solve
 
@@ -36,9 +34,7 @@ class Bot(Protocol):
 
 def random_move(state: GameState, rng: Random) -> Move:
     """A random legal move from the fast sampler (the compiled core's when it is in use)."""
-    if core.active():
-        return core.sample_move(state, rng)
-    return rules.sample_move(state, rng)
+    return engine.sample_move(state, rng)
 
 
 class RandomBot:
@@ -77,20 +73,7 @@ class GreedyBot:
         self.rng = Random(seed)
 
     def choose(self, state: GameState) -> Move:
-        if core.active():
-            return self.rng.choice(core.greedy_moves(state))
-        me = state.player
-        best: list[Move] = []
-        best_value = -2.0
-        for move in state.legal_moves():
-            after = state.copy()
-            rules.play(after, move)
-            value = evaluate(after)[me]
-            if value > best_value + 1e-9:
-                best, best_value = [move], value
-            elif value > best_value - 1e-9:
-                best.append(move)
-        return self.rng.choice(best)
+        return self.rng.choice(engine.greedy_moves(state))
 
 
 class CarelessBot:
@@ -110,9 +93,7 @@ class CarelessBot:
     def choose(self, state: GameState) -> Move:
         if self.rng.random() < self.blunder_rate:
             return random_move(state, self.rng)
-        if core.active():
-            return core.ranked_candidates(state, self.rng, self.per_card)[0][1]
-        return ranked_candidates(state, self.rng, self.per_card)[0][1]
+        return engine.ranked_candidates(state, self.rng, self.per_card)[0][1]
 
 
 DEFAULT_SEARCH_BUDGET = Budget(seconds=1.0)

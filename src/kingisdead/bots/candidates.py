@@ -95,7 +95,7 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
         for card in range(7):
             if not hand[card]:
                 continue
-            actions = rules.action_options(s, card)
+            actions = rules.card_actions(s, card)
             if len(actions) > per_card:
                 actions = rng.sample(actions, per_card)
             for action in actions:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from .. import core
+from .. import engine
 from ..moves import Move
 from ..workers import process_pool, stop_pool
 from .budget import Budget
@@ -63,7 +63,7 @@ class ParallelSearchBot:
         if proven is not None:
             return proven
         budget = self.local.budget_left(start)
-        if core.active():
+        if engine.compiled():
             # One process: the core's threads search with the GIL released.
             return search(state, budget, self.rng, self.config, threads=self.workers).best
         pool = _helpers(self.workers - 1)

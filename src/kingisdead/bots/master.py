@@ -103,7 +103,7 @@ def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchC
     net = network if network is not None else load_network()
     weights = (guidance.value_weight, guidance.policy_weight, guidance.step_weight, guidance.draw_weight)
     moves, iterations, seconds = core.require().guided_search(
-        core.to_core(state), budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
+        state, budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
         list(include), threads, net, weights)
     stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
     return SearchResult(stats[0].move, stats, iterations, seconds)

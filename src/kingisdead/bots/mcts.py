@@ -254,7 +254,7 @@ def core_search(state: GameState, budget: Budget, rng: Random, config: SearchCon
     knobs = (config.exploration, config.widening, config.root_widening, config.per_card,
              config.root_per_card, config.rollout_moves, config.prior_weight)
     moves, iterations, seconds = core.require().search(
-        core.to_core(state), budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
+        state, budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
         list(include), threads)
     stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
     return SearchResult(stats[0].move, stats, iterations, seconds)

@@ -152,7 +152,7 @@ def solve(s: GameState, node_limit: int = 200_000, seconds: float | None = None,
     asks for it). Raises ValueError for a game that is over or not a 2-player game.
     """
     if core.chosen(engine) == "core":
-        solution = core.require().solve(core.to_core(s), node_limit, seconds)
+        solution = core.require().solve(s, node_limit, seconds)
         if solution is None:
             return None
         value, move, nodes = solution

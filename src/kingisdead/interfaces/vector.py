@@ -197,7 +197,7 @@ class KingIsDeadVectorEnv(VectorEnv):
         """A copy of game ``index``'s position (IndexError outside ``range(num_envs)``)."""
         if not self._started:
             raise RuntimeError("call reset() before using the environment")
-        return core.from_core(self._core.state(index))
+        return self._core.state(index)
 
     def move_steps(self, index: int) -> list[int]:
         """The integers chosen so far in game ``index``'s move under way."""

@@ -181,7 +181,7 @@ def features_array(states: Sequence[GameState], seats: Sequence[int]) -> np.ndar
 
     if len(states) != len(seats):
         raise ValueError("features_array: one seat per state is needed")
-    raw = core.require().features_batch([core.to_core(s) for s in states], list(seats))
+    raw = core.require().features_batch(list(states), list(seats))
     return np.frombuffer(raw, dtype="<f4").reshape(len(states), FEATURES).copy()
 
 

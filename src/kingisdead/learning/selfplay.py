@@ -107,7 +107,7 @@ def play_game(settings: SelfPlaySettings, seed: int, game: int) -> dict[str, Any
         a = np.frombuffer(raw[name], dtype=dtype)
         return a.reshape(-1, width) if width else a
 
-    end = core.from_core(raw["end"])
+    end = raw["end"]
     result = end.result
     assert result is not None
     return {

@@ -328,7 +328,7 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
     there; empty for cards that place followers from the stock). A card with
     no action here says so (it can still call a follower to court).
     """
-    actions = rules.action_options(state, card)
+    actions = rules.card_actions(state, card)
     title = CARD_TEXTS[card]
     followers: dict[int, set[int]] = {}
     regions: set[int] = set()

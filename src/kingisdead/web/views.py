@@ -365,7 +365,7 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     if steps[0].kind == "pass":
         return {"prompt": _said(texts, "confirm_pass"), "notes": notes}
     card = steps[0].value
-    length = len(rules.action_options(state, card)[0])
+    length = len(rules.card_actions(state, card)[0])
     notes += partial_notes(state, card, length)
     chosen = steps[1:1 + length]
     called = steps[1 + length:]
@@ -391,7 +391,7 @@ def preview(state: GameState, steps: list[Choice]) -> GameState | None:
     if not steps or steps[0].kind != "card":
         return None
     card = steps[0].value
-    length = len(rules.action_options(state, card)[0])
+    length = len(rules.card_actions(state, card)[0])
     values = [c.value if c.kind != "none" else NONE for c in steps[1:]]
     if len(values) < length:
         return None
