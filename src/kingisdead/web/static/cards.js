@@ -225,12 +225,17 @@ export function faceOf(cards, key) {
   return face;
 }
 
-// The <svg> of one card's pictogram (decorative: the card's name says the same in words).
+// The <svg> of one card's pictogram (decorative: the card's name says the same in words). Drawn once per
+// face and then copied: the hand is redrawn on every click while a move is built.
+const drawn = new WeakMap();  // face -> its pictogram's <svg>
 export function pictogram(face, art = [100, 100]) {
-  const svg = svgEl("svg", { viewBox: `0 0 ${art[0]} ${art[1]}`, class: "card-art", "aria-hidden": "true",
-                             focusable: "false" });
-  drawPictogram(svgEl("g", {}, svg), face.pictogram);
-  return svg;
+  if (!drawn.has(face)) {
+    const svg = svgEl("svg", { viewBox: `0 0 ${art[0]} ${art[1]}`, class: "card-art", "aria-hidden": "true",
+                               focusable: "false" });
+    drawPictogram(svgEl("g", {}, svg), face.pictogram);
+    drawn.set(face, svg);
+  }
+  return drawn.get(face).cloneNode(true);
 }
 
 // ---------- the rule's tooltip ----------
