@@ -44,6 +44,7 @@ def in_view(locator) -> bool:
     for i in range(locator.count()):
         seen = locator.nth(i).evaluate(VISIBLE)
         if not seen["whole"] or seen["shown"] < 0.98 * seen["whole"]:
+            print(f"not in view: {locator} #{i}: {seen}, its box {locator.nth(i).bounding_box()}")
             return False
     return True
 
@@ -83,6 +84,8 @@ def open_table(browser, server: Server, game: dict, size: tuple[int, int], local
         page.wait_for_selector("[data-testid=result-explanation]")
     else:
         page.wait_for_selector("body[data-turn=you] [data-testid=hand-card].playable")
+    # the layout settled: fonts in, two frames drawn
+    page.evaluate("() => document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))")
     page.errors = errors
     return context, page
 
@@ -99,6 +102,10 @@ def test_the_whole_table_is_on_one_screen(browser, server, games, size):
         assert in_view(page.locator("[data-testid=player] .court")), "every court"
         assert in_view(page.locator("[data-testid=player] .top-card")), "every top card"
         assert in_view(page.locator("[data-testid=last-moves]")), "the last moves"
+        # the board's parts keep their own sizes beside the page's styles (a card face's CSS once stretched them)
+        assert in_view(page.locator("#map [data-testid=region-card]")), "the struggle order on the board"
+        cards = [page.locator("#map [data-testid=region-card]").nth(i).bounding_box() for i in range(8)]
+        assert all(a["y"] + a["height"] <= b["y"] + 0.5 for a, b in zip(cards, cards[1:])), "region cards overlap"
         # halfway through a move the choices and the board stay on the screen too
         page.locator("[data-testid=hand-card].playable").first.click()
         page.wait_for_selector("[data-testid=choice], [data-testid=confirm]")

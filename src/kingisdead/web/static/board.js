@@ -351,7 +351,7 @@ function drawTrack(svg, facts, board, table, ui, selectable, touched) {
                            transform: `translate(${x},${y})`, role: selectable.has(region) ? "button" : "img",
                            "aria-label": words.join(", ") }, g);
     if (selectable.has(region)) card.setAttribute("tabindex", 0);
-    el("rect", { x: 0, y: 0, width: cw, height: ch, rx: 3, class: "card-face" }, card);
+    el("rect", { x: 0, y: 0, width: cw, height: ch, rx: 3, class: "region-card-face" }, card);
     el("rect", { x: 0, y: 0, width: 22, height: ch, rx: 3, fill: board.places[region].colour, class: "card-colour" }, card);
     el("text", { x: 11, y: ch / 2 + 4.5, class: "card-position", "text-anchor": "middle" }, card).textContent = position + 1;
     el("text", { x: 28, y: ch / 2 + 4, class: "card-name" }, card).textContent = name;
