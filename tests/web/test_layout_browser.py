@@ -9,6 +9,7 @@ in build/test-output/web/screenshots/layout/ (docs/img holds copies).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -38,7 +39,7 @@ VISIBLE = """node => {
 }"""
 
 
-def in_view(locator) -> bool:
+def shown_whole(locator) -> bool:
     """Every element of ``locator`` shown whole (at least 98% of its area), none hidden."""
     assert locator.count(), "nothing matched"
     for i in range(locator.count()):
@@ -46,6 +47,16 @@ def in_view(locator) -> bool:
         if not seen["whole"] or seen["shown"] < 0.98 * seen["whole"]:
             print(f"not in view: {locator} #{i}: {seen}, its box {locator.nth(i).bounding_box()}")
             return False
+    return True
+
+
+def in_view(locator, seconds: float = 5.0) -> bool:
+    """``shown_whole``, given a few seconds: a view arriving over the socket redraws the panels meanwhile."""
+    deadline = time.monotonic() + seconds
+    while not shown_whole(locator):
+        if time.monotonic() > deadline:
+            return False
+        locator.page.wait_for_timeout(100)
     return True
 
 

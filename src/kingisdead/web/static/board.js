@@ -217,10 +217,13 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
     svg.classList.add("board-map");
     svg.boardStatic = { board, node: drawStatic(svg, facts, board) };
+    // the layers over the static board, bottom to top; `pieces` is kept while the position it shows does not change
+    svg.boardLayers = Object.fromEntries(["overlay", "pieces", "track", "marks"].map((name) => [name, el("g", { class: `layer-${name}` }, svg)]));
+    svg.boardPieces = null;
     listen(svg);
-  } else {
-    while (svg.lastChild !== svg.boardStatic.node) svg.lastChild.remove();
   }
+  const layers = svg.boardLayers;
+  for (const name of ["overlay", "track", "marks"]) layers[name].replaceChildren();
   svg.boardUi = ui;
   const selectable = ui.selectable || new Set();
   const touched = new Set(ui.marks ? ui.marks.touched : []);
@@ -247,7 +250,7 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     }
   });
 
-  const overlay = el("g", { class: "overlay", "pointer-events": "none" }, svg);
+  const overlay = el("g", { class: "overlay", "pointer-events": "none" }, layers.overlay);
   if (table.contested !== null && table.contested !== undefined) {
     el("path", { d: pathOf(board.regions[table.contested]), class: "contested-outline", filter: "url(#board-glow)" }, overlay);
   }
@@ -258,7 +261,16 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
   const marksKey = ui.marks ? JSON.stringify(ui.marks) : null;
   const fresh = marksKey !== null && marksKey !== svg.boardMarks && !matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (marksKey !== null) svg.boardMarks = marksKey;
-  const tokens = el("g", { class: "tokens", "pointer-events": "none" }, svg);
+  drawTrack(layers.track, facts, board, table, ui, selectable, touched);
+  if (ui.marks) drawMarks(layers.marks, facts, board, ui.marks);
+  // A click while a move is built mostly changes what is lit and clickable, not the pieces: keep them then.
+  const lit = ui.lit ? [[...ui.lit.regions], [...ui.lit.followers].map(([r, kinds]) => [r, [...kinds]])] : null;
+  const piecesKey = JSON.stringify([table.followers, table.control, table.crowns, table.order, table.contested, table.stock,
+                                    table.saxons, table.variant, lit, ui.chosen ? [...ui.chosen] : null, fresh, ui.loyalists]);
+  if (svg.boardPieces === piecesKey) return;
+  svg.boardPieces = piecesKey;
+  layers.pieces.replaceChildren();
+  const tokens = el("g", { class: "tokens", "pointer-events": "none" }, layers.pieces);
   const positionOf = new Map(table.order.map((region, i) => [region, i]));
   facts.regions.forEach((region, r) => {
     const place = board.places[r];
@@ -280,12 +292,10 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
       el("text", { y: 4, "text-anchor": "middle" }, mark).textContent = label;
     }
   });
-  drawTrack(svg, facts, board, table, ui, selectable, touched);
-  drawStock(svg, facts, board, table);
-  drawSaxonTrack(svg, facts, board, table);
-  drawKey(svg, facts, board, table);
+  drawStock(layers.pieces, facts, board, table);
+  drawSaxonTrack(layers.pieces, facts, board, table);
+  drawKey(layers.pieces, facts, board, table);
   if (ui.loyalists !== false && table.variant === "mordred" && facts.mordred_flags) drawLoyalistFlags(tokens, facts, board, table);
-  if (ui.marks) drawMarks(svg, facts, board, ui.marks);
 }
 
 // A region's name on a ribbon banner, its place in the struggle order in the seal at its left end.
@@ -329,9 +339,9 @@ function drawFollowers(parent, [ax, ay], counts, facts, lit, arrived) {
 
 // The struggle order: a column of region cards in the sea, the contested one marked, each resolved one with
 // its control token, Crown tokens on their cards; the cards a Crown's swap may take are clickable here.
-function drawTrack(svg, facts, board, table, ui, selectable, touched) {
+function drawTrack(parent, facts, board, table, ui, selectable, touched) {
   const { title, card: [cw, ch], slots } = board.track;
-  const g = el("g", { class: "track", id: "track", role: "group", "aria-label": t("Struggle order") }, svg);
+  const g = el("g", { class: "track", id: "track", role: "group", "aria-label": t("Struggle order") }, parent);
   el("text", { x: title[0], y: title[1], class: "board-title", "text-anchor": "middle" }, g).textContent = t("Struggle order");
   table.order.forEach((region, position) => {
     const [x, y] = slots[position], control = table.control[region];
@@ -363,9 +373,9 @@ function drawTrack(svg, facts, board, table, ui, selectable, touched) {
 }
 
 // The common stock: per faction a pile of pieces (up to three drawn) with its count.
-function drawStock(svg, facts, board, table) {
+function drawStock(parent, facts, board, table) {
   const { title, piles } = board.stock;
-  const g = el("g", { class: "stock", "data-testid": "stock" }, svg);
+  const g = el("g", { class: "stock", "data-testid": "stock" }, parent);
   el("text", { x: title[0], y: title[1], class: "board-title", "text-anchor": "middle" }, g).textContent = t("Stock");
   const factions = table.variant === "mordred" ? 4 : 3;
   for (let k = 0; k < factions; k++) {
@@ -379,9 +389,9 @@ function drawStock(svg, facts, board, table) {
 }
 
 // The Saxon track: four slots, filled by the Saxon tokens taken; the fourth ends the game.
-function drawSaxonTrack(svg, facts, board, table) {
+function drawSaxonTrack(parent, facts, board, table) {
   const { title, slots } = board.saxon_track;
-  const g = el("g", { class: "saxon-track", "data-testid": "saxon-track", "data-count": table.saxons }, svg);
+  const g = el("g", { class: "saxon-track", "data-testid": "saxon-track", "data-count": table.saxons }, parent);
   el("title", {}, g).textContent = t("Saxon control tokens: four end the game") + ` (${table.saxons}/4)`;
   el("text", { x: title[0], y: title[1], class: "board-title", "text-anchor": "middle" }, g).textContent = facts.controls[4];
   slots.forEach(([x, y], i) => {
@@ -393,11 +403,11 @@ function drawSaxonTrack(svg, facts, board, table) {
 }
 
 // Which mark is which faction, so that no one needs the colours.
-function drawKey(svg, facts, board, table) {
+function drawKey(parent, facts, board, table) {
   const [x, y] = board.key;
   const sides = [...current.factions.slice(0, table.variant === "mordred" ? 4 : 3).map((side, k) => [side, facts.factions[k]]),
                  [saxons, facts.controls[4]]];
-  const g = el("g", { class: "faction-key", "data-testid": "faction-key", transform: `translate(${x},${y})` }, svg);
+  const g = el("g", { class: "faction-key", "data-testid": "faction-key", transform: `translate(${x},${y})` }, parent);
   el("rect", { x: 0, y: 0, width: 110, height: 8 + sides.length * 17, rx: 3, class: "key-box" }, g);
   sides.forEach(([side, name], i) => {
     const row = el("g", { class: "key-row", "data-mark": side.mark, transform: `translate(12,${13 + i * 17})` }, g);
@@ -451,8 +461,8 @@ function arrowPath(board, a, b, bend) {
 
 // What the last move changed: +n / -n per faction in a column beside each region's pieces (off its banner),
 // exchange and swap arrows, the piece called to court.
-function drawMarks(svg, facts, board, marks) {
-  const g = el("g", { class: "marks", "pointer-events": "none" }, svg);
+function drawMarks(parent, facts, board, marks) {
+  const g = el("g", { class: "marks", "pointer-events": "none" }, parent);
   if (marks.exchange) {
     el("path", { d: arrowPath(board, marks.exchange[0], marks.exchange[1], 0.25), class: "mark-exchange",
                  "marker-end": "url(#arrow)", "marker-start": "url(#arrow)" }, g);
