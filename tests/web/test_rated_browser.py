@@ -128,6 +128,10 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         ann.click("[data-testid=play-again]")
         ann.wait_for_selector("[data-testid=rematch-ask]")
         ann.screenshot(path=str(OUTPUT / "rated-rematch-ask.png"), full_page=True)
+        # the end screen redrawn meanwhile (here by the analysis; a view arriving does the same): the question stays
+        ann.click("[data-testid=analyse]")
+        ann.wait_for_selector("[data-testid=analysis-legend]")
+        assert ann.locator("[data-testid=rematch-ask]").count() == 1
         ann.click("[data-testid=rematch-rated]")
         ann.wait_for_url(lambda url: "/game/" in url and game_id not in url)
         new_id = ann.url.rsplit("/", 1)[1].split("#")[0]

@@ -51,30 +51,36 @@ async function playAgain(gameId, tokens, rotate, buttons, rated = null) {
 }
 
 // "Play again" and "Play again, seats rotated" for a person seated at a finished game; "Join the
-// rematch" once someone made it. ``tokens``: the seat tokens this browser holds for the game.
+// rematch" once someone made it; a rated game's rematch question while it is open (it stays open when a
+// view arriving meanwhile redraws the end screen). ``tokens``: the seat tokens this browser holds for the game.
+let asking = null;  // the open question: {game, rotate}
 export function rematchButtons(view, tokens) {
   if (view.status !== "finished" || (view.you === null && !tokens.length)) return [];
+  const ask = (rotate) => askRated((rated) => playAgain(view.id, tokens, rotate, made, rated));
   const make = (label, rotate, testid) => {
     const b = el("button", { class: "btn", "data-testid": testid }, label);
     b.addEventListener("click", () => {
-      if (view.rated && !view.rematch) askRated(b, (rated) => playAgain(view.id, tokens, rotate, made, rated));
-      else playAgain(view.id, tokens, rotate, made);
+      if (!view.rated || view.rematch) { playAgain(view.id, tokens, rotate, made); return; }
+      if (asking) return;
+      asking = { game: view.id, rotate };
+      const question = ask(rotate);
+      b.parentElement.append(question);
+      question.querySelector("button").focus();
     });
     return b;
   };
   const made = view.rematch
     ? [make(t("Join the rematch"), false, "join-rematch")]
     : [make(t("Play again"), false, "play-again"), make(t("Play again, seats rotated"), true, "play-again-rotated")];
-  return made;
+  const open = asking && asking.game === view.id && view.rated && !view.rematch;
+  return open ? [...made, ask(asking.rotate)] : made;
 }
 
 // A rated game's rematch asks first whether it is rated too (it changes the ratings again) or friendly.
-function askRated(button, onChoice) {
-  const row = button.parentElement;
-  if (row.parentElement.querySelector("[data-testid=rematch-ask]")) return;
+function askRated(onChoice) {
   const choice = (label, testid, rated, cls) => {
     const b = el("button", { class: cls, "data-testid": testid }, label);
-    b.addEventListener("click", () => { ask.remove(); if (rated !== null) onChoice(rated); });
+    b.addEventListener("click", () => { asking = null; ask.remove(); if (rated !== null) onChoice(rated); });
     return b;
   };
   const ask = el("div", { class: "rematch-ask", role: "group", "data-testid": "rematch-ask", "aria-label": t("Rematch") },
@@ -83,6 +89,5 @@ function askRated(button, onChoice) {
       choice(t("Rated rematch"), "rematch-rated", true, "btn"),
       choice(t("Friendly rematch (unrated)"), "rematch-unrated", false, "btn secondary"),
       choice(t("Cancel"), "rematch-cancel", null, "btn secondary")));
-  row.after(ask);
-  ask.querySelector("button").focus();
+  return ask;
 }
