@@ -30,32 +30,15 @@ pub const MAX_STEPS: usize = 8;
 
 /// A readable name of an action (as Python's `encoding.action_name`).
 pub fn action_name(action: u8) -> String {
-    const CARDS: [&str; NUM_CARDS] = [
-        "Crown",
-        "Garrison",
-        "Ambassador",
-        "Settlements",
-        "Scots",
-        "Welsh",
-        "Romano-British",
-    ];
-    const REGIONS: [&str; 8] = [
-        "Caledonia",
-        "Din Eidyn",
-        "Eboracum",
-        "Deva",
-        "Caerleon",
-        "Ratae",
-        "Londinium",
-        "Aquae Sulis",
-    ];
-    const FACTIONS: [&str; NUM_KINDS] = ["Scots", "Welsh", "Romano-British", "Loyalists"];
+    let edition = &crate::board::FIRST;
     match action {
         PASS_ACTION => "pass".into(),
         NONE_ACTION => "none".into(),
-        a if a < REGION_BASE => CARDS[(a - CARD_BASE) as usize].into(),
-        a if a < FACTION_BASE => format!("region {}", REGIONS[(a - REGION_BASE) as usize]),
-        a if a < NONE_ACTION => format!("faction {}", FACTIONS[(a - FACTION_BASE) as usize]),
+        a if a < REGION_BASE => edition.cards[(a - CARD_BASE) as usize].into(),
+        a if a < FACTION_BASE => format!("region {}", edition.regions[(a - REGION_BASE) as usize]),
+        a if a < NONE_ACTION => {
+            format!("faction {}", edition.factions[(a - FACTION_BASE) as usize])
+        }
         a => format!("{a}"),
     }
 }
