@@ -178,3 +178,25 @@ def test_screenshots_at_each_size_and_moment(browser, server, games, locale):
         page.screenshot(path=str(SHOTS / f"table-{size}-{language}-end.jpg"), type="jpeg", quality=70)
         assert page.errors == []
         context.close()
+
+
+def test_a_follower_is_chosen_by_clicking_its_piece_on_the_board(browser, server, games):
+    context, page = open_table(browser, server, games["two"], DESKTOPS["1440x900"])
+    page.locator("[data-testid=hand-card][data-card='1']").click()  # the Garrison: a region, then its followers
+    assert page.locator("#map .cube.selectable").count() == 0, "no piece to choose before the region"
+    page.locator("#map .region.selectable").first.click()
+    pieces = page.locator("#map .cube.selectable")
+    pieces.first.wait_for()
+    region = page.locator(".crumbs span").last.inner_text()
+    # the pieces lit are those of the region just chosen, of the kinds the step offers as buttons
+    offered = {int(b.get_attribute("data-value")) for b in page.locator("[data-testid=choice][data-kind=faction]").all()}
+    assert {int(p.get_attribute("data-piece")) for p in pieces.all()} == offered
+    assert in_view(pieces)
+    kind = pieces.first.get_attribute("data-piece")
+    label = page.locator(f"[data-testid=choice][data-kind=faction][data-value='{kind}']").inner_text().strip()
+    steps = page.locator(".crumbs span").count()
+    pieces.first.click()
+    page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n", arg=steps)
+    assert region and page.locator(".crumbs span").nth(steps).inner_text().strip() == label
+    assert page.errors == []
+    context.close()

@@ -20,6 +20,8 @@
 //                  touched regions get class "touched"; +n / -n badges beside the pieces (never on a banner),
 //                  an arrow for the exchange, a double arrow for the swap, a piece leaving for the court.
 //                  The pieces that arrived drop in once per move (not on the redraws while a move is built).
+//   ui.pieces      {region, kinds: Set(kind)} | null: the followers a step asks for, standing in `region`: their
+//                  pieces get class "selectable" and are clicked there (ui.onPiece(kind)), or Enter/Space.
 //   ui.lit         {regions: Set(region), followers: Map(region -> Set(kind))} | null: what a hand card
 //                  can act on (explain.lightOf): those regions get class "lit" and an outline, those
 //                  followers' pieces class "lit".
@@ -193,16 +195,18 @@ function drawStatic(svg, facts, board) {
   return g;
 }
 
-// One listener per board for its clicks and keys: the current draw's ui.onRegion answers.
+// One listener per board for its clicks and keys: the current draw's ui.onRegion / ui.onPiece answers.
 function listen(svg) {
   const act = (event) => {
-    const target = event.target.closest && event.target.closest(".selectable[data-region]");
-    if (!target || !svg.boardUi || !svg.boardUi.onRegion) return;
+    const target = event.target.closest && event.target.closest(".selectable[data-region], .selectable[data-piece]");
+    const ui = svg.boardUi;
+    if (!target || !ui) return;
     if (event.type === "keydown") {
       if (event.key !== "Enter" && event.key !== " ") return;
       event.preventDefault();
     }
-    svg.boardUi.onRegion(Number(target.dataset.region));
+    if (target.dataset.piece !== undefined) { if (ui.onPiece) ui.onPiece(Number(target.dataset.piece)); }
+    else if (ui.onRegion) ui.onRegion(Number(target.dataset.region));
   };
   svg.addEventListener("click", act);
   svg.addEventListener("keydown", act);
@@ -266,7 +270,8 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
   // A click while a move is built mostly changes what is lit and clickable, not the pieces: keep them then.
   const lit = ui.lit ? [[...ui.lit.regions], [...ui.lit.followers].map(([r, kinds]) => [r, [...kinds]])] : null;
   const piecesKey = JSON.stringify([table.followers, table.control, table.crowns, table.order, table.contested, table.stock,
-                                    table.saxons, table.variant, lit, ui.chosen ? [...ui.chosen] : null, fresh, ui.loyalists]);
+                                    table.saxons, table.variant, lit, ui.chosen ? [...ui.chosen] : null, fresh, ui.loyalists,
+                                    ui.pieces ? [ui.pieces.region, [...ui.pieces.kinds]] : null]);
   if (svg.boardPieces === piecesKey) return;
   svg.boardPieces = piecesKey;
   layers.pieces.replaceChildren();
@@ -278,7 +283,8 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     if (table.control[r] >= 0) controlToken(g, ...place.control, table.control[r], facts);
     else {
       const arrived = fresh && ui.marks.arrived ? ui.marks.arrived[r] : null;
-      drawFollowers(g, place.pieces, table.followers[r], facts, ui.lit ? ui.lit.followers.get(r) : null, arrived);
+      drawFollowers(g, place.pieces, table.followers[r], facts, ui.lit ? ui.lit.followers.get(r) : null, arrived,
+                    ui.pieces && ui.pieces.region === r ? ui.pieces.kinds : null);
     }
     ribbon(g, place.banner, region.name, positionOf.get(r) + 1, table.contested === r, table.control[r] >= 0);
     const home = facts.homes.indexOf(r);
@@ -314,7 +320,8 @@ function ribbon(parent, { x, y, width }, name, position, contested, resolved) {
 }
 
 // Followers standing in their region: per faction one cube with its count on it, centred on `at`.
-function drawFollowers(parent, [ax, ay], counts, facts, lit, arrived) {
+// `choosable`: the kinds whose piece the step being built asks for (clicked: ui.onPiece(kind)), or null.
+function drawFollowers(parent, [ax, ay], counts, facts, lit, arrived, choosable) {
   const present = counts.map((n, kind) => [n, kind]).filter(([n]) => n > 0);
   if (!present.length) {
     el("text", { x: ax, y: ay + 12, class: "empty-region", "text-anchor": "middle" }, parent).textContent = t("empty");
@@ -330,6 +337,11 @@ function drawFollowers(parent, [ax, ay], counts, facts, lit, arrived) {
     c.setAttribute("data-mark", FACTION_MARKS[kind]);
     if (lit && lit.has(kind)) c.classList.add("lit");
     if (arrived && arrived[kind] > 0) c.classList.add("arriving");
+    if (choosable && choosable.has(kind)) {
+      c.classList.add("selectable");
+      for (const [name, value] of Object.entries({ "data-piece": kind, "pointer-events": "all", role: "button", tabindex: 0,
+                                                    "aria-label": `${facts.factions[kind]} (${n})` })) c.setAttribute(name, value);
+    }
     el("text", { x: front / 2, y: depth + front / 2 + 4.5, class: "cube-number", fill: FACTION_INKS[kind], stroke: FACTION_COLOURS[kind],
                  "text-anchor": "middle" }, c).textContent = n;
     el("title", {}, c).textContent = `${n} ${facts.factions[kind]}`;

@@ -220,6 +220,13 @@ function interaction() {
     ui.chosen.set(step.value, before ? `${before},${++n}` : String(++n));
   }
   ui.onRegion = (region) => choose(regionOptions.find((o) => o.value === region));
+  // a follower to choose is one of the pieces standing in the region chosen just before (every faction step follows one)
+  const factionOptions = build.options.options.filter((o) => o.kind === "faction");
+  const lastRegion = [...build.steps].reverse().find((step) => step.kind === "region");
+  if (factionOptions.length && lastRegion) {
+    ui.pieces = { region: lastRegion.value, kinds: new Set(factionOptions.map((o) => o.value)) };
+    ui.onPiece = (kind) => choose(factionOptions.find((o) => o.value === kind));
+  }
   return ui;
 }
 
@@ -304,7 +311,9 @@ function renderAction() {
     const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
     if (choices.length) {
       const regionStep = choices.some((o) => o.kind === "region");
+      const pieceStep = choices.some((o) => o.kind === "faction") && build.steps.some((step) => step.kind === "region");
       if (regionStep) parts.push(el("div", { class: "muted", style: "font-size:0.85rem" }, t("Click a highlighted region on the map, or choose here:")));
+      else if (pieceStep) parts.push(el("div", { class: "muted", style: "font-size:0.85rem" }, t("Click a highlighted follower on the map, or choose here:")));
       parts.push(el("div", { class: "choices" }, ...choices.map(choiceButton)));
     }
     if (options.complete) {
