@@ -12,7 +12,7 @@
 
 use crate::board::{
     CROWN, FACTION_CARD, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS, SAXONS,
-    SAXON_INVASION, SETTLEMENTS,
+    SETTLEMENTS,
 };
 use crate::rules::{
     apply_to_board, court_mask, faction_targets, for_each_action, play, resolve, struggle_winner,
@@ -109,7 +109,7 @@ pub fn might_win(s: &State) -> bool {
     let mordred = s.mordred
         && (s.stock[LOYALISTS] > 0
             || (0..NUM_REGIONS).any(|r| s.open >> r & 1 == 1 && s.board[r][LOYALISTS] > 0));
-    let invasion = s.saxons + unresolved >= SAXON_INVASION;
+    let invasion = s.saxons + unresolved >= s.invasion();
     let any_call = callable.iter().any(|&c| c);
     for call in 0..=NUM_FACTIONS {
         if (call < NUM_FACTIONS && !callable[call]) || (call == NUM_FACTIONS && any_call) {
@@ -322,7 +322,7 @@ impl Remaining {
             n += 1;
             if winner == SAXONS {
                 saxons += 1;
-                if saxons >= SAXON_INVASION {
+                if saxons >= s.invasion() {
                     break;
                 }
             } else if winner == LOYALISTS as i8 {

@@ -231,7 +231,7 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize
             a[..4].copy_from_slice(&[x as i8, f as i8, y as i8, g as i8]);
             4
         };
-        if !is_banned(s, &a[..len]) {
+        if !is_banned(s, card, &a[..len]) {
             return (a, len);
         }
     }

@@ -2,9 +2,15 @@
 //! `kingisdead/scoring.py` (the sentence explaining the result stays in Python).
 //!
 //! "Last played" is `State::last_play`: the number of a player's latest card
-//! play, 0 for none, so the largest number is the player who played last.
+//! play, 0 for none, so the largest number is the player who played last, and
+//! for a player with an empty hand the play that emptied it.
+//!
+//! The editions differ after the factions: the first drops the tied player who
+//! played last, repeatedly; the second (`hands_break_ties`) looks at hands
+//! ([`hands_decide`]). Its options `tie_faction = "always"` and `tie_hands =
+//! "lowest_seat"` are the bits [`TIE_ALWAYS_NEXT_FACTION`] and [`TIE_LOWEST_SEAT`].
 
-use crate::board::NUM_FACTIONS;
+use crate::board::{NUM_FACTIONS, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT};
 use crate::state::{Ending, Outcome, State};
 
 /// The result of a game that has just ended by `ending`.
@@ -89,28 +95,32 @@ fn only(candidates: u8) -> Option<usize> {
 /// Coronation, and the Mordred ending scored like it (Python `_coronation`).
 fn coronation(s: &State, ending: Ending) -> Outcome {
     let (ranking, groups, regions) = faction_ranking(s);
-    let mut candidates: u8 = (1u8 << s.players) - 1;
-    let mut start = 0;
-    for (rank, &size) in groups.iter().enumerate() {
-        if size == 0 {
-            break;
+    let all = (1u8 << s.players) - 1;
+    let mut candidates = all;
+    if s.option(TIE_ALWAYS_NEXT_FACTION) {
+        // Every faction in ranking order (those without regions last, in faction order).
+        for &f in &ranking {
+            candidates = most_of(s, candidates, f as usize);
+            if candidates.count_ones() == 1 {
+                break;
+            }
         }
-        let f = ranking[start] as usize;
-        // The ranking is no longer strict (or no faction holds a region).
-        if size > 1 || (rank == 0 && regions[f] == 0) {
-            break;
-        }
-        start += size as usize;
-        let best = (0..s.players as usize)
-            .filter(|&p| candidates >> p & 1 == 1)
-            .map(|p| s.courts[p][f])
-            .max()
-            .unwrap_or(0);
-        candidates &= (0..s.players as usize)
-            .filter(|&p| s.courts[p][f] == best)
-            .fold(0, |m, p| m | 1 << p);
-        if candidates.count_ones() == 1 {
-            break;
+    } else {
+        let mut start = 0;
+        for (rank, &size) in groups.iter().enumerate() {
+            if size == 0 {
+                break;
+            }
+            let f = ranking[start] as usize;
+            // The ranking is no longer strict (or no faction holds a region).
+            if size > 1 || (rank == 0 && regions[f] == 0) {
+                break;
+            }
+            start += size as usize;
+            candidates = most_of(s, candidates, f);
+            if candidates.count_ones() == 1 {
+                break;
+            }
         }
     }
     if candidates.count_ones() > 1 && ending == Ending::Mordred {
@@ -129,10 +139,16 @@ fn coronation(s: &State, ending: Ending) -> Outcome {
             }
         }
     }
-    while candidates.count_ones() > 1 && ending != Ending::Mordred {
-        match last_player(s, candidates) {
-            Some(last) => candidates &= !(1 << last),
-            None => break,
+    if candidates.count_ones() > 1 && ending != Ending::Mordred {
+        if s.rules().hands_break_ties {
+            candidates = hands_decide(s, candidates);
+        } else {
+            while candidates.count_ones() > 1 {
+                match last_player(s, candidates) {
+                    Some(last) => candidates &= !(1 << last),
+                    None => break,
+                }
+            }
         }
     }
     Outcome {
@@ -142,6 +158,65 @@ fn coronation(s: &State, ending: Ending) -> Outcome {
         ranking,
         ranked: NUM_FACTIONS as u8,
     }
+}
+
+/// The players of `candidates` with the most followers of faction `f` at court.
+fn most_of(s: &State, candidates: u8, f: usize) -> u8 {
+    let best = (0..s.players as usize)
+        .filter(|&p| candidates >> p & 1 == 1)
+        .map(|p| s.courts[p][f])
+        .max()
+        .unwrap_or(0);
+    candidates
+        & (0..s.players as usize)
+            .filter(|&p| s.courts[p][f] == best)
+            .fold(0, |m, p| m | 1 << p)
+}
+
+/// The second edition's coronation tie after the factions (`candidates`, two
+/// or more): the tied player who emptied their hand first (their last play
+/// emptied it), else the one whose last card play came earliest. With 4
+/// players, tied partners share the win; between teams, the team that
+/// exhausted both hands first (the later of its two emptying plays), else the
+/// tied player whose last card play came earliest. With `tie_hands =
+/// "lowest_seat"`, the lowest tied seat instead.
+fn hands_decide(s: &State, candidates: u8) -> u8 {
+    let tied = || (0..s.players as usize).filter(move |&p| candidates >> p & 1 == 1);
+    let earliest = |among: u8| {
+        (0..s.players as usize)
+            .filter(|&p| among >> p & 1 == 1)
+            .min_by_key(|&p| s.last_play[p])
+            .map_or(among, |p| 1 << p)
+    };
+    if s.players == 4 {
+        let teams = [0b0101u8, 0b1010];
+        if teams.iter().any(|&t| candidates & !t == 0) {
+            return candidates;
+        }
+        if s.option(TIE_LOWEST_SEAT) {
+            return 1 << candidates.trailing_zeros();
+        }
+        let exhausted = |t: u8| {
+            let [a, b] = [t.trailing_zeros() as usize, 3 - t.leading_zeros() as usize];
+            (s.cards_left(a) == 0 && s.cards_left(b) == 0)
+                .then(|| s.last_play[a].max(s.last_play[b]))
+        };
+        return match teams
+            .iter()
+            .filter_map(|&t| exhausted(t).map(|when| (when, t)))
+            .min()
+        {
+            Some((_, t)) => candidates & t,
+            None => earliest(candidates),
+        };
+    }
+    if s.option(TIE_LOWEST_SEAT) {
+        return 1 << candidates.trailing_zeros();
+    }
+    let emptied = tied()
+        .filter(|&p| s.cards_left(p) == 0)
+        .fold(0u8, |m, p| m | 1 << p);
+    earliest(if emptied != 0 { emptied } else { candidates })
 }
 
 /// Complete sets of a side (a bitmask of players pooling their courts).

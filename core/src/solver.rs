@@ -42,7 +42,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
-use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, SAXON_INVASION};
+use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::candidates::call_value;
 use crate::eval::{evaluate_for, Tally};
 use crate::lastcard::{self, Judge};
@@ -104,7 +104,7 @@ pub fn decided(s: &State) -> Option<i8> {
     let most = regions.iter().copied().max().unwrap_or(0);
     let can_rule = regions.map(|n| n + unresolved >= most);
     let none_hold = most == 0;
-    let invasion = s.saxons + unresolved >= SAXON_INVASION;
+    let invasion = s.saxons + unresolved >= s.invasion();
     let cards = [s.cards_left(0), s.cards_left(1)];
     let beats = |a: usize, b: usize| {
         let (ca, cb) = (s.courts[a], s.courts[b]);
