@@ -100,7 +100,8 @@ pub const TIE_ALWAYS_NEXT_FACTION: u8 = 4;
 /// Option bit: a tie the hands would decide goes to the lowest seat (`tie_hands = "lowest_seat"`).
 pub const TIE_LOWEST_SEAT: u8 = 8;
 /// Every option bit.
-pub const ALL_OPTIONS: u8 = EXACT_REVERSAL | COURT_REDRAW | TIE_ALWAYS_NEXT_FACTION | TIE_LOWEST_SEAT;
+pub const ALL_OPTIONS: u8 =
+    EXACT_REVERSAL | COURT_REDRAW | TIE_ALWAYS_NEXT_FACTION | TIE_LOWEST_SEAT;
 
 /// The first edition, as `kingisdead.edition.FIRST`.
 pub const FIRST: Edition = Edition {
@@ -224,7 +225,10 @@ pub const SECOND_EDITION: u8 = 1;
 
 /// The index into [`EDITIONS`] of the edition called `name`.
 pub fn edition_index(name: &str) -> Option<u8> {
-    EDITIONS.iter().position(|e| e.name == name).map(|i| i as u8)
+    EDITIONS
+        .iter()
+        .position(|e| e.name == name)
+        .map(|i| i as u8)
 }
 
 /// How many of each card a player starts with (Settlements twice).

@@ -6,12 +6,12 @@
 //! [`for_each_card_move`]) so that listing, counting and judging moves share
 //! one definition of what is legal and allocate nothing on the way.
 
+use crate::board::EXACT_REVERSAL;
 use crate::board::{AMBASSADOR, CROWN, GARRISON, SETTLEMENTS};
 use crate::board::{
     FACTION_CARD, HOMES, LOYALISTS, MORDRED_FLAGS, NEIGHBOURS, NUM_CARDS, NUM_KINDS, NUM_REGIONS,
     REACH, SAXONS, UNRESOLVED,
 };
-use crate::board::EXACT_REVERSAL;
 use crate::lastcard;
 use crate::scoring::score;
 use crate::state::{Ban, Ending, Move, State, NONE, PASS_CARD};
@@ -717,7 +717,7 @@ pub(crate) fn followers_conserved(s: &State) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{CALEDONIA, DEVA, EBORACUM, LONDINIUM};
+    use crate::board::{CALEDONIA, DEVA, EBORACUM, LONDINIUM, SECOND_EDITION};
     use crate::setup::new_game;
 
     const S: i8 = 0;
@@ -944,6 +944,144 @@ mod tests {
         play(&mut s, &Move::PASS);
         play(&mut s, &Move::PASS);
         assert_eq!(s.outcome.map(|o| o.ending), Some(Ending::Mordred));
+    }
+
+    // -- the second edition's switches ---------------------------------------------
+
+    /// A second-edition game (3 players) with Deva and Eboracum set for the undo examples.
+    fn second_undo_position(options: u8) -> State {
+        let mut s = crate::setup::new_game_in(SECOND_EDITION, options, 3, false, 1, 0).unwrap();
+        s.board[DEVA] = [1, 2, 1, 0];
+        s.board[EBORACUM] = [1, 1, 1, 0];
+        s
+    }
+
+    #[test]
+    fn second_edition_support_places_both_followers_in_one_region() {
+        let mut s = second_undo_position(0);
+        let welsh = FACTION_CARD + 1;
+        let mut options = Vec::new();
+        card_actions(&s, welsh, &mut options);
+        let targets = faction_targets(&s, 1);
+        let expected: Vec<Vec<i8>> = Bits(targets as u32)
+            .map(|r| vec![r as i8, r as i8])
+            .collect();
+        let actions: Vec<Vec<i8>> = options.iter().map(|m| m.action().to_vec()).collect();
+        assert_eq!(actions, expected);
+        let (a, b) = (actions[0][0], actions[1][0]);
+        assert!(!is_legal(
+            &s,
+            &Move::card_play(welsh, &[a, b], Some((0, 0)))
+        ));
+        let before = s.board[a as usize][1];
+        play(&mut s, &Move::card_play(welsh, &[a, a], Some((0, 0))));
+        assert_eq!(s.board[a as usize][1], before + 2);
+        // One follower left in the stock: one region; none: no action.
+        let mut s = second_undo_position(0);
+        s.stock[1] = 1;
+        options.clear();
+        card_actions(&s, welsh, &mut options);
+        assert!(options.iter().all(|m| m.len == 1));
+        s.stock[1] = 0;
+        options.clear();
+        card_actions(&s, welsh, &mut options);
+        assert_eq!(options.len(), 1);
+        assert_eq!(options[0].action(), &[] as &[i8]);
+    }
+
+    #[test]
+    fn second_edition_ban_outlives_a_struggle_and_binds_only_the_same_card() {
+        let mut s = second_undo_position(0);
+        let (c, l) = (CALEDONIA as i8, LONDINIUM as i8);
+        play(&mut s, &ambassador(&[c, S, l, R], Some((DEVA, 0))));
+        let ban = s.undo_ban.unwrap();
+        assert_eq!(ban.reverse(), &[c, R, l, S]);
+        // A Manoeuvre may not reverse it; an Outmanoeuvre is not bound (Caledonia and
+        // Londinium do not border, so no Outmanoeuvre could: the binding is judged alone).
+        assert!(is_banned(&s, AMBASSADOR, &[c, R, l, S]));
+        assert!(!is_banned(&s, GARRISON, &[c, R, l, S]));
+        // Three passes resolve a struggle: the ban stands (only a card play lifts it).
+        s.player = 1;
+        for _ in 0..3 {
+            play(&mut s, &Move::PASS);
+        }
+        assert_eq!(s.resolved, 1);
+        assert_eq!(s.undo_ban, Some(ban));
+        // The first edition lifts it there (see `an_ambassador_undo_and_a_resolution_lifting_the_ban`).
+    }
+
+    #[test]
+    fn second_edition_outmanoeuvre_may_reverse_a_manoeuvre() {
+        let (d, e) = (DEVA as i8, EBORACUM as i8);
+        // Deva [1,2,1], Eboracum [1,1,1]: a Manoeuvre Ebo:R<>Dev:W, reversed by Ebo:W<>Dev:R.
+        let mut s = second_undo_position(0);
+        play(&mut s, &ambassador(&[e, R, d, W], Some((CALEDONIA, 0))));
+        assert_eq!(s.undo_ban.unwrap().reverse(), &[e, W, d, R]);
+        s.hands[1][AMBASSADOR as usize] = 1;
+        assert!(!is_legal(
+            &s,
+            &ambassador(&[e, W, d, R], Some((CALEDONIA, 0)))
+        ));
+        assert!(!is_legal(
+            &s,
+            &ambassador(&[d, R, e, W], Some((CALEDONIA, 0)))
+        ));
+        assert!(is_banned(&s, AMBASSADOR, &[e, W, d, R]));
+        assert!(!is_banned(&s, GARRISON, &[e, W, d, R]));
+        // The first edition bans any exchange card from undoing it.
+        let mut first = undo_position();
+        play(&mut first, &ambassador(&[e, R, d, W], Some((CALEDONIA, 0))));
+        assert!(is_banned(&first, GARRISON, &[e, W, d, R]));
+    }
+
+    #[test]
+    fn exact_reversal_bans_only_the_literal_reverse_and_a_same_faction_swap_bans_itself() {
+        let (d, e) = (DEVA as i8, EBORACUM as i8);
+        for exact in [false, true] {
+            let mut s = second_undo_position(if exact { EXACT_REVERSAL } else { 0 });
+            // Outmanoeuvre Dev:SW>Ebo:S moves one Welsh follower from Deva to Eboracum.
+            play(&mut s, &garrison(&[d, S, W, e, S], Some((CALEDONIA, 0))));
+            let ban = s.undo_ban.unwrap();
+            if exact {
+                assert_eq!(ban.reverse(), &[e, S, W, d, S]);
+            } else {
+                assert_eq!(ban.reverse(), &[e, W, W, d, W]);
+            }
+            // The literal reverse is banned either way; another spelling of its effect only by effect.
+            assert!(!is_legal(&s, &garrison(&[e, S, W, d, S], Some((DEVA, 2)))));
+            let other = garrison(&[e, W, R, d, R], Some((DEVA, 2)));
+            assert_eq!(is_legal(&s, &other), exact);
+        }
+        // A same-faction swap: no ban by effect, itself by the literal reading.
+        for exact in [false, true] {
+            let mut s = second_undo_position(if exact { EXACT_REVERSAL } else { 0 });
+            play(&mut s, &ambassador(&[d, W, e, W], Some((CALEDONIA, 0))));
+            assert_eq!(s.undo_ban.is_some(), exact);
+            s.hands[1][AMBASSADOR as usize] = 1;
+            assert_eq!(
+                is_legal(&s, &ambassador(&[d, W, e, W], Some((CALEDONIA, 0)))),
+                !exact
+            );
+        }
+    }
+
+    #[test]
+    fn the_third_instability_disc_ends_the_second_edition() {
+        let mut s = crate::setup::new_game_in(SECOND_EDITION, 0, 2, false, 5, 0).unwrap();
+        s.saxons = 1;
+        let tie = |s: &mut State| {
+            let region = s.order[s.resolved as usize] as usize;
+            s.board[region] = [1, 1, 0, 0];
+        };
+        tie(&mut s);
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!((s.saxons, s.outcome), (2, None));
+        tie(&mut s);
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!(s.saxons, 3);
+        assert_eq!(s.outcome.map(|o| o.ending), Some(Ending::Invasion));
     }
 
     /// Speed check: `cargo test --release -- --ignored --nocapture move_listing_speed`.

@@ -197,7 +197,8 @@ fn hands_decide(s: &State, candidates: u8) -> u8 {
             return 1 << candidates.trailing_zeros();
         }
         let exhausted = |t: u8| {
-            let [a, b] = [t.trailing_zeros() as usize, 3 - t.leading_zeros() as usize];
+            let a = t.trailing_zeros() as usize;
+            let b = a + 2;
             (s.cards_left(a) == 0 && s.cards_left(b) == 0)
                 .then(|| s.last_play[a].max(s.last_play[b]))
         };
@@ -316,6 +317,81 @@ mod tests {
         s.last_play = [0; 4];
         let o = score(&s, Ending::Coronation);
         assert_eq!((o.winners, o.ruler), (0b111, -1));
+    }
+
+    /// A second-edition game with the given control by position and option bits.
+    fn ended_second(players: u8, control_by_position: &[i8], options: u8) -> State {
+        let mut s = ended(players, control_by_position);
+        s.edition = crate::board::SECOND_EDITION;
+        s.options = options;
+        s
+    }
+
+    #[test]
+    fn second_edition_ties_go_to_who_emptied_their_hand_first() {
+        let control = [0, 1, 0, 1, 2, 0, 2, 1];
+        let mut s = ended_second(3, &control, 0);
+        s.courts = [[2, 3, 1], [2, 3, 1], [2, 3, 1], [0; 3]];
+        s.hands = [[0; 7]; 4];
+        s.hands[0][3] = 1;
+        // Players 1 and 2 emptied their hands (at plays 7 and 6): player 2 first.
+        s.last_play = [5, 7, 6, 0];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        // Nobody emptied: the earliest last play (player 0) wins.
+        s.hands[1][3] = 1;
+        s.hands[2][3] = 1;
+        assert_eq!(score(&s, Ending::Coronation).ruler, 0);
+        // The first edition drops the last player (1), then the next last (2).
+        let mut first = s;
+        first.edition = crate::board::FIRST_EDITION;
+        first.options = crate::board::COURT_REDRAW;
+        assert_eq!(score(&first, Ending::Coronation).ruler, 0);
+        first.last_play = [7, 5, 6, 0];
+        assert_eq!(score(&first, Ending::Coronation).ruler, 1);
+        s.last_play = [7, 5, 6, 0];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
+        // With tie_hands = "lowest_seat", the lowest tied seat.
+        s.options = TIE_LOWEST_SEAT;
+        s.courts[0] = [1, 3, 1];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
+    }
+
+    #[test]
+    fn tie_faction_always_compares_factions_past_a_tied_ranking() {
+        // Only the Scots hold regions (two instability discs elsewhere end nothing here).
+        let control = [0, 0, 0, 0, 0, 0, SAXONS, SAXONS];
+        let mut s = ended_second(3, &control, 0);
+        s.courts = [[2, 0, 3], [2, 1, 0], [1, 5, 5], [0; 3]];
+        s.hands = [[0; 7]; 4];
+        s.last_play = [5, 6, 7, 0];
+        // Strict: the Scots alone rank, players 0 and 1 tie; player 0 emptied first.
+        assert_eq!(score(&s, Ending::Coronation).ruler, 0);
+        // Always: then the Welsh (faction order among those without regions): player 1.
+        s.options = TIE_ALWAYS_NEXT_FACTION;
+        let o = score(&s, Ending::Coronation);
+        assert_eq!((o.ruler, o.ranking), (1, [0, 1, 2]));
+    }
+
+    #[test]
+    fn second_edition_four_player_ties_go_to_the_team_that_exhausted_its_hands_first() {
+        let control = [0, 1, 0, 1, 2, 0, 2, 1];
+        let mut s = ended_second(4, &control, 0);
+        // Players 1 and 2 (different teams) tie on every faction.
+        s.courts = [[0, 1, 0], [2, 3, 1], [2, 3, 1], [1, 0, 0]];
+        s.hands = [[0; 7]; 4];
+        // Team 0-2 emptied both hands by play 9, team 1-3 by play 8.
+        s.last_play = [9, 4, 3, 8];
+        let o = score(&s, Ending::Coronation);
+        assert_eq!((o.winners, o.ruler), (0b1010, 1));
+        // Team 1-3 still holds a card: team 0-2 exhausted first.
+        s.hands[3][0] = 1;
+        assert_eq!(score(&s, Ending::Coronation).winners, 0b0101);
+        // Neither team exhausted: the tied player with the earliest last play (2).
+        s.hands[0][0] = 1;
+        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        // lowest_seat: the lowest tied seat (1).
+        s.options = TIE_LOWEST_SEAT;
+        assert_eq!(score(&s, Ending::Coronation).winners, 0b1010);
     }
 
     #[test]

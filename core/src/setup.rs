@@ -10,9 +10,7 @@
 //! A follower draw picks `below(bag total)` and walks the factions in order,
 //! each weighted by its count in the bag; a shuffle step picks `below(i + 1)`.
 
-use crate::board::{
-    ALL_OPTIONS, COURT_REDRAW, EDITIONS, FIRST_EDITION,
-};
+use crate::board::{ALL_OPTIONS, COURT_REDRAW, EDITIONS, FIRST_EDITION};
 use crate::board::{
     CARD_COPIES, COURT_START_SIZE, FOLLOWERS_PER_FACTION, HOMES, LOYALISTS, LOYALISTS_TOTAL,
     MORDRED_START, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, REGION_START_SIZE, REMOVED_TWO_PLAYER,
@@ -173,6 +171,26 @@ pub fn new_game_in(
     })
 }
 
+/// A game for tests by variant: 0 the first edition, 1 its Mordred variant,
+/// 2 the second edition, 3 the second with every option bit set.
+#[cfg(test)]
+pub(crate) fn test_game(players: u8, variant: u8, seed: u64, first_player: u8) -> State {
+    use crate::board::SECOND_EDITION;
+    match variant {
+        0 | 1 => new_game(players, variant == 1, seed, first_player),
+        2 => new_game_in(SECOND_EDITION, 0, players, false, seed, first_player),
+        _ => new_game_in(
+            SECOND_EDITION,
+            ALL_OPTIONS,
+            players,
+            false,
+            seed,
+            first_player,
+        ),
+    }
+    .unwrap()
+}
+
 /// One follower from the bag, each faction weighted by its count (as `SetupDraws.pick`).
 fn draw_follower(rng: &mut SplitMix64, bag: &mut [u8; NUM_FACTIONS]) -> u8 {
     let total: u64 = bag.iter().map(|&n| n as u64).sum();
@@ -327,7 +345,10 @@ mod tests {
         let first = new_game(3, false, 12, 0).unwrap();
         let redrawn = new_game_in(SECOND_EDITION, COURT_REDRAW, 3, false, 12, 0).unwrap();
         assert_eq!((redrawn.board, redrawn.courts), (first.board, first.courts));
-        assert_eq!((redrawn.edition, redrawn.options), (SECOND_EDITION, COURT_REDRAW));
+        assert_eq!(
+            (redrawn.edition, redrawn.options),
+            (SECOND_EDITION, COURT_REDRAW)
+        );
         let plain = new_game_in(SECOND_EDITION, TIE_LOWEST_SEAT, 3, false, 12, 0).unwrap();
         assert_ne!(plain.courts, first.courts);
         // Without the redraw, two players may keep a pair of the same faction.
