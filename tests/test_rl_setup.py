@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kingisdead import GameState
+from kingisdead import FIRST, GameState
 from kingisdead.board import (
     CARD_COPIES,
     COURT_START_SIZE,
@@ -41,6 +41,7 @@ def _clashes(hands: list[list[int]]) -> list[int]:
 def _reference_new(players: int, variant: str, seed: int, first_player: int) -> GameState:
     rng = SplitMix64(seed)
     s = GameState.__new__(GameState)
+    s.edition = FIRST
     s.players = players
     s.mordred = variant == "mordred"
     s.board = [0] * (NUM_REGIONS * NUM_KINDS)
