@@ -174,50 +174,33 @@ fn most_of(s: &State, candidates: u8, f: usize) -> u8 {
 }
 
 /// The second edition's coronation tie after the factions (`candidates`, two
-/// or more): the tied player who emptied their hand first (their last play
-/// emptied it), else the one whose last card play came earliest. With 4
-/// players, tied partners share the win; between teams, the team that
-/// exhausted both hands first (the later of its two emptying plays), else the
-/// tied player whose last card play came earliest. With `tie_hands =
-/// "lowest_seat"`, the lowest tied seat instead.
+/// or more; Python `_by_hands`): a tied player who emptied their hand beats
+/// one who did not, the earlier emptier the later; with no hand emptied, the
+/// earliest last card play wins (a player who never played counts as
+/// earliest). With 4 players a team whose two hands are both empty comes
+/// first, the one that emptied them earlier first; when no tied player's team
+/// did, the tied player whose last card play came earliest. Players still
+/// equal share the win. With `tie_hands = "lowest_seat"`, the lowest tied seat.
 fn hands_decide(s: &State, candidates: u8) -> u8 {
-    let tied = || (0..s.players as usize).filter(move |&p| candidates >> p & 1 == 1);
-    let earliest = |among: u8| {
-        (0..s.players as usize)
-            .filter(|&p| among >> p & 1 == 1)
-            .min_by_key(|&p| s.last_play[p])
-            .map_or(among, |p| 1 << p)
-    };
-    if s.players == 4 {
-        let teams = [0b0101u8, 0b1010];
-        if teams.iter().any(|&t| candidates & !t == 0) {
-            return candidates;
-        }
-        if s.option(TIE_LOWEST_SEAT) {
-            return 1 << candidates.trailing_zeros();
-        }
-        let exhausted = |t: u8| {
-            let a = t.trailing_zeros() as usize;
-            let b = a + 2;
-            (s.cards_left(a) == 0 && s.cards_left(b) == 0)
-                .then(|| s.last_play[a].max(s.last_play[b]))
-        };
-        return match teams
-            .iter()
-            .filter_map(|&t| exhausted(t).map(|when| (when, t)))
-            .min()
-        {
-            Some((_, t)) => candidates & t,
-            None => earliest(candidates),
-        };
-    }
     if s.option(TIE_LOWEST_SEAT) {
         return 1 << candidates.trailing_zeros();
     }
-    let emptied = tied()
-        .filter(|&p| s.cards_left(p) == 0)
-        .fold(0u8, |m, p| m | 1 << p);
-    earliest(if emptied != 0 { emptied } else { candidates })
+    let holds = |p: usize| s.cards_left(p) > 0;
+    let key = |p: usize| -> (bool, u8, bool, u8) {
+        if s.players == 4 {
+            let partner = (p + 2) % 4;
+            if !holds(p) && !holds(partner) {
+                let emptied = s.last_play[p].max(s.last_play[partner]);
+                return (false, emptied, false, s.last_play[p]);
+            }
+            return (true, 0, false, s.last_play[p]);
+        }
+        (false, 0, holds(p), s.last_play[p])
+    };
+    let tied = (0..s.players as usize).filter(|&p| candidates >> p & 1 == 1);
+    let best = tied.clone().map(key).min();
+    tied.filter(|&p| Some(key(p)) == best)
+        .fold(0, |m, p| m | 1 << p)
 }
 
 /// Complete sets of a side (a bitmask of players pooling their courts).
