@@ -216,9 +216,11 @@ def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
     return [to_move(m) for m in moves], final
 
 
-def random_games(players: int, variant: str, games: int, seed: int) -> tuple[int, int]:
-    """Play ``games`` seeded random games inside the core: (games, moves played)."""
-    return require().random_games(players, variant == "mordred", games, seed)
+def random_games(players: int, variant: str, games: int, seed: int, edition: Edition = FIRST) -> tuple[int, int]:
+    """Play ``games`` seeded random games in ``edition`` inside the core: (games, moves played).
+
+    ValueError for a setup the edition lacks (the second edition's Mordred variant)."""
+    return require().random_games(players, variant == "mordred", games, seed, edition)
 
 
 def evaluate(s: GameState) -> list[float]:
