@@ -369,9 +369,14 @@ mod tests {
         // Team 1-3 still holds a card: team 0-2 exhausted first.
         s.hands[3][0] = 1;
         assert_eq!(score(&s, Ending::Coronation).winners, 0b0101);
-        // Neither team exhausted: the tied player with the earliest last play (2).
+        // Neither team exhausted: the tied player with the earliest last play (2),
+        // even when the other (1) emptied their own hand (the contract's reading).
         s.hands[0][0] = 1;
         assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        s.hands[2][0] = 1;
+        s.last_play = [5, 6, 4, 3];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        s.hands[2][0] = 0;
         // lowest_seat: the lowest tied seat (1).
         s.options = TIE_LOWEST_SEAT;
         assert_eq!(score(&s, Ending::Coronation).winners, 0b1010);
