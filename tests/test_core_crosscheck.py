@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kingisdead
-from kingisdead import PASS, GameState, board, core, engine, rules
+from kingisdead import PASS, GameState, board, core, engine, rules, scoring
 from kingisdead.edition import EDITIONS, FIRST, SECOND, Edition, get_edition
 from kingisdead.evaluation import evaluate
 
@@ -268,3 +268,47 @@ def test_the_core_refuses_what_an_edition_lacks():
     s.mordred = True
     with pytest.raises(ValueError, match="no Mordred variant"):
         core.require().legal_moves(s)
+
+
+def _hands_left(s: GameState, p: int) -> int:
+    return sum(s.hands[p * 7:p * 7 + 7])
+
+
+def _no_team_emptied_but_a_player_did(s: GameState) -> bool:
+    """A 4-player tie where neither team emptied both hands but some player emptied theirs: the
+    one point where the engines read the hands tie-break differently (the reference: the player
+    who emptied their hand first; the core, as the edition contract says: the earliest last play)."""
+    teams = ((0, 2), (1, 3))
+    return (s.players == 4 and s.edition.tie_hands == "earliest"
+            and not any(all(_hands_left(s, p) == 0 for p in team) for team in teams)
+            and any(_hands_left(s, p) == 0 for p in range(4)))
+
+
+@pytest.mark.parametrize(("tie_faction", "tie_hands"),
+                         [(f, h) for f in ("strict", "always") for h in ("earliest", "lowest_seat")])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_coronation_ties_are_scored_alike(players, tie_faction, tie_hands):
+    """Finished second-edition games built to tie (small courts, hands half empty, some players
+    who never played): the same winners, ruler and ranking in both engines."""
+    edition = get_edition("second", tie_faction=tie_faction, tie_hands=tie_hands)
+    rng = Random(players)
+    for seed in range(400 * SCALE):
+        s = GameState.new(players, "standard", seed, edition=edition)
+        control = [rng.choice([0, 0, 1, 1, 2, 4]) for _ in range(8)]
+        if control.count(4) >= edition.invasion:
+            control = [c if c != 4 else rng.choice([0, 1, 2]) for c in control]
+        s.control, s.order, s.resolved, s.open = control, rng.sample(range(8), 8), 8, 0
+        s.saxons, s.board = control.count(4), [0] * 32
+        s.courts = [rng.choice([0, 1, 1, 2]) for _ in range(3 * players)]
+        s.hands = [0] * (7 * players)
+        for p in range(players):
+            if rng.random() < 0.5:
+                s.hands[p * 7 + rng.randrange(7)] = 1
+        plays = rng.sample(range(1, 30), players)
+        s.last_play = [0 if _hands_left(s, p) and rng.random() < 0.1 else plays[p] for p in range(players)]
+        s.plays = max(s.last_play)
+        with core.use_engine("reference"):
+            s._result = result = scoring.score(s, "coronation")
+        verdict = core.outcome(s)
+        if verdict != ("coronation", result.winners, result.ruler, result.ranking):
+            assert _no_team_emptied_but_a_player_did(s), f"{s.courts} {s.hands} {s.last_play}"
