@@ -53,7 +53,7 @@ fn above(region: usize) -> u32 {
     !((2u32 << region) - 1)
 }
 
-// -- the no-immediate-undo rule, judged by effect ------------------------------------
+// -- the no-immediate-undo rule, judged by effect or literally -----------------------
 
 /// What an exchange does to its two regions: `(from, to, delta)`, region `from`
 /// changing by `delta` (by kind, Loyalists included) and `to` by `-delta`.
@@ -85,7 +85,7 @@ pub fn exchange_effect(action: &[i8]) -> Option<(usize, usize, [i8; NUM_KINDS])>
 }
 
 /// The exchange that would undo `action`, literally (Python's
-/// `reverse_exchange` without its "changed nothing" case): a 1-for-1
+/// `reverse_exchange`; a swap within one faction is its own reverse): a 1-for-1
 /// `(a, f, b, g)` becomes `(a, g, b, f)`, a 2-for-1 `(a, f1, f2, b, g)`
 /// becomes `(b, f1, f2, a, g)`, spelled canonically (the two leaving kinds
 /// in order, a 1-for-1's lower region first). None for the empty action.
