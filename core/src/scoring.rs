@@ -179,7 +179,7 @@ fn most_of(s: &State, candidates: u8, f: usize) -> u8 {
 /// earliest last card play wins (a player who never played counts as
 /// earliest). With 4 players a team whose two hands are both empty comes
 /// first, the one that emptied them earlier first; when no tied player's team
-/// did, the tied player whose last card play came earliest. Players still
+/// did, the players are compared one by one as above. Players still
 /// equal share the win. With `tie_hands = "lowest_seat"`, the lowest tied seat.
 fn hands_decide(s: &State, candidates: u8) -> u8 {
     if s.option(TIE_LOWEST_SEAT) {
@@ -193,7 +193,7 @@ fn hands_decide(s: &State, candidates: u8) -> u8 {
                 let emptied = s.last_play[p].max(s.last_play[partner]);
                 return (false, emptied, false, s.last_play[p]);
             }
-            return (true, 0, false, s.last_play[p]);
+            return (true, 0, holds(p), s.last_play[p]);
         }
         (false, 0, holds(p), s.last_play[p])
     };
@@ -369,10 +369,10 @@ mod tests {
         // Team 1-3 still holds a card: team 0-2 exhausted first.
         s.hands[3][0] = 1;
         assert_eq!(score(&s, Ending::Coronation).winners, 0b0101);
-        // Neither team exhausted: the tied player with the earliest last play (2),
-        // even when the other (1) emptied their own hand (the contract's reading).
+        // Neither team exhausted: one by one, the tied player who emptied their own
+        // hand (1) beats one who did not (2).
         s.hands[0][0] = 1;
-        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
         s.hands[2][0] = 1;
         s.last_play = [5, 6, 4, 3];
         assert_eq!(score(&s, Ending::Coronation).ruler, 2);
