@@ -250,25 +250,25 @@ mod tests {
 
     #[test]
     fn a_batch_is_the_games_one_by_one() {
-        let start = Start {
-            players: 3,
-            mordred: true,
-        };
-        let all = random_games(start, 11, 0, 20).unwrap();
-        let tail = random_games(start, 11, 13, 7).unwrap();
-        assert_eq!(all.endings[13..], tail.endings[..]);
-        assert_eq!(all.winners[13..], tail.winners[..]);
-        assert_eq!(all.rulers[13..], tail.rulers[..]);
-        assert_eq!(all.moves[13..], tail.moves[..]);
-        assert!(all.moves.iter().all(|&m| m > 0));
+        let start = Start::of(&setup::new_game(3, true, 0, 0).unwrap());
+        let batch = random_games(start, 11, 5, 70).unwrap();
+        for (k, index) in (5..75).enumerate() {
+            let mut seeds = [0; LANES];
+            seeds[0] = derive_seed(11, index);
+            let mut s = setup::new_game(3, true, 11 + index, 0).unwrap();
+            let moves =
+                playout::playout(&mut s, &mut SplitMix64::new(python_random_u64(&seeds)[0]));
+            let o = s.outcome.unwrap();
+            assert_eq!(batch.winners[k], o.winners);
+            assert_eq!(batch.rulers[k] as i8, o.ruler);
+            assert_eq!(u64::from(batch.moves[k]), moves);
+        }
     }
 
     #[test]
     fn a_player_count_the_game_does_not_have_is_refused() {
-        let start = Start {
-            players: 5,
-            mordred: false,
-        };
+        let mut start = Start::of(&setup::new_game(2, false, 0, 0).unwrap());
+        start.players = 5;
         assert!(random_games(start, 0, 0, 3).is_err());
     }
 }
