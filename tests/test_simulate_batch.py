@@ -119,3 +119,14 @@ def test_simulate_on_the_reference_engine_keeps_the_per_game_loop():
         data = simulate_json("--games", "6", "--seed", "9", "--players", "3")
         expected = loop_summary(3, "standard", 9, 6)
     assert {k: data[k] for k in expected} == expected
+
+
+@needs_core
+def test_simulate_with_records_plays_the_same_games_one_by_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "BATCH", 5)
+    with core.use_engine("core"):
+        batched = simulate_json("--games", "12", "--seed", "30", "--players", "4")
+        recorded = simulate_json("--games", "12", "--seed", "30", "--players", "4", "--records", str(tmp_path))
+    assert len(list(tmp_path.glob("*.json"))) == 12
+    assert {k: v for k, v in batched.items() if k not in TIMING} == {k: v for k, v in recorded.items()
+                                                                     if k not in TIMING}
