@@ -23,6 +23,8 @@ use crate::{
     board, candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver,
 };
 
+#[path = "python_batch.rs"]
+mod batch_py;
 #[path = "python_learning.rs"]
 mod learning;
 #[path = "python_network.rs"]
@@ -789,5 +791,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     learning::register(m)?;
     vecenv::register(m)?;
     network_py::register(m)?;
+    batch_py::register(m)?;
     Ok(())
 }
