@@ -36,7 +36,14 @@ impl Start {
 
     /// The game that `seed` sets up (first player 0); Err for a player count the game does not have.
     pub fn game(&self, seed: u64) -> Result<State, String> {
-        setup::new_game_in(self.edition, self.options, self.players, self.mordred, seed, 0)
+        setup::new_game_in(
+            self.edition,
+            self.options,
+            self.players,
+            self.mordred,
+            seed,
+            0,
+        )
     }
 }
 
