@@ -413,7 +413,7 @@ def simulate(
     with Progress(*Progress.get_default_columns(), console=stderr, transient=True,
                   disable=json_output or not stderr.is_terminal) as progress:
         shown = progress.add_task("games", total=games)
-        if fast and records is None and core.active():
+        if fast and records is None and engine.compiled():
             first_game = GameState.new(players, variant.value, seed)  # its setup carries the rules of all
             for first in range(0, games, BATCH):
                 count = min(BATCH, games - first)
