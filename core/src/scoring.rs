@@ -369,13 +369,14 @@ mod tests {
         // Team 1-3 still holds a card: team 0-2 exhausted first.
         s.hands[3][0] = 1;
         assert_eq!(score(&s, Ending::Coronation).winners, 0b0101);
-        // Neither team exhausted: one by one, the tied player who emptied their own
-        // hand (1) beats one who did not (2).
+        // Neither team exhausted: the tied players one by one; both emptied their
+        // hands, and 2 emptied theirs first.
         s.hands[0][0] = 1;
-        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
+        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        // 1 emptied their hand and 2 did not: 1, though 2 played last earlier.
         s.hands[2][0] = 1;
         s.last_play = [5, 6, 4, 3];
-        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
         s.hands[2][0] = 0;
         // lowest_seat: the lowest tied seat (1).
         s.options = TIE_LOWEST_SEAT;
