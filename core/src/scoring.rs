@@ -373,7 +373,7 @@ mod tests {
         // hands, and 2 emptied theirs first.
         s.hands[0][0] = 1;
         assert_eq!(score(&s, Ending::Coronation).ruler, 2);
-        // 1 emptied their hand and 2 did not: 1, though 2 played last earlier.
+        // 1 emptied their hand and 2 did not: 1, though 2's last play came earlier.
         s.hands[2][0] = 1;
         s.last_play = [5, 6, 4, 3];
         assert_eq!(score(&s, Ending::Coronation).ruler, 1);
