@@ -19,6 +19,7 @@ from random import Random
 from typing import Any
 
 from .. import core
+from ..edition import Edition
 from ..moves import Move
 from ..state import GameState
 from .budget import Budget
@@ -54,6 +55,17 @@ NETWORK_VARIABLE = "KINGISDEAD_NETWORK"
 """An environment variable naming another weight file for ``master`` and ``mcts-net`` (to compare rounds)."""
 SECOND_NETWORK_VARIABLE = "KINGISDEAD_NETWORK_B"
 """The weight file of ``mcts-net-b``, so that two networks can meet in one arena (default: as ``mcts-net``)."""
+
+
+TRAINED_EDITIONS = frozenset({"first"})
+"""The editions a network has been trained for (the shipped one learnt the first edition in self-play)."""
+
+
+def check_edition(edition: Edition) -> None:
+    """Raise ValueError unless a network has been trained for ``edition``."""
+    if edition.name not in TRAINED_EDITIONS:
+        raise ValueError(f"no network trained for the {edition.name} edition yet: the master level and the "
+                         "mcts-net bots play only the first edition (choose strong or max instead)")
 
 
 def shipped_network() -> Path:
@@ -95,6 +107,7 @@ def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchC
     """
     if state.is_over():
         raise ValueError("the game is over: there is no move to search")
+    check_edition(state.edition)
     for move in include:
         state.check(move)
     config = config or SearchConfig()
