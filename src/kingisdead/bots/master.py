@@ -103,7 +103,8 @@ def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchC
     ``threads`` searches run root-parallel with the GIL released, visits
     pooled. One seed drawn from ``rng`` decides every draw, so an iteration
     budget gives the same result on every run. Raises ValueError for a
-    finished game and IllegalMoveError for an illegal move in ``include``.
+    finished game or an edition no network was trained for, and
+    IllegalMoveError for an illegal move in ``include``.
     """
     if state.is_over():
         raise ValueError("the game is over: there is no move to search")
@@ -142,6 +143,8 @@ class MasterBot:
         self.solver.engine = "core"
 
     def choose(self, state: GameState) -> Move:
+        """The guided search's move; ValueError for a game of an edition no network was trained for."""
+        check_edition(state.edition)
         forced = only_move(state)
         if forced is not None:
             return forced
