@@ -26,6 +26,7 @@ from kingisdead.board import (
     UNRESOLVED,
     Faction,
 )
+from kingisdead.edition import FIRST
 from kingisdead.rng import SplitMix64
 from kingisdead.setup import FOLLOWER, SWAP, SetupDraws
 
@@ -41,6 +42,7 @@ def _clashes(hands: list[list[int]]) -> list[int]:
 def _reference_new(players: int, variant: str, seed: int, first_player: int) -> GameState:
     rng = SplitMix64(seed)
     s = GameState.__new__(GameState)
+    s.edition = FIRST
     s.players = players
     s.mordred = variant == "mordred"
     s.board = [0] * (NUM_REGIONS * NUM_KINDS)
