@@ -14,29 +14,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from kingisdead import GameState, IllegalMoveError, Move, parse_move
-from kingisdead.board import (
-    CARD_COPIES,
-    CARD_NAMES,
-    FACTION_CODES,
-    FACTION_NAMES,
-    FOLLOWERS_PER_FACTION,
-    LOYALISTS_TOTAL,
-    REGION_NAMES,
-    REMOVED_TWO_PLAYER,
-    region_by_code,
-)
+from kingisdead import GameState, IllegalMoveError, Move
+from kingisdead.board import CARD_COPIES, FOLLOWERS_PER_FACTION, LOYALISTS_TOTAL, REMOVED_TWO_PLAYER
+from kingisdead.edition import FIRST, Edition, get_edition
 from kingisdead.position import from_dict
 
-CONTROL_CODES = {"S": "Scots", "W": "Welsh", "R": "Romano-British", "L": "Loyalists", "X": "Saxons"}
-"""Short names for ``control``: X is a Saxon token."""
 
-FULL_HAND = ["Crown", "Garrison", "Ambassador", "Settlements", "Settlements", "Scots", "Welsh", "Romano-British"]
+def full_hand(edition: Edition = FIRST) -> list[str]:
+    """A player's 8 cards by name, the faction cards last (the first edition's Romano-British last)."""
+    return [name for name, copies in zip(edition.cards, CARD_COPIES) for _ in range(copies)]
 
 
-def _faction_counts(text: str) -> list[int]:
-    """'SSWL' -> [2, 1, 0, 1] (Scots, Welsh, Romano-British, Loyalists)."""
-    return [text.count(code) for code in FACTION_CODES]
+FULL_HAND = full_hand()
+
+
+def _faction_counts(text: str, edition: Edition = FIRST) -> list[int]:
+    """'SSWL' -> [2, 1, 0, 1] (by the edition's faction codes, then the Loyalists)."""
+    return [text.count(code) for code in edition.faction_codes]
+
+
+def _region(code: str, edition: Edition) -> str:
+    return edition.regions[edition.region_codes.index(code)]
 
 
 def build(
@@ -54,6 +52,7 @@ def build(
     crowns: dict[str, int] | None = None,
     stock: dict[str, int] | None = None,
     undo_ban: dict[str, Any] | None = None,
+    edition: str | Edition = "first",
 ) -> GameState:
     """A valid position from a short description.
 
@@ -70,20 +69,25 @@ def build(
       (default: every seat that played a card, by seat number).
     - ``stock``: optional faction name -> expected stock, a check of the test's own
       arithmetic (followers listed nowhere else go to the stock).
+    - ``edition``: its name or Edition (with options); codes and names are the edition's,
+      ``control`` letters are its faction codes, L for Loyalists and X for Saxons/unstable.
     """
+    e = get_edition(edition)
+    REGION_NAMES, FACTION_NAMES, CARD_NAMES = e.regions, e.factions, e.cards  # noqa: N806
+    control_names = dict(zip(e.faction_codes, e.factions)) | {"X": "Saxons" if e.invaders == "Saxons" else "unstable"}
     regions = regions or {}
     control = control or {}
     courts = courts or [""] * players
     if hands is None:
-        hands = [least_played(court, p in (played_order or [])) for p, court in enumerate(courts)]
-    resolved = [REGION_NAMES[region_by_code(code)] for code in control]
-    rest = [REGION_NAMES[region_by_code(code)] for code in order] if order else [
+        hands = [least_played(court, p in (played_order or []), e) for p, court in enumerate(courts)]
+    resolved = [_region(code, e) for code in control]
+    rest = [_region(code, e) for code in order] if order else [
         name for name in REGION_NAMES if name not in resolved]
     cards = resolved + [name for name in rest if name not in resolved]
     cards += [name for name in REGION_NAMES if name not in cards]
 
-    board = {REGION_NAMES[region_by_code(code)]: _faction_counts(text) for code, text in regions.items()}
-    court_counts = [_faction_counts(text) for text in courts]
+    board = {_region(code, e): _faction_counts(text, e) for code, text in regions.items()}
+    court_counts = [_faction_counts(text, e) for text in courts]
     total = FOLLOWERS_PER_FACTION - (REMOVED_TWO_PLAYER if players == 2 else 0)
     kinds = 4 if variant == "mordred" else 3
     stock_counts = []
@@ -114,6 +118,8 @@ def build(
     data = {
         "format": "kingisdead-position",
         "version": 1,
+        "edition": e.name,
+        "options": e.options(),
         "players": players,
         "variant": variant,
         "to_move": to_move,
@@ -122,8 +128,8 @@ def build(
         "stock": dict(zip(FACTION_NAMES[:kinds], stock_counts)),
         "region_cards": cards,
         "resolved": len(resolved),
-        "control": {name: CONTROL_CODES[code] for name, code in zip(resolved, control.values())},
-        "crowns": {REGION_NAMES[region_by_code(code)]: p for code, p in (crowns or {}).items()},
+        "control": {name: control_names[code] for name, code in zip(resolved, control.values())},
+        "crowns": {_region(code, e): p for code, p in (crowns or {}).items()},
         "courts": [dict(zip(FACTION_NAMES[:3], counts[:3])) for counts in court_counts],
         "hands": [{name: hand.count(name) for name in CARD_NAMES} for hand in hands],
         "top_cards": [names[0] if names else None for names in played],
@@ -134,19 +140,20 @@ def build(
     return from_dict(data)
 
 
-def least_played(court: str, played: bool = False) -> list[str]:
+def least_played(court: str, played: bool = False, edition: Edition = FIRST) -> list[str]:
     """The fullest hand a player with this court can hold: one card played per follower
     beyond the 2 drawn at setup (at least one when ``played``), the last cards of
     :data:`FULL_HAND` first."""
     plays = max(len(court) - 2, 1 if played else 0)
-    assert plays <= len(FULL_HAND), (
-        f"a court of {len(court)} followers needs {plays} card plays; a player has {len(FULL_HAND)} cards")
-    return FULL_HAND[:len(FULL_HAND) - plays]
+    hand = full_hand(edition)
+    assert plays <= len(hand), (
+        f"a court of {len(court)} followers needs {plays} card plays; a player has {len(hand)} cards")
+    return hand[:len(hand) - plays]
 
 
-def hand_without(*cards: str) -> list[str]:
+def hand_without(*cards: str, edition: Edition = FIRST) -> list[str]:
     """A full hand less the named cards (one copy each)."""
-    hand = list(FULL_HAND)
+    hand = full_hand(edition)
     for card in cards:
         hand.remove(card)
     return hand
@@ -154,8 +161,9 @@ def hand_without(*cards: str) -> list[str]:
 
 def followers(state: GameState, code: str) -> str:
     """A region's followers as letters in faction order, e.g. 'SSWL'."""
-    r = region_by_code(code)
-    return "".join(FACTION_CODES[k] * state.followers(r, k) for k in range(4))
+    e = state.edition
+    r = e.region_codes.index(code)
+    return "".join(e.faction_codes[k] * state.followers(r, k) for k in range(4))
 
 
 def assert_illegal(state: GameState, move: Move | str, *fragments: str) -> IllegalMoveError:
@@ -163,7 +171,7 @@ def assert_illegal(state: GameState, move: Move | str, *fragments: str) -> Illeg
     finds it illegal too, and the state is unchanged."""
     before = state.key()
     if isinstance(move, str):
-        move = parse_move(move)
+        move = state.parse(move)
     try:
         state.apply(move)
     except IllegalMoveError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kingisdead import GameState
+from kingisdead import FIRST, GameState
 from kingisdead.board import (
     CARD_COPIES,
     COURT_START_SIZE,
@@ -26,7 +26,6 @@ from kingisdead.board import (
     UNRESOLVED,
     Faction,
 )
-from kingisdead.edition import FIRST
 from kingisdead.rng import SplitMix64
 from kingisdead.setup import FOLLOWER, SWAP, SetupDraws
 

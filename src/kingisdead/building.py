@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import engine, rules
-from .board import CARD_NAMES, CARDS, FACTION_NAMES, NUM_CARDS, REGION_NAMES, Card
+from .board import CARDS, NUM_CARDS, Card
+from .edition import FIRST, Edition
 from .moves import NONE, PASS, IllegalMoveError, Move, make_move
 
 if TYPE_CHECKING:
@@ -30,12 +31,17 @@ class Choice(NamedTuple):
 
     @property
     def label(self) -> str:
+        """The choice's name in the first edition (:meth:`name` for another)."""
+        return self.name(FIRST)
+
+    def name(self, edition: Edition) -> str:
+        """The choice's name in ``edition``: a card, region or faction name, or the kind."""
         if self.kind == "card":
-            return CARD_NAMES[self.value]
+            return edition.cards[self.value]
         if self.kind == "region":
-            return REGION_NAMES[self.value]
+            return edition.regions[self.value]
         if self.kind == "faction":
-            return FACTION_NAMES[self.value]
+            return edition.factions[self.value]
         return self.kind
 
 
@@ -153,8 +159,9 @@ class MoveBuilder:
         """Add a step; a choice that is not offered raises IllegalMoveError."""
         offered = self.options()
         if choice not in offered:
-            listed = ", ".join(c.label for c in offered) or "nothing (the move is complete)"
-            raise IllegalMoveError(f"cannot choose {choice.label} here; the choices are: {listed}")
+            edition = self.state.edition
+            listed = ", ".join(c.name(edition) for c in offered) or "nothing (the move is complete)"
+            raise IllegalMoveError(f"cannot choose {choice.name(edition)} here; the choices are: {listed}")
         self.steps.append(choice)
         return self
 

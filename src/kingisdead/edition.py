@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Edition:
     """What one edition brings. Regions, factions and cards are numbered by their index here.
 
@@ -81,6 +81,11 @@ class Edition:
     court_redraw: bool = False
     tie_faction: str = "strict"
     tie_hands: str = "earliest"
+
+    def __repr__(self) -> str:
+        """``Edition('second', reversal='exact')``: the name and the options that differ."""
+        options = "".join(f", {name}={value!r}" for name, value in self.options().items())
+        return f"Edition({self.name!r}{options})"
 
     def options(self) -> dict[str, Any]:
         """The options whose value differs from the edition's default, by name (empty for the defaults)."""

@@ -21,7 +21,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..board import NUM_KINDS, NUM_REGIONS
-from ..edition import EDITIONS, Edition, get_edition
+from ..edition import EDITIONS, get_edition
 from ..rng import SplitMix64
 from ..setup import FOLLOWER, VARIANTS, SetupDraws
 from .encoding import FIELDS, NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_name
@@ -174,11 +174,7 @@ class KingIsDeadObserver:
         if state.stepped is None:
             return f"setup draws {setup_text(state.setup)}"
         game = state.stepped
-        edition = game.state.edition
-        # The edition by its name (and options), not its whole value: the same string for equal positions.
-        key = tuple(part for part in game.state.key() if not isinstance(part, Edition))
-        options = f" {edition.options()}" if edition.options() else ""
-        return f"seat {player} sees {edition.name}{options} {key} steps {game.steps}"
+        return f"seat {player} sees {game.state.key()} steps {game.steps}"
 
 
 def play_setup_from_seed(state: KingIsDeadState, seed: int) -> None:
