@@ -408,19 +408,8 @@ def board_for_choices(builder: MoveBuilder) -> list[int]:
     return after.board
 
 
-def choice_name(choice: Choice, edition: Edition = FIRST) -> str:
-    """A choice's card, region or faction by its name in ``edition`` ('pass', 'none' as they are)."""
-    if choice.kind == "card":
-        return edition.cards[choice.value]
-    if choice.kind == "region":
-        return edition.regions[choice.value]
-    if choice.kind == "faction":
-        return edition.factions[choice.value]
-    return choice.kind
-
-
 def steps_so_far(builder: MoveBuilder) -> str:
-    return " › ".join(choice_name(choice, builder.state.edition) for choice in builder.steps)
+    return " › ".join(choice.name(builder.state.edition) for choice in builder.steps)
 
 
 def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None = None) -> str:
@@ -434,7 +423,7 @@ def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None =
     if choice.kind == "card":
         copies = state.hands[state.current_player * 7 + choice.value]
         return state.edition.cards[choice.value] + (f" ×{copies}" if copies > 1 else "")
-    return choice_name(choice, state.edition)
+    return choice.name(state.edition)
 
 
 class Flow:
