@@ -2,7 +2,7 @@
 
 Every rule lives in both engines (core/src/*.rs and kingisdead/rules.py and
 friends); these tests make them agree. Along seeded random games of every
-configuration, at every position: the same legal moves in the same order, the
+configuration of both editions (the second with its options too), at every position: the same legal moves in the same order, the
 same distinct successor positions, the same state after each move (sampled in
 large positions), the same heuristic values, the same last-card verdict, and at
 the end the same ending, winners, ruler and ranking. Games are driven by each
@@ -23,15 +23,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kingisdead
-from kingisdead import PASS, GameState, board, core, engine, rules
-from kingisdead.edition import FIRST
+from kingisdead import PASS, GameState, board, core, engine, rules, scoring
+from kingisdead.edition import EDITIONS, FIRST, SECOND, Edition, get_edition
 from kingisdead.evaluation import evaluate
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
 SCALE = int(os.environ.get("KINGISDEAD_PROPERTY_SCALE", "1"))
-CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred"), (3, "mordred"), (4, "mordred")]
-CONFIG_IDS = [f"{p}p-{v}" for p, v in CONFIGS]
+OPTIONED = get_edition("second", reversal="exact", court_redraw=True, tie_faction="always", tie_hands="lowest_seat")
+"""The second edition with every option away from its default."""
+CONFIGS: list[tuple[int, str, Edition]] = [
+    *((p, v, FIRST) for v in ("standard", "mordred") for p in (2, 3, 4)),
+    *((p, "standard", e) for e in (SECOND, OPTIONED) for p in (2, 3, 4)),
+]
+CONFIG_IDS = [f"{p}p-{v}-{e.name}{'-options' if e.options() else ''}" for p, v, e in CONFIGS]
 FULL_SUCCESSORS = 2500
 """Positions with at most this many moves have every successor compared; larger ones a sample."""
 SAMPLED_SUCCESSORS = 150
@@ -90,12 +95,12 @@ def check_result(s: GameState) -> None:
     assert verdict == (s.result.ending, s.result.winners, s.result.ruler, s.result.ranking)
 
 
-@pytest.mark.parametrize(("players", "variant"), CONFIGS, ids=CONFIG_IDS)
-def test_every_position_of_reference_sampled_games(players, variant):
+@pytest.mark.parametrize(("players", "variant", "edition"), CONFIGS, ids=CONFIG_IDS)
+def test_every_position_of_reference_sampled_games(players, variant, edition):
     """Games drawn by the reference sampler: every position is compared in full."""
     for game in range(2 * SCALE):
-        seed = 1000 * players + 10 * game + (variant == "mordred")
-        s = GameState.new(players, variant, seed)
+        seed = 1000 * players + 10 * game + (variant == "mordred") + 3 * (edition is OPTIONED)
+        s = GameState.new(players, variant, seed, edition=edition)
         rng = Random(seed)
         while not s.is_over():
             check_position(s, rng)
@@ -103,12 +108,12 @@ def test_every_position_of_reference_sampled_games(players, variant):
         check_result(s)
 
 
-@pytest.mark.parametrize(("players", "variant"), CONFIGS, ids=CONFIG_IDS)
-def test_core_sampled_games_are_legal_for_the_reference(players, variant):
+@pytest.mark.parametrize(("players", "variant", "edition"), CONFIGS, ids=CONFIG_IDS)
+def test_core_sampled_games_are_legal_for_the_reference(players, variant, edition):
     """Games drawn by the core's sampler replay move by move through the reference's checks."""
     for game in range(25 * SCALE):
         seed = 7 + 100 * game + players
-        start = GameState.new(players, variant, seed)
+        start = GameState.new(players, variant, seed, edition=edition)
         moves, final = core.playout(start, Random(seed))
         s = start.copy()
         for move in moves:
@@ -117,21 +122,22 @@ def test_core_sampled_games_are_legal_for_the_reference(players, variant):
         check_result(final)
 
 
-@pytest.mark.parametrize(("players", "variant"), CONFIGS, ids=CONFIG_IDS)
-def test_setup_from_a_seed_is_the_same_game(players, variant):
+@pytest.mark.parametrize(("players", "variant", "edition"), CONFIGS, ids=CONFIG_IDS)
+def test_setup_from_a_seed_is_the_same_game(players, variant, edition):
     for seed in [0, 1, 2, 3, 2**63, 2**64 - 1, *range(100, 100 + 60 * SCALE)]:
-        compiled = core.require().new_game(players, variant == "mordred", seed, seed % players)
+        compiled = core.require().new_game(players, variant == "mordred", seed, seed % players, edition)
         with core.use_engine("reference"):
-            reference = GameState.new(players, variant, seed, first_player=seed % players)
+            reference = GameState.new(players, variant, seed, first_player=seed % players, edition=edition)
         assert full_key(compiled) == full_key(reference)
+        assert compiled.edition is edition
 
 
 @settings(max_examples=40 * SCALE, deadline=None)
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), data=st.data())
 def test_both_engines_follow_the_same_random_moves(config, seed, data):
     """Hypothesis picks each move from the legal list; both engines play it and must agree."""
-    players, variant = config
-    s = GameState.new(players, variant, seed)
+    players, variant, edition = config
+    s = GameState.new(players, variant, seed, edition=edition)
     ply = 0
     while not s.is_over() and ply < 200:
         moves = core.legal_moves(s)
@@ -145,15 +151,21 @@ def test_both_engines_follow_the_same_random_moves(config, seed, data):
         check_result(s)
 
 
-def test_undo_ban_by_effect_is_judged_alike():
-    """Positions under an undo ban, from the reference's exchanges: the same moves are banned."""
+@pytest.mark.parametrize("edition", [FIRST, SECOND, get_edition("second", reversal="exact")],
+                         ids=["first", "second", "second-exact"])
+def test_undo_ban_is_judged_alike(edition):
+    """Positions under an undo ban, from the reference's exchanges: the same moves are banned,
+    by effect or (the second edition's option) literally, across resolutions where the ban outlives them."""
     found = 0
     for seed in range(300):
-        s = GameState.new(2, "standard", seed)
+        s = GameState.new(2, "standard", seed, edition=edition)
         rng = Random(seed)
         while not s.is_over() and found < 40:
             if s.undo_ban is not None and s.undo_ban[0] != s.player:
                 assert core.legal_moves(s) == rules.legal_moves(s)
+                for card in (1, 2):
+                    assert core.card_actions(s, card) == rules.card_actions(s, card)
+                assert core.play(s, PASS).undo_ban == s.after(PASS).undo_ban
                 found += 1
             rules.play_random(s, rng)
         if found >= 40:
@@ -171,9 +183,12 @@ def test_engine_selection():
         core.set_engine("fast")
 
 
-def test_state_round_trip_through_the_core():
-    """The core reads every field of a GameState by name and builds one back with the same fields."""
-    s = GameState.new(4, "mordred", 11)
+@pytest.mark.parametrize(("variant", "edition"), [("mordred", FIRST), ("standard", OPTIONED)],
+                         ids=["first", "second-options"])
+def test_state_round_trip_through_the_core(variant, edition):
+    """The core reads every field of a GameState by name and builds one back with the same fields
+    (the same Edition object included)."""
+    s = GameState.new(4, variant, 11, edition=edition)
     rng = Random(3)
     for _ in range(30):
         after, expected = core.play(s, PASS), s.copy()
@@ -181,6 +196,7 @@ def test_state_round_trip_through_the_core():
         assert type(after) is GameState
         assert {name: getattr(after, name) for name in GameState.__slots__} == \
             {name: getattr(expected, name) for name in GameState.__slots__}
+        assert after.edition is edition
         rules.play_random(s, rng)
 
 
@@ -229,13 +245,60 @@ def test_the_engine_is_chosen_in_one_place():
     assert engine.name() == "core" and engine.compiled()
 
 
-def test_both_engines_read_the_same_first_edition():
-    """The core's first edition is kingisdead.edition.FIRST, field for field; the board module reads it."""
+@pytest.mark.parametrize("name", list(EDITIONS))
+def test_both_engines_read_the_same_editions(name):
+    """The core's editions are kingisdead.edition.EDITIONS, field for field; the board module reads the first."""
     def plain(value):
         return [plain(v) for v in value] if isinstance(value, (list, tuple)) else value
 
-    ours = {name: plain(value) for name, value in core.require().edition().items()}
-    assert ours == {name: plain(value) for name, value in asdict(FIRST).items()}
+    ours = {name: plain(value) for name, value in core.require().edition(name).items()}
+    assert ours == {name: plain(value) for name, value in asdict(EDITIONS[name]).items()}
     assert (board.REGION_NAMES, board.CARD_NAMES, board.CARD_COPIES) == (FIRST.regions, FIRST.cards, FIRST.card_copies)
-    assert board.SAXON_INVASION == FIRST.saxon_invasion == 4
+    assert board.SAXON_INVASION == FIRST.invasion == 4
     assert [tuple(pair) for pair in board.BORDERS] == list(FIRST.borders)
+    with pytest.raises(ValueError, match="unknown edition"):
+        core.require().edition("third")
+
+
+def test_the_core_refuses_what_an_edition_lacks():
+    """The second edition's Mordred variant, a first edition with options: ValueError, as in Python."""
+    with pytest.raises(ValueError, match="no Mordred variant"):
+        core.require().new_game(3, True, 1, 0, SECOND)
+    s = GameState.new(3, seed=1, edition=SECOND)
+    s.mordred = True
+    with pytest.raises(ValueError, match="no Mordred variant"):
+        core.require().legal_moves(s)
+
+
+def _hands_left(s: GameState, p: int) -> int:
+    return sum(s.hands[p * 7:p * 7 + 7])
+
+
+@pytest.mark.parametrize(("tie_faction", "tie_hands"),
+                         [(f, h) for f in ("strict", "always") for h in ("earliest", "lowest_seat")])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_coronation_ties_are_scored_alike(players, tie_faction, tie_hands):
+    """Finished second-edition games built to tie (small courts, hands half empty, some players
+    who never played): the same winners, ruler and ranking in both engines."""
+    edition = get_edition("second", tie_faction=tie_faction, tie_hands=tie_hands)
+    rng = Random(players)
+    for seed in range(400 * SCALE):
+        s = GameState.new(players, "standard", seed, edition=edition)
+        control = [rng.choice([0, 0, 1, 1, 2, 4]) for _ in range(8)]
+        if control.count(4) >= edition.invasion:
+            control = [c if c != 4 else rng.choice([0, 1, 2]) for c in control]
+        s.control, s.order, s.resolved, s.open = control, rng.sample(range(8), 8), 8, 0
+        s.saxons, s.board = control.count(4), [0] * 32
+        s.courts = [rng.choice([0, 1, 1, 2]) for _ in range(3 * players)]
+        s.hands = [0] * (7 * players)
+        for p in range(players):
+            if rng.random() < 0.5:
+                s.hands[p * 7 + rng.randrange(7)] = 1
+        plays = rng.sample(range(1, 30), players)
+        s.last_play = [0 if _hands_left(s, p) and rng.random() < 0.1 else plays[p] for p in range(players)]
+        s.plays = max(s.last_play)
+        with core.use_engine("reference"):
+            s._result = result = scoring.score(s, "coronation")
+        verdict = core.outcome(s)
+        assert verdict == ("coronation", result.winners, result.ruler, result.ranking), \
+            f"{s.courts} {s.hands} {s.last_play}"

@@ -1,8 +1,9 @@
 """Perft: the stored move and position counts of tests/perft/perft.json, recomputed.
 
-The whole table is rechecked here (about 15 s on one core); regenerate it with
-``.venv/bin/python tests/perft/generate.py`` only after a deliberate rule change,
-and say which counts changed and why in the commit.
+The whole table of each edition is rechecked here (about 15 s on one core for
+the first edition's, 5 s for the second's); regenerate one with
+``.venv/bin/python tests/perft/generate.py [--edition second]`` only after a
+deliberate rule change, and say which counts changed and why in the commit.
 """
 
 from __future__ import annotations
@@ -10,27 +11,29 @@ from __future__ import annotations
 import json
 
 import pytest
-from perft.generate import TABLE, check, positions, resulting_keys, resulting_keys_slow
+from perft.generate import TABLE, TABLES, check, positions, resulting_keys, resulting_keys_slow
 
 from kingisdead import GameState, core
 
 PERFT = json.loads(TABLE.read_text())
-GAME_NAMES = [f"{g['players']}p-{g['variant']}-seed{g['seed']}" for g in PERFT["games"]]
+SECOND = json.loads(TABLES["second"].read_text())
+ALL_GAMES = PERFT["games"] + SECOND["games"]
+GAME_NAMES = [f"{g.get('edition', 'first')}-{g['players']}p-{g['variant']}-seed{g['seed']}" for g in ALL_GAMES]
 
 
-@pytest.mark.parametrize("index", range(len(PERFT["games"])), ids=GAME_NAMES)
+@pytest.mark.parametrize("index", range(len(ALL_GAMES)), ids=GAME_NAMES)
 def test_perft_table_matches_the_reference(index):
-    game = PERFT["games"][index]
+    game = ALL_GAMES[index]
     with core.use_engine("reference"):
         problems = check({"games": [game]})
     assert problems == []
 
 
 @pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
-@pytest.mark.parametrize("index", range(len(PERFT["games"])), ids=GAME_NAMES)
+@pytest.mark.parametrize("index", range(len(ALL_GAMES)), ids=GAME_NAMES)
 def test_perft_table_matches_the_core(index):
-    """The same table, every count made by the compiled core alone (core/src/perft.rs)."""
-    game = PERFT["games"][index]
+    """The same tables, every count made by the compiled core alone (core/src/perft.rs)."""
+    game = ALL_GAMES[index]
     states = positions(game)
     assert [list(core.perft(s, 1)) for s in states] == game["perft1"]
     if "perft2" in game:
@@ -45,10 +48,18 @@ def test_perft_table_covers_every_configuration():
     assert all(len(g["perft1"]) == len(g["moves"]) for g in PERFT["games"])
 
 
+def test_the_second_editions_table_covers_its_player_counts_and_options():
+    assert {g["players"] for g in SECOND["games"]} == {2, 3, 4}
+    assert all(g["edition"] == "second" and g["variant"] == "standard" for g in SECOND["games"])
+    assert any(g["options"].get("reversal") == "exact" for g in SECOND["games"])
+    assert all("perft2" in g and len(g["perft1"]) == len(g["moves"]) for g in SECOND["games"])
+    assert all(positions(g)[0].edition.name == "second" for g in SECOND["games"])
+
+
 def _sample_positions() -> list[GameState]:
     """From each stored game: a mid-sized position, and one under an undo ban if any."""
     states = []
-    for game in PERFT["games"]:
+    for game in ALL_GAMES:
         games_states = positions(game)
         sized = [(n, ply) for ply, (n, _) in enumerate(game["perft1"]) if 300 <= n <= 1500]
         if sized:
@@ -66,6 +77,6 @@ def test_fast_position_counter_agrees_with_the_definition(state):
 
 
 def test_distinct_positions_never_exceed_moves():
-    for game in PERFT["games"]:
+    for game in ALL_GAMES:
         for moves, distinct in game["perft1"]:
             assert 1 <= distinct <= moves

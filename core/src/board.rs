@@ -37,9 +37,11 @@ pub const AMBASSADOR: u8 = 2;
 pub const SETTLEMENTS: u8 = 3;
 /// The three faction cards are `FACTION_CARD + faction`.
 pub const FACTION_CARD: u8 = 4;
-/// An edition of the game: its board, its cards and its ending constants
-/// (`kingisdead.edition.Edition`, field for field). The rules read the first
-/// edition's through the constants below.
+/// An edition of the game: its board, its cards, its ending constants and its
+/// rule switches (`kingisdead.edition.Edition`, field for field). Both editions
+/// share the map graph, the homes and the card kinds' numbers, so the constants
+/// below (the first edition's) serve both; what differs, the rules read from
+/// [`EDITIONS`] through `State::edition` and the option bits of `State::options`.
 pub struct Edition {
     pub name: &'static str,
     pub regions: [&'static str; NUM_REGIONS],
@@ -52,11 +54,54 @@ pub struct Edition {
     pub factions: [&'static str; NUM_KINDS],
     pub faction_codes: [&'static str; NUM_KINDS],
     pub cards: [&'static str; NUM_CARDS],
+    /// The word naming each card in the move notation.
+    pub card_words: [&'static str; NUM_CARDS],
     /// How many of each card a player starts with.
     pub card_copies: [u8; NUM_CARDS],
-    /// Saxon control tokens that end the game at once.
-    pub saxon_invasion: u8,
+    /// Who takes a region that a struggle leaves without a ruler.
+    pub invaders: &'static str,
+    /// Their tokens (Saxon tokens, instability discs) that end the game at once.
+    pub invasion: u8,
+    /// The Mordred variant exists.
+    pub mordred: bool,
+    /// A faction card places its followers into one region (the action `(r, r)`).
+    pub support_together: bool,
+    /// A struggle's resolution does not lift the undo ban.
+    pub ban_outlives_struggle: bool,
+    /// The undo ban binds only a card of the kind that made the exchange.
+    pub ban_binds_card: bool,
+    /// At a coronation, hands part players still tied after the factions.
+    pub hands_break_ties: bool,
+    /// The options' default values, spelled as in Python.
+    pub reversal: &'static str,
+    pub court_redraw: bool,
+    pub tie_faction: &'static str,
+    pub tie_hands: &'static str,
 }
+
+impl Edition {
+    /// The option bits of this edition's defaults (see [`EXACT_REVERSAL`] and the others).
+    pub const fn default_options(&self) -> u8 {
+        (if self.court_redraw { COURT_REDRAW } else { 0 })
+            | (if matches!(self.reversal.as_bytes(), b"exact") {
+                EXACT_REVERSAL
+            } else {
+                0
+            })
+    }
+}
+
+/// Option bit: only the literal reverse exchange is banned (`reversal = "exact"`).
+pub const EXACT_REVERSAL: u8 = 1;
+/// Option bit: clashing court pairs are redrawn at setup (`court_redraw = True`).
+pub const COURT_REDRAW: u8 = 2;
+/// Option bit: a coronation tie compares every faction (`tie_faction = "always"`).
+pub const TIE_ALWAYS_NEXT_FACTION: u8 = 4;
+/// Option bit: a tie the hands would decide goes to the lowest seat (`tie_hands = "lowest_seat"`).
+pub const TIE_LOWEST_SEAT: u8 = 8;
+/// Every option bit.
+pub const ALL_OPTIONS: u8 =
+    EXACT_REVERSAL | COURT_REDRAW | TIE_ALWAYS_NEXT_FACTION | TIE_LOWEST_SEAT;
 
 /// The first edition, as `kingisdead.edition.FIRST`.
 pub const FIRST: Edition = Edition {
@@ -99,9 +144,92 @@ pub const FIRST: Edition = Edition {
         "Welsh",
         "Romano-British",
     ],
+    card_words: [
+        "Crown",
+        "Garrison",
+        "Ambassador",
+        "Settlements",
+        "Scots",
+        "Welsh",
+        "Romano-British",
+    ],
     card_copies: [1, 1, 1, 2, 1, 1, 1],
-    saxon_invasion: 4,
+    invaders: "Saxons",
+    invasion: 4,
+    mordred: true,
+    support_together: false,
+    ban_outlives_struggle: false,
+    ban_binds_card: false,
+    hands_break_ties: false,
+    reversal: "effect",
+    court_redraw: true,
+    tie_faction: "strict",
+    tie_hands: "earliest",
 };
+
+/// The second edition (2020), as `kingisdead.edition.SECOND` with its default options:
+/// the same map graph and homes under other names, instability discs for the Saxons.
+pub const SECOND: Edition = Edition {
+    name: "second",
+    regions: [
+        "Moray",
+        "Strathclyde",
+        "Northumbria",
+        "Lancaster",
+        "Gwynedd",
+        "Warwick",
+        "Essex",
+        "Devon",
+    ],
+    region_codes: ["Mor", "Str", "Nor", "Lan", "Gwy", "War", "Ess", "Dev"],
+    borders: FIRST.borders,
+    homes: FIRST.homes,
+    factions: ["Scottish", "Welsh", "English", "Loyalists"],
+    faction_codes: ["S", "W", "E", "L"],
+    cards: [
+        "Negotiate",
+        "Outmanoeuvre",
+        "Manoeuvre",
+        "Assemble",
+        "Scottish Support",
+        "Welsh Support",
+        "English Support",
+    ],
+    card_words: [
+        "Negotiate",
+        "Outmanoeuvre",
+        "Manoeuvre",
+        "Assemble",
+        "Scottish",
+        "Welsh",
+        "English",
+    ],
+    card_copies: FIRST.card_copies,
+    invaders: "instability",
+    invasion: 3,
+    mordred: false,
+    support_together: true,
+    ban_outlives_struggle: true,
+    ban_binds_card: true,
+    hands_break_ties: true,
+    reversal: "effect",
+    court_redraw: false,
+    tie_faction: "strict",
+    tie_hands: "earliest",
+};
+
+/// The editions by `State::edition`: 0 the first, 1 the second.
+pub const EDITIONS: [&Edition; 2] = [&FIRST, &SECOND];
+pub const FIRST_EDITION: u8 = 0;
+pub const SECOND_EDITION: u8 = 1;
+
+/// The index into [`EDITIONS`] of the edition called `name`.
+pub fn edition_index(name: &str) -> Option<u8> {
+    EDITIONS
+        .iter()
+        .position(|e| e.name == name)
+        .map(|i| i as u8)
+}
 
 /// How many of each card a player starts with (Settlements twice).
 pub const CARD_COPIES: [u8; NUM_CARDS] = FIRST.card_copies;
@@ -168,8 +296,6 @@ pub const REMOVED_TWO_PLAYER: u8 = 2;
 pub const START_IN_HOME: u8 = 2;
 pub const REGION_START_SIZE: u8 = 4;
 pub const COURT_START_SIZE: usize = 2;
-/// Saxon control tokens that end the game at once.
-pub const SAXON_INVASION: u8 = FIRST.saxon_invasion;
 
 /// Whether two regions share a border.
 pub fn borders(a: usize, b: usize) -> bool {
@@ -197,6 +323,20 @@ mod tests {
         assert!(borders(CALEDONIA, DIN_EIDYN));
         assert!(!borders(CALEDONIA, EBORACUM));
         assert_eq!(NEIGHBOURS[RATAE].count_ones(), 5);
+    }
+
+    #[test]
+    fn the_second_edition_renames_the_first_and_switches_its_rules() {
+        assert_eq!(SECOND.borders, FIRST.borders);
+        assert_eq!(SECOND.homes, FIRST.homes);
+        assert_eq!(SECOND.regions[CALEDONIA], "Moray");
+        assert_eq!(SECOND.regions[AQUAE_SULIS], "Devon");
+        assert_eq!((FIRST.invasion, SECOND.invasion), (4, 3));
+        assert_eq!(FIRST.default_options(), COURT_REDRAW);
+        assert_eq!(SECOND.default_options(), 0);
+        assert_eq!(edition_index("second"), Some(SECOND_EDITION));
+        assert_eq!(EDITIONS[FIRST_EDITION as usize].name, "first");
+        assert_eq!(edition_index("third"), None);
     }
 
     #[test]

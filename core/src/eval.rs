@@ -8,7 +8,7 @@
 //! others. It is a heuristic, not a rule. Search calls it for every candidate
 //! move, so nothing here allocates.
 
-use crate::board::{LOYALISTS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, SAXON_INVASION};
+use crate::board::{LOYALISTS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::state::{State, MAX_PLAYERS};
 
 /// Worth of a card in hand, in followers of the ruling faction (Python `CARD_VALUE`).
@@ -69,6 +69,8 @@ pub fn projected_control(s: &State) -> [i8; NUM_REGIONS] {
 pub struct Tally {
     pub held: [u8; 5],
     pub projected: [u8; 5],
+    /// Saxon tokens (instability discs) that end the game: the edition's.
+    pub invasion_at: u8,
 }
 
 impl Tally {
@@ -76,6 +78,7 @@ impl Tally {
         let mut tally = Tally {
             held: [0; 5],
             projected: [0; 5],
+            invasion_at: s.invasion(),
         };
         for r in 0..NUM_REGIONS {
             let c = s.control[r];
@@ -91,7 +94,7 @@ impl Tally {
     /// Whether the projection ends in a Saxon invasion.
     #[inline]
     pub fn invasion(&self) -> bool {
-        self.held[SAXON_SLOT] + self.projected[SAXON_SLOT] >= SAXON_INVASION
+        self.held[SAXON_SLOT] + self.projected[SAXON_SLOT] >= self.invasion_at
     }
 
     /// Each faction's weight `(expected / top) ** 3` (unused on the invasion course).
@@ -238,6 +241,8 @@ mod tests {
     /// A plain running 2-player position built by hand (no setup needed).
     fn position(players: u8) -> State {
         State {
+            edition: crate::board::FIRST_EDITION,
+            options: crate::board::COURT_REDRAW,
             players,
             mordred: false,
             board: [

@@ -16,7 +16,7 @@
 //! slice and allocates nothing.
 
 use crate::board::{AMBASSADOR, CARD_COPIES, CROWN, GARRISON, HAND_SIZE, SETTLEMENTS};
-use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, SAXON_INVASION};
+use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::eval::{leader, strengths_with, value_from, Tally};
 use crate::lastcard::last_card_applies;
 use crate::state::{Move, State, MAX_PLAYERS, NONE};
@@ -92,7 +92,7 @@ pub fn features(s: &State, seat: u8, out: &mut [f32]) {
     // The game.
     out[GAME_AT + n - 2] = 1.0;
     out[GAME_AT + 3] = f32::from(u8::from(s.mordred));
-    out[GAME_AT + 4] = scaled(s.saxons, f32::from(SAXON_INVASION));
+    out[GAME_AT + 4] = scaled(s.saxons, f32::from(s.invasion()));
     out[GAME_AT + 5] = scaled(s.resolved, NUM_REGIONS as f32);
     out[GAME_AT + 6] = scaled(s.passes, MAX_PLAYERS as f32);
     out[GAME_AT + 7] = f32::from(u8::from(!over && last_card_applies(s)));

@@ -11,8 +11,7 @@
 //! takes about 30 microseconds on average.
 
 use crate::board::{
-    CROWN, FACTION_CARD, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS, SAXONS,
-    SAXON_INVASION, SETTLEMENTS,
+    CROWN, FACTION_CARD, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS, SAXONS, SETTLEMENTS,
 };
 use crate::rules::{
     apply_to_board, court_mask, faction_targets, for_each_action, play, resolve, struggle_winner,
@@ -73,8 +72,10 @@ pub(crate) fn push_winning_moves(s: &State, out: &mut Vec<Move>) {
 ///   ranking the remaining struggles allow is tried: 3 strict levels (any
 ///   order in which each faction can still reach the regions of those after
 ///   it), or 1 level (only while at most one faction holds a region). A full
-///   tie makes the last player, the mover, drop out of a coronation; in the
-///   Mordred ending totals decide, then the last player wins.
+///   tie makes the last player, the mover, drop out of a first-edition
+///   coronation; in the Mordred ending totals decide, then the last player
+///   wins. In the second edition hands and options part a tie: the mover
+///   still tied counts as a possible winner (a necessary condition only).
 /// - Mordred with no faction holding a region: totals, ties to the mover.
 ///   Only possible with a Loyalist left on the board or in supply.
 /// - Invasion (possible only while `saxons + unresolved >= 4`): most complete
@@ -109,8 +110,9 @@ pub fn might_win(s: &State) -> bool {
     let mordred = s.mordred
         && (s.stock[LOYALISTS] > 0
             || (0..NUM_REGIONS).any(|r| s.open >> r & 1 == 1 && s.board[r][LOYALISTS] > 0));
-    let invasion = s.saxons + unresolved >= SAXON_INVASION;
+    let invasion = s.saxons + unresolved >= s.invasion();
     let any_call = callable.iter().any(|&c| c);
+    let hands = s.rules().hands_break_ties;
     for call in 0..=NUM_FACTIONS {
         if (call < NUM_FACTIONS && !callable[call]) || (call == NUM_FACTIONS && any_call) {
             continue;
@@ -130,6 +132,7 @@ pub fn might_win(s: &State) -> bool {
             };
             if possible
                 && (rules_alone(&courts[..players], me, &ranking[..levels], false)
+                    || (hands && tied_with(&courts[..players], me, &ranking[..levels]))
                     || (mordred && rules_alone(&courts[..players], me, &ranking[..levels], true)))
             {
                 return true;
@@ -187,6 +190,13 @@ fn rules_alone(courts: &[[u8; NUM_FACTIONS]], me: usize, levels: &[usize], mordr
     let total = |p: usize| courts[p].iter().map(|&n| n as u32).sum::<u32>();
     candidates >> me & 1 == 1
         && (0..courts.len()).all(|p| candidates >> p & 1 == 0 || total(me) >= total(p))
+}
+
+/// Whether `me` is still among the best after the ranking's strict `levels`.
+fn tied_with(courts: &[[u8; NUM_FACTIONS]], me: usize, levels: &[usize]) -> bool {
+    levels
+        .iter()
+        .all(|&f| courts.iter().all(|c| c[f] <= courts[me][f]))
 }
 
 /// Judges moves from one position, remembering results by their key.
@@ -322,7 +332,7 @@ impl Remaining {
             n += 1;
             if winner == SAXONS {
                 saxons += 1;
-                if saxons >= SAXON_INVASION {
+                if saxons >= s.invasion() {
                     break;
                 }
             } else if winner == LOYALISTS as i8 {
@@ -350,7 +360,7 @@ mod tests {
     use crate::playout::play_random;
     use crate::rng::SplitMix64;
     use crate::rules::{for_each_card_move, legal_moves};
-    use crate::setup::new_game;
+    use crate::setup::{new_game, test_game};
 
     /// Positions where the 3-player last card applies, from random games that
     /// play cards eagerly (most passes are redrawn).
@@ -358,7 +368,8 @@ mod tests {
         let mut rng = SplitMix64::new(seed);
         let mut found = Vec::new();
         for game in 0..games {
-            let mut s = new_game(3, game % 2 == 1, seed * 10_000 + game, (game % 3) as u8).unwrap();
+            let variant = (game % 4) as u8;
+            let mut s = test_game(3, variant, seed * 10_000 + game, (game % 3) as u8);
             while !s.is_over() {
                 if last_card_applies(&s) {
                     found.push(s);

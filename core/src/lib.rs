@@ -7,6 +7,7 @@
 //! against each other. The Python bindings live in [`python`] behind the
 //! `python` feature, so `cargo test` needs no Python.
 
+pub mod batch;
 pub mod board;
 pub mod candidates;
 pub mod encoding;

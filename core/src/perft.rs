@@ -74,6 +74,23 @@ mod tests {
     }
 
     #[test]
+    fn the_second_editions_starts_match_its_table() {
+        use crate::board::{COURT_REDRAW, EXACT_REVERSAL, SECOND_EDITION};
+        use crate::setup::new_game_in;
+        // The first entries of tests/perft/perft-second.json: (players, seed, options, counts).
+        let table = [
+            (2, 1, 0, (19_091, 15_773)),
+            (3, 4, 0, (14_831, 12_383)),
+            (4, 3, 0, (22_994, 18_362)),
+            (3, 5, EXACT_REVERSAL | COURT_REDRAW, (16_036, 14_692)),
+        ];
+        for (players, seed, options, counts) in table {
+            let s = new_game_in(SECOND_EDITION, options, players, false, seed, 0).unwrap();
+            assert_eq!(perft(&s, 1), counts, "{players}p seed {seed}");
+        }
+    }
+
+    #[test]
     fn ranks_replace_play_numbers() {
         let mut s = new_game(3, false, 1, 0).unwrap();
         s.last_play = [7, 0, 3, 0];

@@ -7,6 +7,7 @@
 //! legal and every legal move has a chance. It draws from its own generator
 //! ([`SplitMix64::index`]), not Python's random stream.
 
+use crate::board::FIRST_EDITION;
 use crate::board::{
     AMBASSADOR, CROWN, FACTION_CARD, GARRISON, NEIGHBOURS, NUM_CARDS, NUM_KINDS, NUM_REGIONS,
     SETTLEMENTS,
@@ -17,7 +18,7 @@ use crate::rules::{
     card_actions, court_mask, faction_targets, finish_turn, is_banned, play, play_card,
     swappable_cards, Bits,
 };
-use crate::setup::new_game;
+use crate::setup::new_game_in;
 use crate::state::{Move, State, NONE};
 
 /// Play a random legal move in place and return it.
@@ -72,17 +73,32 @@ pub fn playout(s: &mut State, rng: &mut SplitMix64) -> u64 {
     moves
 }
 
-/// Set up and play out `games` random games (first player 0), each from a
-/// seed drawn from `seed`: `(games, moves played)`. For benchmarks.
+/// Set up and play out `games` random first-edition games (first player 0),
+/// each from a seed drawn from `seed`: `(games, moves played)`. For benchmarks.
 ///
 /// Panics for a player count the game does not have.
 pub fn random_games(players: u8, mordred: bool, games: u64, seed: u64) -> (u64, u64) {
+    let options = crate::board::FIRST.default_options();
+    random_games_in(FIRST_EDITION, options, players, mordred, games, seed)
+}
+
+/// [`random_games`] in an edition with its option bits (see `setup::new_game_in`).
+///
+/// Panics for a setup the edition does not have.
+pub fn random_games_in(
+    edition: u8,
+    options: u8,
+    players: u8,
+    mordred: bool,
+    games: u64,
+    seed: u64,
+) -> (u64, u64) {
     let mut seeds = SplitMix64::new(seed);
     let mut rng = SplitMix64::new(seeds.next_u64());
     let mut moves = 0;
     for _ in 0..games {
-        let mut s =
-            new_game(players, mordred, seeds.next_u64(), 0).unwrap_or_else(|e| panic!("{e}"));
+        let mut s = new_game_in(edition, options, players, mordred, seeds.next_u64(), 0)
+            .unwrap_or_else(|e| panic!("{e}"));
         moves += playout(&mut s, &mut rng);
     }
     (games, moves)
@@ -137,7 +153,11 @@ fn random_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize) 
             if s.stock[f] == 1 {
                 return (a, 1);
             }
-            a[1] = nth_bit(targets, rng.index(n)) as i8;
+            a[1] = if s.rules().support_together {
+                a[0]
+            } else {
+                nth_bit(targets, rng.index(n)) as i8
+            };
             if a[0] > a[1] {
                 a.swap(0, 1);
             }
@@ -231,7 +251,7 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize
             a[..4].copy_from_slice(&[x as i8, f as i8, y as i8, g as i8]);
             4
         };
-        if !is_banned(s, &a[..len]) {
+        if !is_banned(s, card, &a[..len]) {
             return (a, len);
         }
     }
@@ -288,21 +308,40 @@ mod tests {
     use crate::rules::{followers_conserved, is_legal, legal_moves};
     use std::collections::HashSet;
 
-    const CONFIGS: [(u8, bool); 6] = [
-        (2, false),
-        (3, false),
-        (4, false),
-        (2, true),
-        (3, true),
-        (4, true),
+    use crate::board::{
+        COURT_REDRAW, EXACT_REVERSAL, SECOND_EDITION, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT,
+    };
+
+    /// (players, mordred, edition, options): the first edition's six setups,
+    /// then the second edition's, with and without options.
+    const CONFIGS: [(u8, bool, u8, u8); 10] = [
+        (2, false, FIRST_EDITION, COURT_REDRAW),
+        (3, false, FIRST_EDITION, COURT_REDRAW),
+        (4, false, FIRST_EDITION, COURT_REDRAW),
+        (2, true, FIRST_EDITION, COURT_REDRAW),
+        (3, true, FIRST_EDITION, COURT_REDRAW),
+        (4, true, FIRST_EDITION, COURT_REDRAW),
+        (2, false, SECOND_EDITION, 0),
+        (
+            3,
+            false,
+            SECOND_EDITION,
+            EXACT_REVERSAL | TIE_ALWAYS_NEXT_FACTION,
+        ),
+        (4, false, SECOND_EDITION, COURT_REDRAW | TIE_LOWEST_SEAT),
+        (3, false, SECOND_EDITION, 0),
     ];
+
+    fn start((players, mordred, edition, options): (u8, bool, u8, u8), seed: u64) -> State {
+        new_game_in(edition, options, players, mordred, seed, 0).unwrap()
+    }
 
     #[test]
     fn every_sampled_move_is_legal_and_plays_as_play_does() {
         let mut rng = SplitMix64::new(11);
-        for (i, &(players, mordred)) in CONFIGS.iter().enumerate() {
+        for (i, &config) in CONFIGS.iter().enumerate() {
             for game in 0..150 {
-                let mut s = new_game(players, mordred, (i * 1000 + game) as u64, 0).unwrap();
+                let mut s = start(config, (i * 1000 + game) as u64);
                 while !s.is_over() {
                     let mut after = s;
                     let m = play_random(&mut after, &mut rng);
@@ -333,8 +372,7 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         let mut checked = 0;
         for seed in 0..300u64 {
-            let (players, mordred) = CONFIGS[seed as usize % CONFIGS.len()];
-            let mut s = new_game(players, mordred, seed, 0).unwrap();
+            let mut s = start(CONFIGS[seed as usize % CONFIGS.len()], seed);
             while !s.is_over() {
                 let mut moves = Vec::new();
                 legal_moves(&s, &mut moves);
@@ -354,8 +392,8 @@ mod tests {
     fn exchanges_reach_every_action_even_under_the_ban() {
         let mut rng = SplitMix64::new(9);
         let mut checked = 0;
-        for seed in 0..200u64 {
-            let mut s = new_game(3, seed % 2 == 1, seed, 0).unwrap();
+        for seed in 0..300u64 {
+            let mut s = start(CONFIGS[[1, 4, 7, 9][seed as usize % 4]], seed);
             while !s.is_over() {
                 let banned = s.undo_ban.is_some_and(|b| b.player != s.player);
                 for card in [GARRISON, AMBASSADOR] {
@@ -389,8 +427,8 @@ mod tests {
 
     #[test]
     fn random_games_play_to_the_end() {
-        for &(players, mordred) in &CONFIGS {
-            let (games, moves) = random_games(players, mordred, 50, 1);
+        for &(players, mordred, edition, options) in &CONFIGS {
+            let (games, moves) = random_games_in(edition, options, players, mordred, 50, 1);
             assert_eq!(games, 50);
             assert!(moves > 50 * 10);
         }
@@ -401,13 +439,14 @@ mod tests {
     #[test]
     #[ignore]
     fn playout_speed() {
-        for &(players, mordred) in &CONFIGS {
+        for &(players, mordred, edition, options) in &CONFIGS {
             let games = 100_000;
             let start = std::time::Instant::now();
-            let (_, moves) = random_games(players, mordred, games, 7);
+            let (_, moves) = random_games_in(edition, options, players, mordred, games, 7);
             let secs = start.elapsed().as_secs_f64();
             println!(
-                "{players}p {}: {:.0} games/s, {:.1} moves/game",
+                "{} {players}p {}: {:.0} games/s, {:.1} moves/game",
+                crate::board::EDITIONS[edition as usize].name,
                 if mordred { "mordred" } else { "standard" },
                 games as f64 / secs,
                 moves as f64 / games as f64

@@ -4,6 +4,9 @@
 //! as that `GameState` itself, read and built field by field by name (the
 //! names of [`State`]'s fields; `kingisdead/core.py` is the only caller), a move
 //! as the `(card, action, court)` triple that `kingisdead.moves.Move` already is.
+//! Its edition is the `kingisdead.edition.Edition` object on `state.edition`:
+//! the core reads its name and options into `State::edition` and
+//! `State::options`, and gives the states it builds the same object back.
 //! The search and the solver release the GIL while they think.
 
 use pyo3::conversion::FromPyObjectOwned;
@@ -20,6 +23,8 @@ use crate::{
     board, candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver,
 };
 
+#[path = "python_batch.rs"]
+mod batch_py;
 #[path = "python_learning.rs"]
 mod learning;
 #[path = "python_network.rs"]
@@ -28,7 +33,7 @@ mod network_py;
 mod vecenv;
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
-type PyBan = Option<(u8, (u8, u8, [i8; NUM_KINDS]))>;
+type PyBan = Option<(u8, Vec<i8>)>;
 /// Moves of one card and action: (card or -1 for the pass, action, court calls).
 type MoveGroup<'py> = (i8, Bound<'py, PyTuple>, Vec<i8>);
 type PyOutcome = Option<(&'static str, Vec<u16>, Option<u8>, Vec<u16>)>;
@@ -73,16 +78,120 @@ fn fill<T: Copy, const N: usize>(out: &mut [T; N], values: &[T], what: &str) -> 
     Ok(())
 }
 
-/// The undo ban as Python keeps it too: `(player, (from, to, delta))`, the
-/// banned effect in the canonical form of [`rules::exchange_effect`].
-fn ban_from_py((player, (from, to, delta)): (u8, (u8, u8, [i8; NUM_KINDS]))) -> Option<Ban> {
-    let region = |r: u8| (r as usize) < NUM_REGIONS;
-    (region(from) && region(to) && from != to && delta != [0; NUM_KINDS]).then_some(Ban {
+/// The undo ban as Python keeps it: `(player, reverse)`, the reverse exchange
+/// as an action tuple (spelled from its effect, or literal with the option
+/// `reversal = "exact"`, when a same-faction swap may ban itself).
+fn ban_from_py(s: &State, (player, reverse): (u8, Vec<i8>)) -> Option<Ban> {
+    let region = |r: i8| (0..NUM_REGIONS as i8).contains(&r);
+    let kind = |k: i8| (0..NUM_KINDS as i8).contains(&k);
+    let (a, b) = (*reverse.first()?, reverse[reverse.len().checked_sub(2)?]);
+    let well_formed = match reverse.len() {
+        4 => kind(reverse[1]) && kind(reverse[3]),
+        5 => kind(reverse[1]) && kind(reverse[2]) && kind(reverse[4]),
+        _ => false,
+    };
+    if !(well_formed && region(a) && region(b) && a != b) || player >= s.players {
+        return None;
+    }
+    let exact = s.option(board::EXACT_REVERSAL);
+    let (from, to, delta) = rules::exchange_effect(&reverse)?;
+    let (reverse, len) = if exact {
+        let mut parts = [0i8; 5];
+        parts[..reverse.len()].copy_from_slice(&reverse);
+        (parts, reverse.len() as u8)
+    } else {
+        rules::spell_effect(from, to, delta)?
+    };
+    Some(Ban {
         player,
-        from,
-        to,
+        from: from as u8,
+        to: to as u8,
         delta,
+        reverse,
+        len,
     })
+}
+
+/// The index into `board::EDITIONS` and the effective option bits of a
+/// `kingisdead.edition.Edition` (ValueError for what the core does not know).
+fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
+    let py = edition.py();
+    let name: String = field(edition, intern!(py, "name"))?;
+    let index = board::edition_index(&name)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown edition {name:?}")))?;
+    if index == board::FIRST_EDITION {
+        return Ok((index, board::FIRST.default_options()));
+    }
+    let reversal: String = field(edition, intern!(py, "reversal"))?;
+    let court_redraw: bool = field(edition, intern!(py, "court_redraw"))?;
+    let tie_faction: String = field(edition, intern!(py, "tie_faction"))?;
+    let tie_hands: String = field(edition, intern!(py, "tie_hands"))?;
+    let bit = |value: &str, set: &str, unset: &str, bit: u8| match value {
+        v if v == set => Ok(bit),
+        v if v == unset => Ok(0),
+        v => Err(PyValueError::new_err(format!(
+            "edition option: {v:?} is neither {set:?} nor {unset:?}"
+        ))),
+    };
+    let options = bit(&reversal, "exact", "effect", board::EXACT_REVERSAL)?
+        | if court_redraw { board::COURT_REDRAW } else { 0 }
+        | bit(
+            &tie_faction,
+            "always",
+            "strict",
+            board::TIE_ALWAYS_NEXT_FACTION,
+        )?
+        | bit(
+            &tie_hands,
+            "lowest_seat",
+            "earliest",
+            board::TIE_LOWEST_SEAT,
+        )?;
+    Ok((index, options))
+}
+
+/// The `kingisdead.edition.Edition` of a core state, for states made without
+/// one to hand back (the batched environment, self-play): the named edition
+/// with the state's options.
+fn edition_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>> {
+    static GET_EDITION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let get = GET_EDITION
+        .get_or_try_init(py, || {
+            py.import("kingisdead.edition")?
+                .getattr("get_edition")
+                .map(Bound::unbind)
+        })?
+        .bind(py);
+    let options = PyDict::new(py);
+    if s.edition != board::FIRST_EDITION {
+        let o = |bit: u8| s.option(bit);
+        options.set_item(
+            "reversal",
+            if o(board::EXACT_REVERSAL) {
+                "exact"
+            } else {
+                "effect"
+            },
+        )?;
+        options.set_item("court_redraw", o(board::COURT_REDRAW))?;
+        options.set_item(
+            "tie_faction",
+            if o(board::TIE_ALWAYS_NEXT_FACTION) {
+                "always"
+            } else {
+                "strict"
+            },
+        )?;
+        options.set_item(
+            "tie_hands",
+            if o(board::TIE_LOWEST_SEAT) {
+                "lowest_seat"
+            } else {
+                "earliest"
+            },
+        )?;
+    }
+    get.call((s.rules().name,), Some(&options))
 }
 
 /// One attribute of a `GameState`, by name.
@@ -115,9 +224,16 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
     {
         return Err(bad("list lengths do not match the number of players"));
     }
+    let (edition, options) = edition_from_py(&state.getattr(intern!(py, "edition"))?)?;
+    let mordred: bool = field(state, intern!(py, "mordred"))?;
+    if mordred && !board::EDITIONS[edition as usize].mordred {
+        return Err(bad("this edition has no Mordred variant"));
+    }
     let mut s = State {
+        edition,
+        options,
         players,
-        mordred: field(state, intern!(py, "mordred"))?,
+        mordred,
         board: [[0; NUM_KINDS]; NUM_REGIONS],
         stock: [0; NUM_KINDS],
         courts: [[0; NUM_FACTIONS]; MAX_PLAYERS],
@@ -187,8 +303,10 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
         .fold(0, |mask, r| mask | 1 << r);
     let ban: PyBan = field(state, intern!(py, "undo_ban"))?;
     if let Some(ban) = ban {
-        s.undo_ban =
-            Some(ban_from_py(ban).ok_or_else(|| bad("undo_ban is not a change of the board"))?);
+        s.undo_ban = Some(
+            ban_from_py(&s, ban)
+                .ok_or_else(|| bad("undo_ban is not an exchange that can be banned"))?,
+        );
     }
     let result = state.getattr(intern!(py, "_result"))?;
     if !result.is_none() {
@@ -198,9 +316,15 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
     Ok(s)
 }
 
-/// A new `kingisdead.state.GameState` with the fields of `s`, set by name; a
-/// finished game gets its `Result` (with the sentence) from `kingisdead.scoring.score`.
-fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>> {
+/// A new `kingisdead.state.GameState` with the fields of `s`, set by name, and
+/// `edition` (the object read with the state, or when None one made from its
+/// name and options); a finished game gets its `Result` (with the sentence)
+/// from `kingisdead.scoring.score`.
+fn state_to_py<'py>(
+    py: Python<'py>,
+    s: &State,
+    edition: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     static GAME_STATE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     static SCORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let n = s.players as usize;
@@ -209,14 +333,18 @@ fn state_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>> {
     let board: Vec<u16> = s.board.iter().flatten().map(|&v| v as u16).collect();
     let courts: Vec<u16> = s.courts[..n].iter().flatten().map(|&v| v as u16).collect();
     let hands: Vec<u16> = s.hands[..n].iter().flatten().map(|&v| v as u16).collect();
-    // The delta as a tuple, as Python keeps it (an array would become a list).
-    let ban = s.undo_ban.map(|ban: Ban| {
-        let d = ban.delta;
-        (ban.player, (ban.from, ban.to, (d[0], d[1], d[2], d[3])))
-    });
+    // The reverse as a tuple, as Python keeps it (a Vec would become a list).
+    let ban = match s.undo_ban {
+        Some(ban) => Some((ban.player, PyTuple::new(py, ban.reverse())?)),
+        None => None,
+    };
     let state = GAME_STATE
         .import(py, "kingisdead.state", "GameState")?
         .call0()?;
+    match edition {
+        Some(e) => state.setattr(intern!(py, "edition"), e)?,
+        None => state.setattr(intern!(py, "edition"), edition_to_py(py, s)?)?,
+    }
     state.setattr(intern!(py, "players"), s.players)?;
     state.setattr(intern!(py, "mordred"), s.mordred)?;
     state.setattr(intern!(py, "board"), board)?;
@@ -283,11 +411,15 @@ fn outcome_to_py(o: &Outcome) -> PyOutcome {
     Some((ending_name(o.ending), winners, ruler, ranking))
 }
 
-/// The first edition the core plays (`board::FIRST`), as a dict with the
-/// fields of `kingisdead.edition.Edition` (lists where Python has tuples).
+/// An edition the core plays (`board::EDITIONS`, by name, with its default
+/// options), as a dict with the fields of `kingisdead.edition.Edition` (lists
+/// where Python has tuples). ValueError for an unknown name.
 #[pyfunction]
-fn edition(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    let e = &board::FIRST;
+#[pyo3(signature = (name="first"))]
+fn edition<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    let e = board::edition_index(name)
+        .map(|i| board::EDITIONS[i as usize])
+        .ok_or_else(|| PyValueError::new_err(format!("unknown edition {name:?}")))?;
     let d = PyDict::new(py);
     d.set_item("name", e.name)?;
     d.set_item("regions", e.regions.to_vec())?;
@@ -297,14 +429,26 @@ fn edition(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("factions", e.factions.to_vec())?;
     d.set_item("faction_codes", e.faction_codes.to_vec())?;
     d.set_item("cards", e.cards.to_vec())?;
+    d.set_item("card_words", e.card_words.to_vec())?;
     // Ints, not bytes: PyO3 turns a Vec<u8> into `bytes`.
     let copies: Vec<u16> = e.card_copies.iter().map(|&c| c as u16).collect();
     d.set_item("card_copies", copies)?;
-    d.set_item("saxon_invasion", e.saxon_invasion)?;
+    d.set_item("invaders", e.invaders)?;
+    d.set_item("invasion", e.invasion)?;
+    d.set_item("mordred", e.mordred)?;
+    d.set_item("support_together", e.support_together)?;
+    d.set_item("ban_outlives_struggle", e.ban_outlives_struggle)?;
+    d.set_item("ban_binds_card", e.ban_binds_card)?;
+    d.set_item("hands_break_ties", e.hands_break_ties)?;
+    d.set_item("reversal", e.reversal)?;
+    d.set_item("court_redraw", e.court_redraw)?;
+    d.set_item("tie_faction", e.tie_faction)?;
+    d.set_item("tie_hands", e.tie_hands)?;
     Ok(d)
 }
 
-/// The game that `seed` sets up (the same draws as `GameState.new`).
+/// The game that `seed` sets up in `edition` (a `kingisdead.edition.Edition`,
+/// stored on the state built; the same draws as `GameState.new`).
 #[pyfunction]
 fn new_game<'py>(
     py: Python<'py>,
@@ -312,9 +456,12 @@ fn new_game<'py>(
     mordred: bool,
     seed: u64,
     first_player: u8,
+    edition: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = setup::new_game(players, mordred, seed, first_player).map_err(PyValueError::new_err)?;
-    state_to_py(py, &s)
+    let (index, options) = edition_from_py(edition)?;
+    let s = setup::new_game_in(index, options, players, mordred, seed, first_player)
+        .map_err(PyValueError::new_err)?;
+    state_to_py(py, &s, Some(edition))
 }
 
 /// Every legal move, pass first, in the reference engine's order, grouped by
@@ -378,7 +525,8 @@ fn play<'py>(
         return Err(PyValueError::new_err("play: the move is not legal here"));
     }
     rules::play(&mut s, &m);
-    state_to_py(py, &s)
+    let edition = state.getattr(intern!(py, "edition"))?;
+    state_to_py(py, &s, Some(&edition))
 }
 
 /// Every legal move with the state after it.
@@ -388,6 +536,7 @@ fn successors<'py>(
     state: &Bound<'py, PyAny>,
 ) -> PyResult<Vec<(PyMove, Bound<'py, PyAny>)>> {
     let s = state_from_py(state)?;
+    let edition = state.getattr(intern!(py, "edition"))?;
     let mut moves = Vec::new();
     rules::legal_moves(&s, &mut moves);
     moves
@@ -395,7 +544,7 @@ fn successors<'py>(
         .map(|m| {
             let mut after = s;
             rules::play(&mut after, m);
-            Ok((move_to_py(m), state_to_py(py, &after)?))
+            Ok((move_to_py(m), state_to_py(py, &after, Some(&edition))?))
         })
         .collect()
 }
@@ -433,7 +582,8 @@ fn play_random<'py>(
 ) -> PyResult<(PyMove, Bound<'py, PyAny>)> {
     let mut s = running(state)?;
     let m = playout::play_random(&mut s, &mut SplitMix64::new(seed));
-    Ok((move_to_py(&m), state_to_py(py, &s)?))
+    let edition = state.getattr(intern!(py, "edition"))?;
+    Ok((move_to_py(&m), state_to_py(py, &s, Some(&edition))?))
 }
 
 /// Random moves to the end of the game: the moves and the final state.
@@ -449,20 +599,28 @@ fn random_playout<'py>(
     while !s.is_over() {
         moves.push(move_to_py(&playout::play_random(&mut s, &mut rng)));
     }
-    Ok((moves, state_to_py(py, &s)?))
+    let edition = state.getattr(intern!(py, "edition"))?;
+    Ok((moves, state_to_py(py, &s, Some(&edition))?))
 }
 
-/// Play `games` random games from seeded setups: (games, moves played). Releases the GIL.
+/// Play `games` random games from seeded setups in `edition` (an `Edition`,
+/// None for the first): (games, moves played). Releases the GIL.
 #[pyfunction]
+#[pyo3(signature = (players, mordred, games, seed, edition=None))]
 fn random_games(
     py: Python<'_>,
     players: u8,
     mordred: bool,
     games: u64,
     seed: u64,
+    edition: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(u64, u64)> {
-    setup::new_game(players, mordred, seed, 0).map_err(PyValueError::new_err)?;
-    Ok(py.detach(|| playout::random_games(players, mordred, games, seed)))
+    let (index, options) = match edition {
+        Some(e) => edition_from_py(e)?,
+        None => (board::FIRST_EDITION, board::FIRST.default_options()),
+    };
+    setup::new_game_in(index, options, players, mordred, seed, 0).map_err(PyValueError::new_err)?;
+    Ok(py.detach(|| playout::random_games_in(index, options, players, mordred, games, seed)))
 }
 
 /// The heuristic value of the position for each player, in [-1, 1].
@@ -633,5 +791,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     learning::register(m)?;
     vecenv::register(m)?;
     network_py::register(m)?;
+    batch_py::register(m)?;
     Ok(())
 }

@@ -207,7 +207,7 @@ fn selfplay_game<'py>(
         le_bytes(py, targets().map(|t| t.legal), u32::to_le_bytes),
     )?;
     d.set_item("result", game.result[..players as usize].to_vec())?;
-    d.set_item("end", state_to_py(py, &game.end)?)?;
+    d.set_item("end", state_to_py(py, &game.end, None)?)?;
     Ok(d)
 }
 

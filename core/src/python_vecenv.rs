@@ -164,7 +164,7 @@ impl PyVecEnv {
 
     /// Game `index`'s state, a `kingisdead.state.GameState`.
     fn state<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>> {
-        state_to_py(py, &self.game(index)?.state)
+        state_to_py(py, &self.game(index)?.state, None)
     }
 
     /// The integers chosen so far in game `index`'s move under way.

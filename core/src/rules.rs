@@ -6,10 +6,11 @@
 //! [`for_each_card_move`]) so that listing, counting and judging moves share
 //! one definition of what is legal and allocate nothing on the way.
 
+use crate::board::EXACT_REVERSAL;
 use crate::board::{AMBASSADOR, CROWN, GARRISON, SETTLEMENTS};
 use crate::board::{
     FACTION_CARD, HOMES, LOYALISTS, MORDRED_FLAGS, NEIGHBOURS, NUM_CARDS, NUM_KINDS, NUM_REGIONS,
-    REACH, SAXONS, SAXON_INVASION, UNRESOLVED,
+    REACH, SAXONS, UNRESOLVED,
 };
 use crate::lastcard;
 use crate::scoring::score;
@@ -52,7 +53,7 @@ fn above(region: usize) -> u32 {
     !((2u32 << region) - 1)
 }
 
-// -- the no-immediate-undo rule, judged by effect ------------------------------------
+// -- the no-immediate-undo rule, judged by effect or literally -----------------------
 
 /// What an exchange does to its two regions: `(from, to, delta)`, region `from`
 /// changing by `delta` (by kind, Loyalists included) and `to` by `-delta`.
@@ -83,29 +84,92 @@ pub fn exchange_effect(action: &[i8]) -> Option<(usize, usize, [i8; NUM_KINDS])>
     }
 }
 
-/// The ban an exchange by `player` leaves: its reverse change, in canonical
-/// form; None when it changed nothing (same faction both ways, or no exchange).
-pub fn ban_after(player: u8, action: &[i8]) -> Option<Ban> {
-    let (from, to, delta) = exchange_effect(action)?;
-    if delta == [0; NUM_KINDS] {
-        return None;
+/// The exchange that would undo `action`, literally (Python's
+/// `reverse_exchange`; a swap within one faction is its own reverse): a 1-for-1
+/// `(a, f, b, g)` becomes `(a, g, b, f)`, a 2-for-1 `(a, f1, f2, b, g)`
+/// becomes `(b, f1, f2, a, g)`, spelled canonically (the two leaving kinds
+/// in order, a 1-for-1's lower region first). None for the empty action.
+pub fn reverse_exchange(action: &[i8]) -> Option<([i8; 5], u8)> {
+    match *action {
+        [a, f1, f2, b, g] => Some(([b, f1.min(f2), f1.max(f2), a, g], 5)),
+        [a, f, b, g] if a > b => Some(([b, f, a, g, 0], 4)),
+        [a, f, b, g] => Some(([a, g, b, f, 0], 4)),
+        _ => None,
     }
-    Some(if action.len() == 5 {
-        // `to` gave one and got two; undoing it, `to` gives two: it becomes `from`.
-        Ban {
-            player,
-            from: to as u8,
-            to: from as u8,
-            delta,
+}
+
+/// One spelling of an exchange with exactly this (non-zero) effect, as
+/// Python's `spell_effect`: `(from, f1, f2, to, g)` for a 2-for-1 (the
+/// arriving follower of a leaving kind when only one net follower leaves),
+/// `(from, f, to, g)` for a 1-for-1. None for an effect no exchange has.
+pub fn spell_effect(from: usize, to: usize, delta: [i8; NUM_KINDS]) -> Option<([i8; 5], u8)> {
+    let mut leaving = [0i8; 4];
+    let mut arriving = [0i8; 4];
+    let (mut nl, mut na) = (0, 0);
+    for (k, &d) in delta.iter().enumerate() {
+        for _ in 0..(-d).max(0) {
+            if nl < 4 {
+                leaving[nl] = k as i8;
+            }
+            nl += 1;
         }
+        if d > 0 {
+            if na < 4 {
+                arriving[na] = k as i8;
+            }
+            na += 1;
+        }
+    }
+    let (a, b) = (from as i8, to as i8);
+    match (nl, na) {
+        (2, 1) => Some(([a, leaving[0], leaving[1], b, arriving[0]], 5)),
+        (1, 0) => Some(([a, leaving[0], leaving[0], b, leaving[0]], 5)),
+        (1, 1) => Some(([a, leaving[0], b, arriving[0], 0], 4)),
+        _ => None,
+    }
+}
+
+/// The ban an exchange by `player` leaves: its reverse, spelled from its
+/// effect, or with `exact` (the option `reversal = "exact"`) the literal
+/// reverse. By effect, an exchange that changed nothing (same faction both
+/// ways) leaves none; the literal reverse of such a swap is the swap itself.
+/// None for no exchange.
+pub fn ban_after(player: u8, action: &[i8], exact: bool) -> Option<Ban> {
+    let (reverse, len) = reverse_exchange(action)?;
+    let (from, to, delta) = exchange_effect(&reverse[..len as usize])?;
+    let (reverse, len) = if exact {
+        (reverse, len)
     } else {
-        Ban {
-            player,
-            from: from as u8,
-            to: to as u8,
-            delta: delta.map(|x| -x),
-        }
+        spell_effect(from, to, delta)?
+    };
+    Some(Ban {
+        player,
+        from: from as u8,
+        to: to as u8,
+        delta,
+        reverse,
+        len,
     })
+}
+
+/// The ban binding the player to move, with how it is judged.
+#[derive(Clone, Copy, Debug)]
+struct Binding {
+    ban: Ban,
+    /// Only the literal reverse is banned (else any exchange with its effect).
+    exact: bool,
+}
+
+impl Binding {
+    /// Whether an exchange (canonically spelled) breaks the ban.
+    #[inline]
+    fn forbids(&self, action: &[i8]) -> bool {
+        if self.exact {
+            action == self.ban.reverse()
+        } else {
+            breaks_ban(&self.ban, action)
+        }
+    }
 }
 
 /// Whether an exchange has exactly the change that `ban` forbids.
@@ -124,16 +188,22 @@ fn breaks_ban(ban: &Ban, action: &[i8]) -> bool {
     }
 }
 
-/// The ban that binds the player to move (a player may undo their own exchange).
+/// The ban that binds the player to move playing `card`: a player may undo
+/// their own exchange; judged by effect, a ban on no change binds nobody; in
+/// an edition whose ban binds only the same card, another exchange card is free.
 #[inline]
-fn active_ban(s: &State) -> Option<Ban> {
-    s.undo_ban
-        .filter(|ban| ban.player != s.player && ban.delta != [0; NUM_KINDS])
+fn active_ban(s: &State, card: u8) -> Option<Binding> {
+    let exact = s.option(EXACT_REVERSAL);
+    let ban = s.undo_ban?;
+    (ban.player != s.player
+        && (exact || ban.delta != [0; NUM_KINDS])
+        && (!s.rules().ban_binds_card || s.tops[ban.player as usize] == card as i8))
+        .then_some(Binding { ban, exact })
 }
 
-/// Whether the player to move may not make this exchange (it undoes the last one).
-pub fn is_banned(s: &State, action: &[i8]) -> bool {
-    action.len() >= 4 && active_ban(s).is_some_and(|ban| breaks_ban(&ban, action))
+/// Whether the player to move may not make this exchange with `card` (it undoes the last one).
+pub fn is_banned(s: &State, card: u8, action: &[i8]) -> bool {
+    action.len() >= 4 && active_ban(s, card).is_some_and(|ban| ban.forbids(action))
 }
 
 // -- legal actions ----------------------------------------------------------------
@@ -186,7 +256,7 @@ fn crown_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
 /// 2-for-1 exchanges if any is allowed, else 1-for-1 ones between bordering
 /// regions, else no exchange (the "as much as possible" rule, after the ban).
 fn garrison_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
-    let (board, open, ban) = (&s.board, s.open as u32, active_ban(s));
+    let (board, open, ban) = (&s.board, s.open as u32, active_ban(s, GARRISON));
     let mut made = 0;
     for a in Bits(open) {
         let here = board[a];
@@ -201,7 +271,7 @@ fn garrison_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
                 for b in Bits(NEIGHBOURS[a] as u32 & open) {
                     for g in Bits(kinds(board, b)) {
                         let action = [a as i8, f1 as i8, f2 as i8, b as i8, g as i8];
-                        if ban.is_some_and(|ban| breaks_ban(&ban, &action)) {
+                        if ban.is_some_and(|ban| ban.forbids(&action)) {
                             continue;
                         }
                         emit(&action);
@@ -230,14 +300,14 @@ fn one_for_one(
     board: &Board,
     a: usize,
     b: usize,
-    ban: Option<Ban>,
+    ban: Option<Binding>,
     emit: &mut impl FnMut(&[i8]),
 ) -> usize {
     let mut made = 0;
     for f in Bits(kinds(board, a)) {
         for g in Bits(kinds(board, b)) {
             let action = [a as i8, f as i8, b as i8, g as i8];
-            if ban.is_some_and(|ban| breaks_ban(&ban, &action)) {
+            if ban.is_some_and(|ban| ban.forbids(&action)) {
                 continue;
             }
             emit(&action);
@@ -248,7 +318,7 @@ fn one_for_one(
 }
 
 fn ambassador_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
-    let (board, open, ban) = (&s.board, s.open as u32, active_ban(s));
+    let (board, open, ban) = (&s.board, s.open as u32, active_ban(s, AMBASSADOR));
     let mut made = 0;
     for a in Bits(open) {
         for b in Bits(open & above(a)) {
@@ -285,7 +355,9 @@ fn settlements_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
     }
 }
 
-/// Up to two followers (as many as the stock holds) into the faction's target regions.
+/// Up to two followers (as many as the stock holds) into the faction's target
+/// regions: one each into any two (or the same one), or with `support_together`
+/// both into one region.
 fn faction_card_actions(s: &State, faction: usize, emit: &mut impl FnMut(&[i8])) {
     let targets = faction_targets(s, faction) as u32;
     let count = if targets == 0 {
@@ -296,6 +368,7 @@ fn faction_card_actions(s: &State, faction: usize, emit: &mut impl FnMut(&[i8]))
     match count {
         0 => emit(&[]),
         1 => Bits(targets).for_each(|r| emit(&[r as i8])),
+        _ if s.rules().support_together => Bits(targets).for_each(|r| emit(&[r as i8, r as i8])),
         _ => {
             for a in Bits(targets) {
                 for b in Bits(targets & !((1u32 << a) - 1)) {
@@ -511,7 +584,7 @@ pub fn apply_to_board(board: &mut Board, card: u8, action: &[i8]) {
 
 /// Play a card from the mover's hand and carry out its action: no court call,
 /// and the player to move is not advanced (Python `_play_card`). Any card play
-/// lifts the undo ban; an exchange that changed something sets a new one.
+/// lifts the undo ban; an exchange sets a new one (see [`ban_after`]).
 pub fn play_card(s: &mut State, card: u8, action: &[i8]) {
     let p = s.player as usize;
     s.hands[p][card as usize] -= 1;
@@ -531,7 +604,7 @@ pub fn play_card(s: &mut State, card: u8, action: &[i8]) {
         }
         GARRISON | AMBASSADOR => {
             apply_to_board(&mut s.board, card, action);
-            s.undo_ban = ban_after(p as u8, action);
+            s.undo_ban = ban_after(p as u8, action, s.option(EXACT_REVERSAL));
         }
         SETTLEMENTS => {
             for (f, &r) in action.iter().enumerate() {
@@ -586,9 +659,10 @@ pub fn struggle_winner(counts: [u8; NUM_KINDS]) -> i8 {
         .map_or(SAXONS, |k| k as i8)
 }
 
-/// End the current struggle, as Python `resolve`: control or a Saxon token,
-/// followers back to stock, the undo ban lifted, then the ending if the game
-/// is over (`s.outcome`), else a Loyalist to the flagged region in Mordred.
+/// End the current struggle, as Python `resolve`: control or a Saxon token
+/// (an instability disc), followers back to stock, the undo ban lifted (unless
+/// the edition's ban outlives a struggle), then the ending if the game is
+/// over (`s.outcome`), else a Loyalist to the flagged region in Mordred.
 pub fn resolve(s: &mut State) {
     let region = s.order[s.resolved as usize] as usize;
     let counts = s.board[region];
@@ -600,10 +674,12 @@ pub fn resolve(s: &mut State) {
     s.control[region] = winner;
     s.open &= !(1 << region);
     s.resolved += 1;
-    s.undo_ban = None;
+    if !s.rules().ban_outlives_struggle {
+        s.undo_ban = None;
+    }
     if winner == SAXONS {
         s.saxons += 1;
-        if s.saxons >= SAXON_INVASION {
+        if s.saxons >= s.invasion() {
             s.outcome = Some(score(s, Ending::Invasion));
             return;
         }
@@ -641,7 +717,7 @@ pub(crate) fn followers_conserved(s: &State) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{CALEDONIA, DEVA, EBORACUM, LONDINIUM};
+    use crate::board::{CALEDONIA, DEVA, EBORACUM, LONDINIUM, SECOND_EDITION};
     use crate::setup::new_game;
 
     const S: i8 = 0;
@@ -740,7 +816,7 @@ mod tests {
         assert!(is_legal(&s, &garrison(&[e, S, W, d, W], Some((DEVA, 2)))));
         let mut options = Vec::new();
         card_actions(&s, GARRISON, &mut options);
-        assert!(options.iter().all(|m| !is_banned(&s, m.action())));
+        assert!(options.iter().all(|m| !is_banned(&s, GARRISON, m.action())));
         assert!(!options
             .iter()
             .any(|m| undos.iter().any(|u| m.action() == u)));
@@ -789,7 +865,7 @@ mod tests {
         );
         assert_eq!(s.undo_ban, None);
         // Dev:SS>Eb:S moved one Scot from Deva to Eboracum: Eboracum may not give one back.
-        let ban = ban_after(1, &[DEVA as i8, S, S, EBORACUM as i8, S]).unwrap();
+        let ban = ban_after(1, &[DEVA as i8, S, S, EBORACUM as i8, S], false).unwrap();
         assert_eq!(
             (ban.player, ban.from as usize, ban.to as usize),
             (1, EBORACUM, DEVA)
@@ -868,6 +944,144 @@ mod tests {
         play(&mut s, &Move::PASS);
         play(&mut s, &Move::PASS);
         assert_eq!(s.outcome.map(|o| o.ending), Some(Ending::Mordred));
+    }
+
+    // -- the second edition's switches ---------------------------------------------
+
+    /// A second-edition game (3 players) with Deva and Eboracum set for the undo examples.
+    fn second_undo_position(options: u8) -> State {
+        let mut s = crate::setup::new_game_in(SECOND_EDITION, options, 3, false, 1, 0).unwrap();
+        s.board[DEVA] = [1, 2, 1, 0];
+        s.board[EBORACUM] = [1, 1, 1, 0];
+        s
+    }
+
+    #[test]
+    fn second_edition_support_places_both_followers_in_one_region() {
+        let mut s = second_undo_position(0);
+        let welsh = FACTION_CARD + 1;
+        let mut options = Vec::new();
+        card_actions(&s, welsh, &mut options);
+        let targets = faction_targets(&s, 1);
+        let expected: Vec<Vec<i8>> = Bits(targets as u32)
+            .map(|r| vec![r as i8, r as i8])
+            .collect();
+        let actions: Vec<Vec<i8>> = options.iter().map(|m| m.action().to_vec()).collect();
+        assert_eq!(actions, expected);
+        let (a, b) = (actions[0][0], actions[1][0]);
+        assert!(!is_legal(
+            &s,
+            &Move::card_play(welsh, &[a, b], Some((0, 0)))
+        ));
+        let before = s.board[a as usize][1];
+        play(&mut s, &Move::card_play(welsh, &[a, a], Some((0, 0))));
+        assert_eq!(s.board[a as usize][1], before + 2);
+        // One follower left in the stock: one region; none: no action.
+        let mut s = second_undo_position(0);
+        s.stock[1] = 1;
+        options.clear();
+        card_actions(&s, welsh, &mut options);
+        assert!(options.iter().all(|m| m.len == 1));
+        s.stock[1] = 0;
+        options.clear();
+        card_actions(&s, welsh, &mut options);
+        assert_eq!(options.len(), 1);
+        assert_eq!(options[0].action(), &[] as &[i8]);
+    }
+
+    #[test]
+    fn second_edition_ban_outlives_a_struggle_and_binds_only_the_same_card() {
+        let mut s = second_undo_position(0);
+        let (c, l) = (CALEDONIA as i8, LONDINIUM as i8);
+        play(&mut s, &ambassador(&[c, S, l, R], Some((DEVA, 0))));
+        let ban = s.undo_ban.unwrap();
+        assert_eq!(ban.reverse(), &[c, R, l, S]);
+        // A Manoeuvre may not reverse it; an Outmanoeuvre is not bound (Caledonia and
+        // Londinium do not border, so no Outmanoeuvre could: the binding is judged alone).
+        assert!(is_banned(&s, AMBASSADOR, &[c, R, l, S]));
+        assert!(!is_banned(&s, GARRISON, &[c, R, l, S]));
+        // Three passes resolve a struggle: the ban stands (only a card play lifts it).
+        s.player = 1;
+        for _ in 0..3 {
+            play(&mut s, &Move::PASS);
+        }
+        assert_eq!(s.resolved, 1);
+        assert_eq!(s.undo_ban, Some(ban));
+        // The first edition lifts it there (see `an_ambassador_undo_and_a_resolution_lifting_the_ban`).
+    }
+
+    #[test]
+    fn second_edition_outmanoeuvre_may_reverse_a_manoeuvre() {
+        let (d, e) = (DEVA as i8, EBORACUM as i8);
+        // Deva [1,2,1], Eboracum [1,1,1]: a Manoeuvre Ebo:R<>Dev:W, reversed by Ebo:W<>Dev:R.
+        let mut s = second_undo_position(0);
+        play(&mut s, &ambassador(&[e, R, d, W], Some((CALEDONIA, 0))));
+        assert_eq!(s.undo_ban.unwrap().reverse(), &[e, W, d, R]);
+        s.hands[1][AMBASSADOR as usize] = 1;
+        assert!(!is_legal(
+            &s,
+            &ambassador(&[e, W, d, R], Some((CALEDONIA, 0)))
+        ));
+        assert!(!is_legal(
+            &s,
+            &ambassador(&[d, R, e, W], Some((CALEDONIA, 0)))
+        ));
+        assert!(is_banned(&s, AMBASSADOR, &[e, W, d, R]));
+        assert!(!is_banned(&s, GARRISON, &[e, W, d, R]));
+        // The first edition bans any exchange card from undoing it.
+        let mut first = undo_position();
+        play(&mut first, &ambassador(&[e, R, d, W], Some((CALEDONIA, 0))));
+        assert!(is_banned(&first, GARRISON, &[e, W, d, R]));
+    }
+
+    #[test]
+    fn exact_reversal_bans_only_the_literal_reverse_and_a_same_faction_swap_bans_itself() {
+        let (d, e) = (DEVA as i8, EBORACUM as i8);
+        for exact in [false, true] {
+            let mut s = second_undo_position(if exact { EXACT_REVERSAL } else { 0 });
+            // Outmanoeuvre Dev:SW>Ebo:S moves one Welsh follower from Deva to Eboracum.
+            play(&mut s, &garrison(&[d, S, W, e, S], Some((CALEDONIA, 0))));
+            let ban = s.undo_ban.unwrap();
+            if exact {
+                assert_eq!(ban.reverse(), &[e, S, W, d, S]);
+            } else {
+                assert_eq!(ban.reverse(), &[e, W, W, d, W]);
+            }
+            // The literal reverse is banned either way; another spelling of its effect only by effect.
+            assert!(!is_legal(&s, &garrison(&[e, S, W, d, S], Some((DEVA, 2)))));
+            let other = garrison(&[e, W, R, d, R], Some((DEVA, 2)));
+            assert_eq!(is_legal(&s, &other), exact);
+        }
+        // A same-faction swap: no ban by effect, itself by the literal reading.
+        for exact in [false, true] {
+            let mut s = second_undo_position(if exact { EXACT_REVERSAL } else { 0 });
+            play(&mut s, &ambassador(&[d, W, e, W], Some((CALEDONIA, 0))));
+            assert_eq!(s.undo_ban.is_some(), exact);
+            s.hands[1][AMBASSADOR as usize] = 1;
+            assert_eq!(
+                is_legal(&s, &ambassador(&[d, W, e, W], Some((CALEDONIA, 0)))),
+                !exact
+            );
+        }
+    }
+
+    #[test]
+    fn the_third_instability_disc_ends_the_second_edition() {
+        let mut s = crate::setup::new_game_in(SECOND_EDITION, 0, 2, false, 5, 0).unwrap();
+        s.saxons = 1;
+        let tie = |s: &mut State| {
+            let region = s.order[s.resolved as usize] as usize;
+            s.board[region] = [1, 1, 0, 0];
+        };
+        tie(&mut s);
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!((s.saxons, s.outcome), (2, None));
+        tie(&mut s);
+        play(&mut s, &Move::PASS);
+        play(&mut s, &Move::PASS);
+        assert_eq!(s.saxons, 3);
+        assert_eq!(s.outcome.map(|o| o.ending), Some(Ending::Invasion));
     }
 
     /// Speed check: `cargo test --release -- --ignored --nocapture move_listing_speed`.

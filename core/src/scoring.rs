@@ -2,9 +2,15 @@
 //! `kingisdead/scoring.py` (the sentence explaining the result stays in Python).
 //!
 //! "Last played" is `State::last_play`: the number of a player's latest card
-//! play, 0 for none, so the largest number is the player who played last.
+//! play, 0 for none, so the largest number is the player who played last, and
+//! for a player with an empty hand the play that emptied it.
+//!
+//! The editions differ after the factions: the first drops the tied player who
+//! played last, repeatedly; the second (`hands_break_ties`) looks at hands
+//! ([`hands_decide`]). Its options `tie_faction = "always"` and `tie_hands =
+//! "lowest_seat"` are the bits [`TIE_ALWAYS_NEXT_FACTION`] and [`TIE_LOWEST_SEAT`].
 
-use crate::board::NUM_FACTIONS;
+use crate::board::{NUM_FACTIONS, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT};
 use crate::state::{Ending, Outcome, State};
 
 /// The result of a game that has just ended by `ending`.
@@ -89,28 +95,32 @@ fn only(candidates: u8) -> Option<usize> {
 /// Coronation, and the Mordred ending scored like it (Python `_coronation`).
 fn coronation(s: &State, ending: Ending) -> Outcome {
     let (ranking, groups, regions) = faction_ranking(s);
-    let mut candidates: u8 = (1u8 << s.players) - 1;
-    let mut start = 0;
-    for (rank, &size) in groups.iter().enumerate() {
-        if size == 0 {
-            break;
+    let all = (1u8 << s.players) - 1;
+    let mut candidates = all;
+    if s.option(TIE_ALWAYS_NEXT_FACTION) {
+        // Every faction in ranking order (those without regions last, in faction order).
+        for &f in &ranking {
+            candidates = most_of(s, candidates, f as usize);
+            if candidates.count_ones() == 1 {
+                break;
+            }
         }
-        let f = ranking[start] as usize;
-        // The ranking is no longer strict (or no faction holds a region).
-        if size > 1 || (rank == 0 && regions[f] == 0) {
-            break;
-        }
-        start += size as usize;
-        let best = (0..s.players as usize)
-            .filter(|&p| candidates >> p & 1 == 1)
-            .map(|p| s.courts[p][f])
-            .max()
-            .unwrap_or(0);
-        candidates &= (0..s.players as usize)
-            .filter(|&p| s.courts[p][f] == best)
-            .fold(0, |m, p| m | 1 << p);
-        if candidates.count_ones() == 1 {
-            break;
+    } else {
+        let mut start = 0;
+        for (rank, &size) in groups.iter().enumerate() {
+            if size == 0 {
+                break;
+            }
+            let f = ranking[start] as usize;
+            // The ranking is no longer strict (or no faction holds a region).
+            if size > 1 || (rank == 0 && regions[f] == 0) {
+                break;
+            }
+            start += size as usize;
+            candidates = most_of(s, candidates, f);
+            if candidates.count_ones() == 1 {
+                break;
+            }
         }
     }
     if candidates.count_ones() > 1 && ending == Ending::Mordred {
@@ -129,10 +139,16 @@ fn coronation(s: &State, ending: Ending) -> Outcome {
             }
         }
     }
-    while candidates.count_ones() > 1 && ending != Ending::Mordred {
-        match last_player(s, candidates) {
-            Some(last) => candidates &= !(1 << last),
-            None => break,
+    if candidates.count_ones() > 1 && ending != Ending::Mordred {
+        if s.rules().hands_break_ties {
+            candidates = hands_decide(s, candidates);
+        } else {
+            while candidates.count_ones() > 1 {
+                match last_player(s, candidates) {
+                    Some(last) => candidates &= !(1 << last),
+                    None => break,
+                }
+            }
         }
     }
     Outcome {
@@ -142,6 +158,49 @@ fn coronation(s: &State, ending: Ending) -> Outcome {
         ranking,
         ranked: NUM_FACTIONS as u8,
     }
+}
+
+/// The players of `candidates` with the most followers of faction `f` at court.
+fn most_of(s: &State, candidates: u8, f: usize) -> u8 {
+    let best = (0..s.players as usize)
+        .filter(|&p| candidates >> p & 1 == 1)
+        .map(|p| s.courts[p][f])
+        .max()
+        .unwrap_or(0);
+    candidates
+        & (0..s.players as usize)
+            .filter(|&p| s.courts[p][f] == best)
+            .fold(0, |m, p| m | 1 << p)
+}
+
+/// The second edition's coronation tie after the factions (`candidates`, two
+/// or more; Python `_by_hands`): a tied player who emptied their hand beats
+/// one who did not, the earlier emptier the later; with no hand emptied, the
+/// earliest last card play wins (a player who never played counts as
+/// earliest). With 4 players a team whose two hands are both empty comes
+/// first, the one that emptied them earlier first; when no tied player's team
+/// did, the players are compared one by one as above. Players still
+/// equal share the win. With `tie_hands = "lowest_seat"`, the lowest tied seat.
+fn hands_decide(s: &State, candidates: u8) -> u8 {
+    if s.option(TIE_LOWEST_SEAT) {
+        return 1 << candidates.trailing_zeros();
+    }
+    let holds = |p: usize| s.cards_left(p) > 0;
+    let key = |p: usize| -> (bool, u8, bool, u8) {
+        if s.players == 4 {
+            let partner = (p + 2) % 4;
+            if !holds(p) && !holds(partner) {
+                let emptied = s.last_play[p].max(s.last_play[partner]);
+                return (false, emptied, false, s.last_play[p]);
+            }
+            return (true, 0, holds(p), s.last_play[p]);
+        }
+        (false, 0, holds(p), s.last_play[p])
+    };
+    let tied = (0..s.players as usize).filter(|&p| candidates >> p & 1 == 1);
+    let best = tied.clone().map(key).min();
+    tied.filter(|&p| Some(key(p)) == best)
+        .fold(0, |m, p| m | 1 << p)
 }
 
 /// Complete sets of a side (a bitmask of players pooling their courts).
@@ -241,6 +300,86 @@ mod tests {
         s.last_play = [0; 4];
         let o = score(&s, Ending::Coronation);
         assert_eq!((o.winners, o.ruler), (0b111, -1));
+    }
+
+    /// A second-edition game with the given control by position and option bits.
+    fn ended_second(players: u8, control_by_position: &[i8], options: u8) -> State {
+        let mut s = ended(players, control_by_position);
+        s.edition = crate::board::SECOND_EDITION;
+        s.options = options;
+        s
+    }
+
+    #[test]
+    fn second_edition_ties_go_to_who_emptied_their_hand_first() {
+        let control = [0, 1, 0, 1, 2, 0, 2, 1];
+        let mut s = ended_second(3, &control, 0);
+        s.courts = [[2, 3, 1], [2, 3, 1], [2, 3, 1], [0; 3]];
+        s.hands = [[0; 7]; 4];
+        s.hands[0][3] = 1;
+        // Players 1 and 2 emptied their hands (at plays 7 and 6): player 2 first.
+        s.last_play = [5, 7, 6, 0];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        // Nobody emptied: the earliest last play (player 0) wins.
+        s.hands[1][3] = 1;
+        s.hands[2][3] = 1;
+        assert_eq!(score(&s, Ending::Coronation).ruler, 0);
+        // The first edition drops the last player (1), then the next last (2).
+        let mut first = s;
+        first.edition = crate::board::FIRST_EDITION;
+        first.options = crate::board::COURT_REDRAW;
+        assert_eq!(score(&first, Ending::Coronation).ruler, 0);
+        first.last_play = [7, 5, 6, 0];
+        assert_eq!(score(&first, Ending::Coronation).ruler, 1);
+        s.last_play = [7, 5, 6, 0];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
+        // With tie_hands = "lowest_seat", the lowest tied seat.
+        s.options = TIE_LOWEST_SEAT;
+        s.courts[0] = [1, 3, 1];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
+    }
+
+    #[test]
+    fn tie_faction_always_compares_factions_past_a_tied_ranking() {
+        // Only the Scots hold regions (two instability discs elsewhere end nothing here).
+        let control = [0, 0, 0, 0, 0, 0, SAXONS, SAXONS];
+        let mut s = ended_second(3, &control, 0);
+        s.courts = [[2, 0, 3], [2, 1, 0], [1, 5, 5], [0; 3]];
+        s.hands = [[0; 7]; 4];
+        s.last_play = [5, 6, 7, 0];
+        // Strict: the Scots alone rank, players 0 and 1 tie; player 0 emptied first.
+        assert_eq!(score(&s, Ending::Coronation).ruler, 0);
+        // Always: then the Welsh (faction order among those without regions): player 1.
+        s.options = TIE_ALWAYS_NEXT_FACTION;
+        let o = score(&s, Ending::Coronation);
+        assert_eq!((o.ruler, o.ranking), (1, [0, 1, 2]));
+    }
+
+    #[test]
+    fn second_edition_four_player_ties_go_to_the_team_that_exhausted_its_hands_first() {
+        let control = [0, 1, 0, 1, 2, 0, 2, 1];
+        let mut s = ended_second(4, &control, 0);
+        // Players 1 and 2 (different teams) tie on every faction.
+        s.courts = [[0, 1, 0], [2, 3, 1], [2, 3, 1], [1, 0, 0]];
+        s.hands = [[0; 7]; 4];
+        // Team 0-2 emptied both hands by play 9, team 1-3 by play 8.
+        s.last_play = [9, 4, 3, 8];
+        let o = score(&s, Ending::Coronation);
+        assert_eq!((o.winners, o.ruler), (0b1010, 1));
+        // Team 1-3 still holds a card: team 0-2 exhausted first.
+        s.hands[3][0] = 1;
+        assert_eq!(score(&s, Ending::Coronation).winners, 0b0101);
+        // Neither team exhausted: one by one, the tied player who emptied their own
+        // hand (1) beats one who did not (2).
+        s.hands[0][0] = 1;
+        assert_eq!(score(&s, Ending::Coronation).ruler, 1);
+        s.hands[2][0] = 1;
+        s.last_play = [5, 6, 4, 3];
+        assert_eq!(score(&s, Ending::Coronation).ruler, 2);
+        s.hands[2][0] = 0;
+        // lowest_seat: the lowest tied seat (1).
+        s.options = TIE_LOWEST_SEAT;
+        assert_eq!(score(&s, Ending::Coronation).winners, 0b1010);
     }
 
     #[test]

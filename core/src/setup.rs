@@ -2,13 +2,15 @@
 //! `kingisdead/setup.py` (`SetupDraws` driven by `pick`), so that one seed
 //! gives a bit-identical game in both engines.
 //!
-//! The sequence: two followers from the bag for each player's court (players
+//! The sequence: two followers from the bag for each player's court (with the
+//! court redraw, the first edition's rule and a second-edition option, players
 //! who drew a pair of the same faction as another player return theirs and
 //! draw again, until no such clash remains), then followers for each region in
 //! turn until it holds four, then a Fisher-Yates shuffle of the region cards.
 //! A follower draw picks `below(bag total)` and walks the factions in order,
 //! each weighted by its count in the bag; a shuffle step picks `below(i + 1)`.
 
+use crate::board::{ALL_OPTIONS, COURT_REDRAW, EDITIONS, FIRST_EDITION};
 use crate::board::{
     CARD_COPIES, COURT_START_SIZE, FOLLOWERS_PER_FACTION, HOMES, LOYALISTS, LOYALISTS_TOTAL,
     MORDRED_START, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, REGION_START_SIZE, REMOVED_TWO_PLAYER,
@@ -34,10 +36,52 @@ pub fn check_setup_arguments(players: u8, first_player: u8) -> Result<(), String
     Ok(())
 }
 
-/// The game that `seed` sets up: every draw comes from `SplitMix64::new(seed)`
-/// in the order of Python's `setup_from_seed`.
+/// The first-edition game that `seed` sets up: every draw comes from
+/// `SplitMix64::new(seed)` in the order of Python's `setup_from_seed`.
 pub fn new_game(players: u8, mordred: bool, seed: u64, first_player: u8) -> Result<State, String> {
+    new_game_in(
+        FIRST_EDITION,
+        EDITIONS[FIRST_EDITION as usize].default_options(),
+        players,
+        mordred,
+        seed,
+        first_player,
+    )
+}
+
+/// Whether an edition (an index into [`EDITIONS`]) is played with these
+/// option bits and the variant: the first edition's options are fixed; the
+/// second edition has no Mordred variant.
+pub fn check_edition(edition: u8, options: u8, mordred: bool) -> Result<(), String> {
+    let Some(e) = EDITIONS.get(edition as usize) else {
+        return Err(format!("unknown edition {edition}"));
+    };
+    if options & !ALL_OPTIONS != 0 {
+        return Err(format!("unknown option bits {options:#x}"));
+    }
+    if edition == FIRST_EDITION && options != e.default_options() {
+        return Err(
+            "the first edition has no options: its rulebook and rulings settle every point".into(),
+        );
+    }
+    if mordred && !e.mordred {
+        return Err(format!("the {} edition has no Mordred variant", e.name));
+    }
+    Ok(())
+}
+
+/// The game that `seed` sets up in an edition with its effective option bits
+/// (see [`check_edition`]); the court redraw happens only with [`COURT_REDRAW`].
+pub fn new_game_in(
+    edition: u8,
+    options: u8,
+    players: u8,
+    mordred: bool,
+    seed: u64,
+    first_player: u8,
+) -> Result<State, String> {
     check_setup_arguments(players, first_player)?;
+    check_edition(edition, options, mordred)?;
     let n = players as usize;
     let removed = if players == 2 { REMOVED_TWO_PLAYER } else { 0 };
     let mut bag = [FOLLOWERS_PER_FACTION - removed - START_IN_HOME; NUM_FACTIONS];
@@ -60,6 +104,9 @@ pub fn new_game(players: u8, mordred: bool, seed: u64, first_player: u8) -> Resu
             for slot in drawn[p].iter_mut() {
                 *slot = draw_follower(&mut rng, &mut bag);
             }
+        }
+        if options & COURT_REDRAW == 0 {
+            break;
         }
         drawing = court_clashes(&drawn[..n]);
         if drawing.is_empty() {
@@ -100,6 +147,8 @@ pub fn new_game(players: u8, mordred: bool, seed: u64, first_player: u8) -> Resu
         0
     };
     Ok(State {
+        edition,
+        options,
         players,
         mordred,
         board,
@@ -120,6 +169,26 @@ pub fn new_game(players: u8, mordred: bool, seed: u64, first_player: u8) -> Resu
         undo_ban: None,
         outcome: None,
     })
+}
+
+/// A game for tests by variant: 0 the first edition, 1 its Mordred variant,
+/// 2 the second edition, 3 the second with every option bit set.
+#[cfg(test)]
+pub(crate) fn test_game(players: u8, variant: u8, seed: u64, first_player: u8) -> State {
+    use crate::board::SECOND_EDITION;
+    match variant {
+        0 | 1 => new_game(players, variant == 1, seed, first_player),
+        2 => new_game_in(SECOND_EDITION, 0, players, false, seed, first_player),
+        _ => new_game_in(
+            SECOND_EDITION,
+            ALL_OPTIONS,
+            players,
+            false,
+            seed,
+            first_player,
+        ),
+    }
+    .unwrap()
 }
 
 /// One follower from the bag, each faction weighted by its count (as `SetupDraws.pick`).
@@ -267,6 +336,42 @@ mod tests {
                 assert!(s.board.iter().all(|r| r.iter().sum::<u8>() == 4));
             }
         }
+    }
+
+    #[test]
+    fn the_second_edition_redraws_courts_only_with_the_option() {
+        use crate::board::{SECOND_EDITION, TIE_LOWEST_SEAT};
+        // Seed 12 makes players redraw their courts with 3 players in the first edition.
+        let first = new_game(3, false, 12, 0).unwrap();
+        let redrawn = new_game_in(SECOND_EDITION, COURT_REDRAW, 3, false, 12, 0).unwrap();
+        assert_eq!((redrawn.board, redrawn.courts), (first.board, first.courts));
+        assert_eq!(
+            (redrawn.edition, redrawn.options),
+            (SECOND_EDITION, COURT_REDRAW)
+        );
+        let plain = new_game_in(SECOND_EDITION, TIE_LOWEST_SEAT, 3, false, 12, 0).unwrap();
+        assert_ne!(plain.courts, first.courts);
+        // Without the redraw, two players may keep a pair of the same faction.
+        let kept = (0..200).any(|seed| {
+            let s = new_game_in(SECOND_EDITION, 0, 4, false, seed, 0).unwrap();
+            let pairs: Vec<usize> = (0..4)
+                .filter_map(|p| s.courts[p].iter().position(|&n| n == 2))
+                .collect();
+            (0..pairs.len()).any(|i| pairs[i + 1..].contains(&pairs[i]))
+        });
+        assert!(kept);
+    }
+
+    #[test]
+    fn editions_refuse_what_they_do_not_have() {
+        use crate::board::SECOND_EDITION;
+        assert_eq!(
+            new_game_in(SECOND_EDITION, 0, 3, true, 1, 0).unwrap_err(),
+            "the second edition has no Mordred variant"
+        );
+        assert!(new_game_in(FIRST_EDITION, 0, 3, false, 1, 0).is_err());
+        assert!(new_game_in(2, 0, 3, false, 1, 0).is_err());
+        assert!(new_game_in(SECOND_EDITION, 16, 3, false, 1, 0).is_err());
     }
 
     #[test]

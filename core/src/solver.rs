@@ -42,7 +42,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
-use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, SAXON_INVASION};
+use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::candidates::call_value;
 use crate::eval::{evaluate_for, Tally};
 use crate::lastcard::{self, Judge};
@@ -104,7 +104,7 @@ pub fn decided(s: &State) -> Option<i8> {
     let most = regions.iter().copied().max().unwrap_or(0);
     let can_rule = regions.map(|n| n + unresolved >= most);
     let none_hold = most == 0;
-    let invasion = s.saxons + unresolved >= SAXON_INVASION;
+    let invasion = s.saxons + unresolved >= s.invasion();
     let cards = [s.cards_left(0), s.cards_left(1)];
     let beats = |a: usize, b: usize| {
         let (ca, cb) = (s.courts[a], s.courts[b]);
@@ -179,7 +179,8 @@ fn is_legal_here(s: &State, m: &Move) -> bool {
 /// What decides the rest of a game, packed into words: equal keys, equal
 /// futures and equal results.
 ///
-/// Left out: the played piles' top cards (shown to people, used by no rule),
+/// Left out: the played piles' top cards (shown to people; only the second
+/// edition's undo ban looks at one, kept with the ban),
 /// Crown tokens on resolved region cards (only swaps look at them), the number
 /// of card plays and the exact numbers of the latest plays (the tie-breaks only
 /// compare them: who played last is kept), and what follows from the rest (the
@@ -258,7 +259,14 @@ impl Key {
                 packed |= ((d + 4) as u64) << (8 + 3 * k);
             }
             w[5] |= packed << 11;
+            // The literal reverse (the exact option bans it alone, whatever its
+            // effect) and whether the ban binds the Garrison or the Ambassador.
+            let r = ban.reverse;
+            let top = s.tops[ban.player as usize] == crate::board::GARRISON as i8;
+            w[5] |= (pack(&r.map(|x| x as u8), 3) | u64::from(ban.len == 5) << 15) << 37
+                | u64::from(top) << 53;
         }
+        w[5] |= u64::from(s.edition) << 32 | u64::from(s.options) << 33;
         Key(w)
     }
 
@@ -697,7 +705,8 @@ mod tests {
     /// random game whose players pass often (so that struggles get resolved
     /// and the endgames stay small enough for plain minimax).
     fn endgame(seed: u64, mine: u8, theirs: u8) -> Option<State> {
-        let mut s = new_game(2, seed.is_multiple_of(3), seed, (seed % 2) as u8).ok()?;
+        // The first edition, its Mordred variant, the second edition, with all its options.
+        let mut s = crate::setup::test_game(2, (seed % 4) as u8, seed, (seed / 4 % 2) as u8);
         let mut rng = SplitMix64::new(seed.wrapping_mul(31) + 7);
         let pass_rate = 0.3 + 0.6 * rng.unit();
         while !s.is_over() && s.cards_in_hands() > mine + theirs {
@@ -796,8 +805,8 @@ mod tests {
     /// Positions of random 2-player games, all stages.
     fn positions() -> Vec<State> {
         let mut out = Vec::new();
-        for seed in 0..12 {
-            let mut s = new_game(2, seed % 2 == 1, seed, 0).unwrap();
+        for seed in 0..16 {
+            let mut s = crate::setup::test_game(2, (seed % 4) as u8, seed, 0);
             let mut rng = SplitMix64::new(seed);
             while !s.is_over() {
                 out.push(s);

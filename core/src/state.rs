@@ -5,7 +5,7 @@
 //! memcpy, so search and playouts copy freely. Fields are indexed by the same
 //! small integers as the Python lists (`board[region][kind]`, and so on).
 
-use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
+use crate::board::{Edition, EDITIONS, NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 
 /// The most players a game has.
 pub const MAX_PLAYERS: usize = 4;
@@ -23,7 +23,8 @@ pub const NONE: i8 = -1;
 ///   or the 1-for-1 fallback `(a, f, b, g)` with a < b; empty for no exchange;
 /// - Ambassador `(a, f, b, g)` with a < b; empty for no exchange;
 /// - Settlements `(rS, rW, rR)`, [`NONE`] for a faction skipped;
-/// - Scots / Welsh / Romano-British: the sorted regions receiving a follower (0-2).
+/// - Scots / Welsh / Romano-British: the sorted regions receiving a follower (0-2);
+///   in an edition with `support_together` the one region twice `(r, r)`, `(r,)` or empty.
 ///
 /// `court` is `region * 4 + faction`, or -1 when no follower could be called.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -71,19 +72,34 @@ impl Move {
     }
 }
 
-/// The no-immediate-undo rule, judged by effect: `player` made the last
-/// exchange, and while the ban stands no other player may make an exchange
-/// that changes the make-up of regions `from` and `to` by `delta` and `-delta`
-/// (the reverse of that exchange's change), however it is spelled.
+/// The no-immediate-undo rule: `player` made the last exchange, and while the
+/// ban stands no other player may make its reverse.
+///
+/// `reverse[..len]` is the reverse exchange as an action (Python's
+/// `undo_ban[1]`): with the option `reversal = "effect"` spelled from its
+/// effect (`rules::spell_effect`), so that equal effects make equal bans; with
+/// "exact" the literal reverse, the only action then banned. `from`, `to` and
+/// `delta` are that reverse's effect (`rules::exchange_effect`): judged by
+/// effect, no exchange that changes region `from` by `delta` and `to` by
+/// `-delta` is allowed, however it is spelled.
 ///
 /// Canonical form: for a 2-for-1 reverse, `from` is the region that gives two
-/// followers (`delta` sums to -1); for a 1-for-1 reverse, `from < to`.
+/// followers (`delta` sums to -1); for a 1-for-1, `from < to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ban {
     pub player: u8,
     pub from: u8,
     pub to: u8,
     pub delta: [i8; NUM_KINDS],
+    pub reverse: [i8; 5],
+    pub len: u8,
+}
+
+impl Ban {
+    /// The banned reverse exchange as an action.
+    pub fn reverse(&self) -> &[i8] {
+        &self.reverse[..self.len as usize]
+    }
 }
 
 /// How a game ended.
@@ -110,6 +126,11 @@ pub struct Outcome {
 /// A position of The King Is Dead, with the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
+    /// The edition, an index into [`EDITIONS`] (0 the first, 1 the second).
+    pub edition: u8,
+    /// The edition's effective option bits (`board::EXACT_REVERSAL` and the
+    /// others; the first edition always has `COURT_REDRAW`).
+    pub options: u8,
     pub players: u8,
     pub mordred: bool,
     /// Followers of each kind (3: Loyalists) in each region.
@@ -144,6 +165,24 @@ pub struct State {
 }
 
 impl State {
+    /// The edition this game is played in.
+    #[inline]
+    pub fn rules(&self) -> &'static Edition {
+        EDITIONS[self.edition as usize]
+    }
+
+    /// Whether an option bit is set.
+    #[inline]
+    pub fn option(&self, bit: u8) -> bool {
+        self.options & bit != 0
+    }
+
+    /// Invaders' tokens that end the game at once.
+    #[inline]
+    pub fn invasion(&self) -> u8 {
+        self.rules().invasion
+    }
+
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }

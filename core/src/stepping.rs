@@ -325,11 +325,11 @@ impl SteppedGame {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
-    use crate::setup::new_game;
+    use crate::setup::{new_game, test_game};
 
     /// Plays random offered integers to the end; checks every move is legal.
-    fn random_game(players: u8, mordred: bool, seed: u64) -> (SteppedGame, usize) {
-        let mut game = SteppedGame::new(new_game(players, mordred, seed, 0).unwrap());
+    fn random_game(players: u8, variant: u8, seed: u64) -> (SteppedGame, usize) {
+        let mut game = SteppedGame::new(test_game(players, variant, seed, 0));
         let mut rng = SplitMix64::new(seed ^ 0x5eed);
         let mut steps = 0;
         while !game.is_over() {
@@ -350,9 +350,9 @@ mod tests {
     #[test]
     fn random_steps_build_legal_moves_to_the_end() {
         for players in 2..=4 {
-            for mordred in [false, true] {
+            for variant in 0..4 {
                 for seed in 0..10 {
-                    let (game, steps) = random_game(players, mordred, seed);
+                    let (game, steps) = random_game(players, variant, seed);
                     assert!(steps > 0);
                     assert_eq!(game.offered(), 0);
                 }
@@ -391,9 +391,9 @@ mod tests {
         // cards, exchanges banned, the 3-player last card) included.
         let mut last_card = 0;
         for players in 2..=4 {
-            for mordred in [false, true] {
-                let seed = 40 + players as u64 * 2 + mordred as u64;
-                let mut s = new_game(players, mordred, seed, 0).unwrap();
+            for variant in 0..4 {
+                let seed = 40 + players as u64 * 2 + variant as u64 % 2;
+                let mut s = test_game(players, variant, seed, 0);
                 let mut rng = SplitMix64::new(seed);
                 let mut ply = 0;
                 while !s.is_over() {

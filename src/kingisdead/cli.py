@@ -21,7 +21,7 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import track
+from rich.progress import Progress
 from rich.text import Text
 
 from . import core, engine, position, render
@@ -32,7 +32,7 @@ from .edition import Edition, get_edition
 from .moves import PASS, IllegalMoveError, Move, NotationError
 from .record import GameRecord, RecordError
 from .rng import SplitMix64
-from .scoring import ENDINGS
+from .scoring import ENDINGS, Result
 from .setup import check_setup_arguments
 from .state import GameState
 
@@ -366,6 +366,46 @@ def play_out(state: GameState, bots: list[Bot] | None, rng: Random) -> tuple[lis
     return moves, state
 
 
+BATCH = 10_000
+"""Random games the core plays in one call for simulate (the progress display moves once a batch)."""
+
+
+class Tally:
+    """What simulate counts over its games: endings, wins and rulers per seat, moves."""
+
+    def __init__(self, players: int) -> None:
+        self.endings = dict.fromkeys(ENDINGS, 0)
+        self.wins = [0] * players
+        self.rulers = [0] * players
+        self.no_ruler = 0
+        self.moves = 0
+
+    def add(self, result: Result, moves: int) -> None:
+        """One game: its result and the number of moves it took."""
+        self.endings[result.ending] += 1
+        for seat in result.winners:
+            self.wins[seat] += 1
+        if result.ruler is None:
+            self.no_ruler += 1
+        else:
+            self.rulers[result.ruler] += 1
+        self.moves += moves
+
+    def add_batch(self, batch: core.RandomOutcomes) -> None:
+        """A batch of games played in the core, counted with ``bytes.count`` (no Python loop per game)."""
+        for code, name in enumerate(ENDINGS):
+            self.endings[name] += batch.endings.count(code)
+        for mask in range(1, 1 << len(self.wins)):
+            won = batch.winners.count(mask)
+            for seat in range(len(self.wins)):
+                if mask >> seat & 1:
+                    self.wins[seat] += won
+        for seat in range(len(self.rulers)):
+            self.rulers[seat] += batch.rulers.count(seat)
+        self.no_ruler += batch.rulers.count(core.NO_RULER)
+        self.moves += sum(batch.moves)
+
+
 @app.command()
 def simulate(
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
@@ -395,39 +435,39 @@ def simulate(
             records.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             fail(f"cannot create the records directory {records}: {exc.strerror or exc}")
-    endings = dict.fromkeys(ENDINGS, 0)
-    wins = [0] * players
-    rulers = [0] * players
-    no_ruler = total_moves = 0
+    tally = Tally(players)
+    stderr = Console(stderr=True)
     start = time.perf_counter()
-    progress = Console(stderr=True)
-    for index in track(range(games), description="games", console=progress, transient=True,
-                       disable=json_output or not progress.is_terminal):
-        state = GameState.new(players, variant.value, seed + index, edition=chosen)
-        seated = None if fast else [make_bot(name, derive_seed(seed, index, seat), edition=state.edition)
-                                    for seat, name in enumerate(names)]
-        moves, state = play_out(state, seated, Random(derive_seed(seed, index)))
-        result = state.result
-        assert result is not None
-        total_moves += len(moves)
-        endings[result.ending] += 1
-        for seat in result.winners:
-            wins[seat] += 1
-        if result.ruler is None:
-            no_ruler += 1
+    with Progress(*Progress.get_default_columns(), console=stderr, transient=True,
+                  disable=json_output or not stderr.is_terminal) as progress:
+        shown = progress.add_task("games", total=games)
+        if fast and records is None and engine.compiled():
+            first_game = GameState.new(players, variant.value, seed, edition=chosen)  # its setup carries the rules of all
+            for first in range(0, games, BATCH):
+                count = min(BATCH, games - first)
+                tally.add_batch(core.random_outcomes(first_game, seed, first, count))
+                progress.advance(shown, count)
         else:
-            rulers[result.ruler] += 1
-        if records is not None:
-            game = GameRecord(names, variant.value, seed + index, 0, [state.notation(m) for m in moves],
-                              result.to_dict(), state.edition)
-            game.save(records / f"game-{index + 1:05d}-seed-{seed + index}.json")
+            for index in range(games):
+                state = GameState.new(players, variant.value, seed + index, edition=chosen)
+                seated = None if fast else [make_bot(name, derive_seed(seed, index, seat), edition=chosen)
+                                            for seat, name in enumerate(names)]
+                moves, state = play_out(state, seated, Random(derive_seed(seed, index)))
+                result = state.result
+                assert result is not None
+                tally.add(result, len(moves))
+                progress.advance(shown)
+                if records is not None:
+                    game = GameRecord(names, variant.value, seed + index, 0, [state.notation(m) for m in moves],
+                                      result.to_dict(), chosen)
+                    game.save(records / f"game-{index + 1:05d}-seed-{seed + index}.json")
     seconds = time.perf_counter() - start
     summary = {
         "games": games, "players": players, "edition": edition.value, "variant": variant.value, "seed": seed,
         "bots": names,
         "seconds": round(seconds, 3), "games_per_second": round(games / seconds, 1) if seconds else None,
-        "moves": total_moves, "moves_per_game": round(total_moves / games, 2),
-        "endings": endings, "wins": wins, "rulers": rulers, "no_ruler": no_ruler,
+        "moves": tally.moves, "moves_per_game": round(tally.moves / games, 2),
+        "endings": tally.endings, "wins": tally.wins, "rulers": tally.rulers, "no_ruler": tally.no_ruler,
     }
     if json_output:
         typer.echo(json.dumps(summary))
@@ -438,11 +478,12 @@ def simulate(
                   f"{seed + games - 1}, bots: {', '.join(names)}" + (" (fast random sampler)" if fast else ""))
     console.print(f"Time: {seconds:.2f} s, {summary['games_per_second']} games/s, "
                   f"{summary['moves_per_game']} moves/game")
-    console.print("Endings: " + ", ".join(f"{name} {count}" for name, count in endings.items()))
+    console.print("Endings: " + ", ".join(f"{name} {count}" for name, count in tally.endings.items()))
     for seat in range(players):
-        console.print(f"  {render.player_label(seat, names)}: {wins[seat]} wins, ruler in {rulers[seat]}")
-    if no_ruler:
-        console.print(f"  Games without a single ruler (team or shared wins): {no_ruler}")
+        console.print(f"  {render.player_label(seat, names)}: {tally.wins[seat]} wins, "
+                      f"ruler in {tally.rulers[seat]}")
+    if tally.no_ruler:
+        console.print(f"  Games without a single ruler (team or shared wins): {tally.no_ruler}")
     if records is not None:
         console.print(Text(f"Records written to {records}/"))
 

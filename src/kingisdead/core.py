@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -216,9 +217,47 @@ def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
     return [to_move(m) for m in moves], final
 
 
-def random_games(players: int, variant: str, games: int, seed: int) -> tuple[int, int]:
-    """Play ``games`` seeded random games inside the core: (games, moves played)."""
-    return require().random_games(players, variant == "mordred", games, seed)
+def random_games(players: int, variant: str, games: int, seed: int, edition: Edition = FIRST) -> tuple[int, int]:
+    """Play ``games`` seeded random games in ``edition`` inside the core: (games, moves played).
+
+    ValueError for a setup the edition lacks (the second edition's Mordred variant)."""
+    return require().random_games(players, variant == "mordred", games, seed, edition)
+
+
+NO_RULER = 255
+""":attr:`RandomOutcomes.rulers` of a game without a single ruler."""
+
+
+@dataclass(frozen=True)
+class RandomOutcomes:
+    """How each game of a batch of random games ended: entry ``k`` of every field is game ``first + k``."""
+
+    endings: bytes
+    """The ending as an index into :data:`kingisdead.scoring.ENDINGS`."""
+    winners: bytes
+    """Bit ``p`` set when seat ``p`` won."""
+    rulers: bytes
+    """The single ruler's seat (:attr:`kingisdead.scoring.Result.ruler`), or :data:`NO_RULER`."""
+    moves: memoryview
+    """Moves played, passes included (unsigned 16-bit integers)."""
+
+
+def random_outcomes(start: GameState, seed: int, first: int, games: int) -> RandomOutcomes:
+    """Games ``first`` to ``first + games - 1`` of ``kingisdead simulate --seed seed`` with random bots,
+    played inside the core in one call (the GIL released meanwhile).
+
+    Game ``index`` is set up as ``start`` was (its players and variant) from seed ``seed + index``,
+    and played by the fast sampler from the seed the per-game loop gives it, the first
+    ``getrandbits(64)`` of ``Random(kingisdead.cli.derive_seed(seed, index))``: the same games, game
+    for game, as :func:`playout` of each. Seeds are taken modulo 2**64. Raises ValueError for a
+    negative ``first`` or ``games``.
+    """
+    if first < 0 or games < 0:
+        raise ValueError(f"random_outcomes needs a first game and a number of games of at least 0, "
+                         f"not {first} and {games}")
+    mask = 2**64 - 1
+    endings, winners, rulers, moves = require().random_outcomes(start, seed & mask, first & mask, games)
+    return RandomOutcomes(endings, winners, rulers, memoryview(moves).cast("H"))
 
 
 def evaluate(s: GameState) -> list[float]:

@@ -14,10 +14,15 @@ number of distinct resulting positions (distinct ``GameState.key()`` of
 the full depth-2 counts: leaves (the legal replies summed over every legal move)
 and distinct leaf positions (a finished game has no replies).
 
+Each edition has its table: ``perft.json`` the first edition's, ``perft-second.json``
+the second's (its games in its notation, one of them with the second edition's
+options away from their defaults).
+
 Usage (from the repository root)::
 
     .venv/bin/python tests/perft/generate.py            # write tests/perft/perft.json
     .venv/bin/python tests/perft/generate.py --check    # recompute every entry and compare
+    .venv/bin/python tests/perft/generate.py --edition second [--check]   # perft-second.json
 """
 
 from __future__ import annotations
@@ -31,9 +36,12 @@ from random import Random
 from typing import Any
 
 from kingisdead import GameState, Move, format_move, parse_move, rules
+from kingisdead.edition import get_edition
 from kingisdead.position import from_dict, to_dict
 
 TABLE = Path(__file__).with_name("perft.json")
+TABLES = {"first": TABLE, "second": Path(__file__).with_name("perft-second.json")}
+"""Each edition's table."""
 FORMAT = "kingisdead-perft"
 VERSION = 1
 
@@ -45,6 +53,14 @@ GAMES: tuple[tuple[int, str, int], ...] = (
     (3, "mordred", 5),
 )
 """(players, variant, seed): the seed sets up the game and drives the sampler."""
+
+SECOND_GAMES: tuple[tuple[int, str, int, dict[str, Any]], ...] = (
+    (2, "standard", 1, {}),
+    (3, "standard", 4, {}),
+    (4, "standard", 3, {}),
+    (3, "standard", 5, {"reversal": "exact", "court_redraw": True}),
+)
+"""The second edition's games: (players, variant, seed, options)."""
 
 DEPTH2_MAX_MOVES = 400
 """Depth-2 counts come from the latest position of each game with at most this many
@@ -119,13 +135,13 @@ def perft2(s: GameState) -> tuple[int, int]:
 
 # -- the table --------------------------------------------------------------------------
 
-def play_game(players: int, variant: str, seed: int) -> list[str]:
-    """A game by the fast sampler, as move notation."""
-    s = GameState.new(players, variant, seed)
+def play_game(s: GameState, seed: int) -> list[str]:
+    """A game by the fast sampler from ``s``, as move notation in its edition."""
+    s = s.copy()
     rng = Random(seed)
     moves = []
     while not s.is_over():
-        moves.append(format_move(rules.play_random(s, rng)))
+        moves.append(format_move(rules.play_random(s, rng), s.edition))
     return moves
 
 
@@ -135,7 +151,7 @@ def positions(game: dict[str, Any]) -> list[GameState]:
     states = []
     for text in game["moves"]:
         states.append(s.copy())
-        s.apply(parse_move(text))
+        s.apply(parse_move(text, s.edition))
     return states
 
 
@@ -145,12 +161,15 @@ def suits_depth2(s: GameState, moves: int) -> bool:
     return moves <= DEPTH2_MAX_MOVES and s.cards_left(s.player) > 0 and s.cards_left(nxt) > 0
 
 
-def generate() -> dict[str, Any]:
+def generate(edition: str = "first") -> dict[str, Any]:
     games = []
-    for players, variant, seed in GAMES:
-        game: dict[str, Any] = {"players": players, "variant": variant, "seed": seed,
-                                "start": to_dict(GameState.new(players, variant, seed)),
-                                "moves": play_game(players, variant, seed)}
+    setups = [(*g, {}) for g in GAMES] if edition == "first" else SECOND_GAMES
+    for players, variant, seed, options in setups:
+        start = GameState.new(players, variant, seed, edition=get_edition(edition, **options))
+        game: dict[str, Any] = {"players": players, "variant": variant, "seed": seed}
+        if edition != "first":
+            game |= {"edition": edition, "options": options}
+        game |= {"start": to_dict(start), "moves": play_game(start, seed)}
         states = positions(game)
         game["perft1"] = [list(perft1(s)) for s in states]
         late = [ply for ply, (s, (n, _)) in enumerate(zip(states, game["perft1"])) if suits_depth2(s, n)]
@@ -165,7 +184,7 @@ def check(table: dict[str, Any], every: int = 1, depth2: bool = True) -> list[st
     """Recompute the table (every ``every``-th position) and list each disagreement."""
     problems = []
     for game in table["games"]:
-        name = f"{game['players']}p {game['variant']} seed {game['seed']}"
+        name = f"{game['players']}p {game['variant']} seed {game['seed']} {game.get('edition', 'first')}"
         states = positions(game)
         for ply in range(0, len(states), every):
             got = list(perft1(states[ply]))
@@ -181,19 +200,21 @@ def check(table: dict[str, Any], every: int = 1, depth2: bool = True) -> list[st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="recompute every entry of perft.json and compare")
+    parser.add_argument("--check", action="store_true", help="recompute every entry of the table and compare")
+    parser.add_argument("--edition", choices=TABLES, default="first", help="the edition whose table to write or check")
     args = parser.parse_args(argv)
+    table_path = TABLES[args.edition]
     start = time.perf_counter()
     if args.check:
-        problems = check(json.loads(TABLE.read_text()))
+        problems = check(json.loads(table_path.read_text()))
         for line in problems:
             print(line)
         print(f"{'FAILED' if problems else 'ok'}: {len(problems)} mismatch(es) in {time.perf_counter() - start:.1f} s")
         return 1 if problems else 0
-    table = generate()
-    TABLE.write_text(json.dumps(table, indent=1) + "\n")
+    table = generate(args.edition)
+    table_path.write_text(json.dumps(table, indent=1) + "\n")
     positions_counted = sum(len(g["perft1"]) for g in table["games"])
-    print(f"wrote {TABLE} ({positions_counted} positions) in {time.perf_counter() - start:.1f} s")
+    print(f"wrote {table_path} ({positions_counted} positions) in {time.perf_counter() - start:.1f} s")
     return 0
 
 
