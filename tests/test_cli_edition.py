@@ -213,3 +213,16 @@ def test_second_edition_resolutions_and_prompts():
     builder.choose(builder.options()[0])
     assert render.step_prompt(builder) == "region card for your negotiation disc"
     assert render.steps_so_far(builder).startswith("Negotiate › ")
+
+
+def test_simulate_plays_the_same_second_edition_games_in_batches_and_one_by_one(tmp_path):
+    def summary(*extra: str) -> dict:
+        result = invoke("simulate", "--json", "--games", "30", "--seed", "3", "--players", "3", "--edition", "second",
+                        *extra)
+        assert result.exit_code == 0, result.output
+        return {k: v for k, v in json.loads(result.stdout).items() if k not in ("seconds", "games_per_second")}
+
+    batched = summary()
+    assert batched == summary("--records", str(tmp_path))  # the records need the games one by one
+    assert batched["edition"] == "second" and batched["endings"]["mordred"] == 0
+    assert {GameRecord.load(path).edition.name for path in tmp_path.glob("*.json")} == {"second"}
