@@ -204,7 +204,7 @@ def test_table_shows_courts_top_cards_crowns_and_own_hand():
     state = GameState.new(2, seed=6)
     crown = next(m for m in state.legal_moves() if m.card is not None and m.card.title == "Crown" and m.action)
     state.apply(crown)
-    crown_region = render.REGION_NAMES[crown.action[2]]
+    crown_region = state.edition.regions[crown.action[2]]
     text = rendered(state, ["human", "greedy"], hand_of=1)
     court_row = next(line for line in text.splitlines() if "Player 1 (human)" in line)
     assert court_row.split()[-2:] == ["Crown", "7"]  # top card and cards left

@@ -20,7 +20,7 @@ from .bots import SearchBot
 from .bots.budget import Budget
 from .bots.mcts import only_move, search
 from .bots.solver import solvable, solve
-from .moves import Move, format_move, parse_move
+from .moves import Move
 from .record import GameRecord
 from .state import GameState
 
@@ -35,7 +35,7 @@ SOLVER_NODES = 50_000
 @dataclass(frozen=True)
 class MoveEstimate:
     move: str
-    """The move in notation."""
+    """The move in the notation of the game's edition."""
     win_chance: float
     """Estimated chance that the mover wins after this move (0-1)."""
     visits: int
@@ -78,7 +78,7 @@ class MoveAnnotation:
 def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: int = 0,
                      top: int | None = None, include: tuple[Move, ...] = (),
                      solver_nodes: int = SOLVER_NODES) -> PositionAnalysis:
-    """Rank moves for the player to move with an estimated win chance (best first).
+    """Rank moves for the player to move with an estimated win chance (best first), in the edition's notation.
 
     With two players and few cards left, the exact solver gets up to
     ``solver_nodes`` nodes first (a node budget, not a time limit, so that an
@@ -95,17 +95,17 @@ def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: in
             include = (*include, solution.move)
     result = search(state, budget, Random(seed), include=include)
     ranked = sorted(result.moves, key=lambda m: (-m.visits, -m.value))
-    estimates = [MoveEstimate(format_move(m.move), round(m.value, 4), m.visits) for m in ranked]
+    estimates = [MoveEstimate(state.notation(m.move), round(m.value, 4), m.visits) for m in ranked]
     if exact_move is not None and exact is not None:
         # The proof outranks sampling: the proven move goes first, with its exact chance,
         # and no other move can be worth more than best play (in a proven loss, every move loses).
-        proven = format_move(exact_move)
+        proven = state.notation(exact_move)
         best = (exact + 1) / 2
         estimates = [MoveEstimate(e.move, best if e.move == proven else min(e.win_chance, best), e.visits)
                      for e in estimates]
         estimates.sort(key=lambda e: e.move != proven)
     return PositionAnalysis(state.player, estimates[:top] if top else estimates, exact,
-                            None if exact_move is None else format_move(exact_move),
+                            None if exact_move is None else state.notation(exact_move),
                             result.iterations, round(result.seconds, 3))
 
 
@@ -114,13 +114,13 @@ def analyse_record(record: GameRecord, budget: Budget = DEFAULT_BUDGET, seed: in
     state = record.start()
     notes = []
     for number, text in enumerate(record.moves, start=1):
-        move = parse_move(text)
+        move = state.parse(text)
         player = state.player
         if only_move(state) is not None:
             notes.append(MoveAnnotation(number, player, text, text, 0.0, 0.0, 0.0, True))
         else:
             analysis = analyse_position(state, budget, seed + number, include=(move,))
-            played = format_move(move)
+            played = state.notation(move)
             chances = {e.move: e.win_chance for e in analysis.moves}
             best = analysis.moves[0]
             played_chance = chances.get(played, 0.0)

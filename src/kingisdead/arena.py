@@ -33,8 +33,10 @@ from typing import Any
 
 from .bots import make_bot
 from .bots.budget import Budget
+from .edition import get_edition
 from .record import GameRecord
-from .state import VARIANTS, GameState
+from .setup import check_setup_arguments
+from .state import GameState
 from .workers import run_tasks
 
 Z95 = 1.959963984540054
@@ -86,6 +88,7 @@ class GameTask:
     variant: str = "standard"
     budget: Budget | None = None
     keep_moves: bool = False
+    edition: str = "first"
 
 
 @dataclass
@@ -108,9 +111,9 @@ class GameOutcome:
 def play_game(task: GameTask) -> GameOutcome:
     """Play one game of the tournament (runs in a worker process)."""
     players = len(task.names)
-    state = GameState.new(players, task.variant, task.setup_seed)
-    bots = [make_bot(name, seed, task.budget) for name, seed in zip(task.names, task.bot_seeds)]
-    record = GameRecord(list(task.names), task.variant, task.setup_seed)
+    state = GameState.new(players, task.variant, task.setup_seed, edition=task.edition)
+    bots = [make_bot(name, seed, task.budget, state.edition) for name, seed in zip(task.names, task.bot_seeds)]
+    record = GameRecord(list(task.names), task.variant, task.setup_seed, edition=state.edition)
     seconds = [0.0] * players
     decisions = [0] * players
     while not state.is_over():
@@ -208,10 +211,12 @@ class ArenaResult:
     """``pairwise[i][j]``: games in which bot i did better than bot j (ties count half)."""
     seat_wins: list[float]
     """Win rate of each seat, whoever sat there (the first-player advantage shows here)."""
+    edition: str = "first"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": self.players,
+            "edition": self.edition,
             "variant": self.variant,
             "bots": self.bots,
             "seed": self.seed,
@@ -232,7 +237,7 @@ class ArenaResult:
 
 
 def summarise(players: int, variant: str, names: list[str], seed: int, budget: Budget | None,
-              rounds: int, outcomes: list[GameOutcome]) -> ArenaResult:
+              rounds: int, outcomes: list[GameOutcome], edition: str = "first") -> ArenaResult:
     n = len(names)
     games = [0] * n
     score = [0.0] * n
@@ -268,20 +273,26 @@ def summarise(players: int, variant: str, names: list[str], seed: int, budget: B
         ))
     total = len(outcomes) or 1
     return ArenaResult(players, variant, names, seed, None if budget is None else str(budget), rounds, outcomes,
-                       stats, pairwise, [w / total for w in seat_wins])
+                       stats, pairwise, [w / total for w in seat_wins], edition)
 
 
 # -- running a tournament ------------------------------------------------------------------
 
 def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: str = "standard",
-          budget: Budget | None = None, keep_moves: bool = False) -> tuple[int, list[GameTask]]:
-    """The rounds needed for at least ``games`` games (whole rounds only) and their tasks."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
+          budget: Budget | None = None, keep_moves: bool = False,
+          edition: str = "first") -> tuple[int, list[GameTask]]:
+    """The rounds needed for at least ``games`` games (whole rounds only) and their tasks.
+
+    Raises ValueError for an unknown variant or edition, a variant the edition
+    does not have, no games, or a bot that cannot play (unknown, bad budget,
+    no network for the edition).
+    """
+    chosen = get_edition(edition)
+    check_setup_arguments(players, variant, 0, chosen)
     if games < 1:
         raise ValueError("play at least one game")
     for name in names:
-        make_bot(name)  # unknown names and bad budgets fail here, before any game starts
+        make_bot(name, edition=chosen)  # unknown names and bad budgets fail here, before any game starts
     seatings = schedule(players, len(names))
     rounds = -(-games // len(seatings))
     out: list[GameTask] = []
@@ -292,7 +303,7 @@ def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: st
                 index=len(out), round=r, seating=seating,
                 names=tuple(names[b] for b in seating), setup_seed=setup_seed,
                 bot_seeds=tuple(derive_seed(seed, "bot", r, k, seat) for seat in range(players)),
-                variant=variant, budget=budget, keep_moves=keep_moves,
+                variant=variant, budget=budget, keep_moves=keep_moves, edition=chosen.name,
             ))
     return rounds, out
 
@@ -300,12 +311,15 @@ def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: st
 def run_arena(players: int, names: list[str], games: int, seed: int = 0, jobs: int = 1,
               variant: str = "standard", budget: Budget | None = None, keep_moves: bool = False,
               ray_address: str | None = None, use_ray: bool = False,
-              on_game: Callable[[GameOutcome, int], None] | None = None) -> ArenaResult:
-    """Play a tournament and summarise it. ``on_game(outcome, total)`` is called as each game ends."""
-    rounds, work = tasks(players, names, games, seed, variant, budget, keep_moves)
+              on_game: Callable[[GameOutcome, int], None] | None = None, edition: str = "first") -> ArenaResult:
+    """Play a tournament of ``edition`` and summarise it. ``on_game(outcome, total)`` is called as each game ends.
+
+    Raises ValueError as :func:`tasks` does, before any game starts.
+    """
+    rounds, work = tasks(players, names, games, seed, variant, budget, keep_moves, edition)
     outcomes = run_tasks(play_game, work, jobs, use_ray=use_ray, ray_address=ray_address, on_result=on_game)
     outcomes.sort(key=lambda o: o.index)
-    return summarise(players, variant, list(names), seed, budget, rounds, outcomes)
+    return summarise(players, variant, list(names), seed, budget, rounds, outcomes, edition)
 
 
 # -- output ------------------------------------------------------------------------------
@@ -337,7 +351,7 @@ def write_records(result: ArenaResult, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for o in result.outcomes:
         record = GameRecord([result.bots[b] for b in o.seating], result.variant, o.setup_seed,
-                            0, list(o.moves), o.result)
+                            0, list(o.moves), o.result, get_edition(result.edition))
         record.save(folder / f"game-{o.index:05d}.json")
 
 

@@ -28,10 +28,12 @@ from . import core, engine, position, render
 from .board import NUM_REGIONS
 from .bots import BOTS, Bot, make_bot
 from .building import PASS_CHOICE, Choice, MoveBuilder
-from .moves import PASS, IllegalMoveError, Move, NotationError, format_move, parse_move
+from .edition import Edition, get_edition
+from .moves import PASS, IllegalMoveError, Move, NotationError
 from .record import GameRecord, RecordError
 from .rng import SplitMix64
 from .scoring import ENDINGS, Result
+from .setup import check_setup_arguments
 from .state import GameState
 
 app = typer.Typer(
@@ -47,6 +49,24 @@ HUMAN = "human"
 class Variant(StrEnum):
     standard = "standard"
     mordred = "mordred"
+
+
+class EditionName(StrEnum):
+    first = "first"
+    second = "second"
+
+
+EDITION_HELP = "Edition of the game: first (2015, Saxons) or second (2020, instability discs; no Mordred variant)."
+
+
+def checked_edition(players: int, variant: Variant, edition: EditionName) -> Edition:
+    """The edition chosen; a variant it does not have (Mordred in the second) is a usage error (exit code 2)."""
+    chosen = get_edition(edition.value)
+    try:
+        check_setup_arguments(players, variant.value, 0, chosen)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return chosen
 
 
 # -- shared helpers ---------------------------------------------------------------------
@@ -86,10 +106,10 @@ def split_names(values: list[str] | None) -> list[str]:
     return [name.strip().lower() for value in values or [] for name in value.split(",") if name.strip()]
 
 
-def check_bot(name: str, hint: str = "") -> None:
-    """Raise a clear usage error for a bot name (or budget) that make_bot does not accept."""
+def check_bot(name: str, hint: str = "", edition: str = "first") -> None:
+    """Raise a clear usage error for a bot name (or budget) that make_bot does not accept in ``edition``."""
     try:
-        make_bot(name, 0)
+        make_bot(name, 0, edition=edition)
     except ValueError as exc:
         raise typer.BadParameter(f"{exc}{hint}") from None
 
@@ -177,7 +197,8 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
         options = builder.options()
         if builder.complete:
             move = builder.move()
-            console.print(f"Your move: [bold]{format_move(move)}[/bold] ({render.describe_move(move)})")
+            console.print(f"Your move: [bold]{state.notation(move)}[/bold] "
+                          f"({render.describe_move(move, state.edition)})")
             prompt = "[bold]Enter[/bold] plays it, [bold]back[/bold] changes it: "
         else:
             if builder.steps:
@@ -194,7 +215,7 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
         if not text:
             continue
         if command in ("help", "?", "h"):
-            console.print(render.help_view())
+            console.print(render.help_view(state.edition))
         elif command in ("back", "b", "n", "no"):
             if builder.steps:
                 take_back(builder)
@@ -203,7 +224,7 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
         elif command in ("board", "table"):
             console.print(render.TableView(state, seats, hand_of=state.current_player))
         elif command == "borders":
-            console.print(render.borders_view())
+            console.print(render.borders_view(state.edition))
         elif command in ("quit", "exit"):
             raise QuitGame
         elif text.isdigit():
@@ -216,7 +237,7 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
                 console.print("[yellow]The move is complete: Enter plays it, 'back' changes it.[/yellow]")
         else:
             try:
-                move = parse_move(text)
+                move = state.parse(text)
                 state.check(move)
             except (NotationError, IllegalMoveError) as exc:
                 console.print(Text("Not played: ", style="bold red") + Text(str(exc)))
@@ -226,8 +247,8 @@ def ask_move(console: Console, state: GameState, seats: list[str]) -> tuple[Move
 
 def announce(console: Console, state: GameState, seats: list[str], move: Move, in_words: bool = True) -> None:
     """Say who plays what, in notation and (unless just shown) in words, before the move is applied."""
-    words = f"  [dim]({render.describe_move(move)})[/dim]" if in_words else ""
-    console.print(f"{render.player_label(state.current_player, seats)}: [bold]{format_move(move)}[/bold]{words}")
+    words = f"  [dim]({render.describe_move(move, state.edition)})[/dim]" if in_words else ""
+    console.print(f"{render.player_label(state.current_player, seats)}: [bold]{state.notation(move)}[/bold]{words}")
 
 
 def save_record(console: Console, game: GameRecord, path: Path) -> None:
@@ -260,6 +281,7 @@ def play(
     first: Annotated[int, typer.Option("--first", "--first-player", help="Player who moves first (1-based).")] = 1,
     record: Annotated[Path | None, typer.Option(
         help="Where to save the game record (default: kingisdead-game-<seed>.json).")] = None,
+    edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
 ) -> None:
     """Play a game in the terminal, against bots or people at the same keyboard."""
     names = resolve_seats(seats, players)
@@ -270,17 +292,21 @@ def play(
     console = Console(highlight=False)
     if sys.stdin.isatty():
         enable_line_editing()
-    state = GameState.new(len(names), variant.value, seed, first - 1)
-    game = GameRecord(players=names, variant=variant.value, seed=seed, first_player=first - 1)
-    bots: dict[int, Bot] = {seat: make_bot(name, derive_seed(seed, 0, seat))
-                            for seat, name in enumerate(names) if name != HUMAN}
+    state = GameState.new(len(names), variant.value, seed, first - 1, checked_edition(len(names), variant, edition))
+    game = GameRecord(players=names, variant=variant.value, seed=seed, first_player=first - 1, edition=state.edition)
+    try:
+        bots: dict[int, Bot] = {seat: make_bot(name, derive_seed(seed, 0, seat), edition=state.edition)
+                                for seat, name in enumerate(names) if name != HUMAN}
+    except ValueError as exc:  # a bot that cannot play this edition (master's network)
+        raise typer.BadParameter(str(exc)) from None
     humans = [seat for seat, name in enumerate(names) if name == HUMAN]
     path = record if record is not None else Path(f"kingisdead-game-{seed}.json")
     try:
         game.save(path)  # saved from the start and after every move: a closed terminal loses nothing
     except OSError as exc:
         fail(f"cannot write the game record to {path}: {exc.strerror or exc}")
-    console.print(f"[bold]The King Is Dead[/bold]: {len(names)} players, {variant.value} rules, seed {seed}. "
+    console.print(f"[bold]The King Is Dead[/bold], {edition.value} edition: {len(names)} players, "
+                  f"{variant.value} rules, seed {seed}. "
                   f"Players: {', '.join(render.player_label(p, names) for p in range(len(names)))}.")
     try:
         if not humans:
@@ -391,6 +417,7 @@ def simulate(
     records: Annotated[Path | None, typer.Option(help="Directory to write each game's record to.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the summary.")]
     = False,
+    edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
 ) -> None:
     """Play many bot games quickly and summarise them (endings, wins per seat, speed)."""
     names = split_names([bots])
@@ -400,7 +427,8 @@ def simulate(
         raise typer.BadParameter(f"give one bot for every seat or one per seat ({players}), not {len(names)}",
                                  param_hint="--bots")
     for name in set(names):
-        check_bot(name)
+        check_bot(name, edition=edition.value)
+    chosen = checked_edition(players, variant, edition)
     fast = all(name == "random" for name in names)
     if records is not None:
         try:
@@ -414,15 +442,15 @@ def simulate(
                   disable=json_output or not stderr.is_terminal) as progress:
         shown = progress.add_task("games", total=games)
         if fast and records is None and engine.compiled():
-            first_game = GameState.new(players, variant.value, seed)  # its setup carries the rules of all
+            first_game = GameState.new(players, variant.value, seed, edition=chosen)  # its setup carries the rules of all
             for first in range(0, games, BATCH):
                 count = min(BATCH, games - first)
                 tally.add_batch(core.random_outcomes(first_game, seed, first, count))
                 progress.advance(shown, count)
         else:
             for index in range(games):
-                state = GameState.new(players, variant.value, seed + index)
-                seated = None if fast else [make_bot(name, derive_seed(seed, index, seat))
+                state = GameState.new(players, variant.value, seed + index, edition=chosen)
+                seated = None if fast else [make_bot(name, derive_seed(seed, index, seat), edition=chosen)
                                             for seat, name in enumerate(names)]
                 moves, state = play_out(state, seated, Random(derive_seed(seed, index)))
                 result = state.result
@@ -430,12 +458,13 @@ def simulate(
                 tally.add(result, len(moves))
                 progress.advance(shown)
                 if records is not None:
-                    game = GameRecord(names, variant.value, seed + index, 0, [format_move(m) for m in moves],
-                                      result.to_dict())
+                    game = GameRecord(names, variant.value, seed + index, 0, [state.notation(m) for m in moves],
+                                      result.to_dict(), chosen)
                     game.save(records / f"game-{index + 1:05d}-seed-{seed + index}.json")
     seconds = time.perf_counter() - start
     summary = {
-        "games": games, "players": players, "variant": variant.value, "seed": seed, "bots": names,
+        "games": games, "players": players, "edition": edition.value, "variant": variant.value, "seed": seed,
+        "bots": names,
         "seconds": round(seconds, 3), "games_per_second": round(games / seconds, 1) if seconds else None,
         "moves": tally.moves, "moves_per_game": round(tally.moves / games, 2),
         "endings": tally.endings, "wins": tally.wins, "rulers": tally.rulers, "no_ruler": tally.no_ruler,
@@ -444,7 +473,8 @@ def simulate(
         typer.echo(json.dumps(summary))
         return
     console = Console(highlight=False, soft_wrap=True)
-    console.print(f"[bold]{games} games[/bold], {players} players, {variant.value} rules, seeds {seed} to "
+    console.print(f"[bold]{games} games[/bold], {players} players, {edition.value} edition, {variant.value} rules, "
+                  f"seeds {seed} to "
                   f"{seed + games - 1}, bots: {', '.join(names)}" + (" (fast random sampler)" if fast else ""))
     console.print(f"Time: {seconds:.2f} s, {summary['games_per_second']} games/s, "
                   f"{summary['moves_per_game']} moves/game")
@@ -479,7 +509,8 @@ def replay(
     result = state.result
     if json_output:
         typer.echo(json.dumps({
-            "valid": True, "players": game.players, "variant": game.variant, "seed": game.seed,
+            "valid": True, "players": game.players, "edition": game.edition.name, "variant": game.variant,
+            "seed": game.seed,
             "moves": len(game.moves), "finished": result is not None,
             "result": result.to_dict() if result is not None else None,
             "to_move": None if result is not None else state.current_player,
@@ -487,7 +518,7 @@ def replay(
         return
     console = Console(highlight=False, soft_wrap=True)
     console.print(f"[green]Valid record[/green]: {len(game.players)} players ({', '.join(game.players)}), "
-                  f"{game.variant} rules, seed {game.seed}, {len(game.moves)} moves.")
+                  f"{game.edition.name} edition, {game.variant} rules, seed {game.seed}, {len(game.moves)} moves.")
     if board:
         console.print(render.TableView(state, game.players))
     if result is None:
@@ -506,11 +537,13 @@ def new(
     variant: Annotated[Variant, typer.Option(help="Rules variant.")] = Variant.standard,
     seed: Annotated[int, typer.Option(help="Seed of the setup.")] = 0,
     first: Annotated[int, typer.Option(help="Player who moves first (1-based).")] = 1,
+    edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
 ) -> None:
     """Print the starting position of a game as JSON (to use with moves and apply)."""
     if not 1 <= first <= players:
         raise typer.BadParameter(f"--first must be a player from 1 to {players}")
-    typer.echo(position.dumps(GameState.new(players, variant.value, seed, first - 1)))
+    chosen = checked_edition(players, variant, edition)
+    typer.echo(position.dumps(GameState.new(players, variant.value, seed, first - 1, chosen)))
 
 
 @app.command()
@@ -524,7 +557,7 @@ def moves(
     if count:
         typer.echo(len(legal))
     else:
-        typer.echo("\n".join(format_move(m) for m in legal))
+        typer.echo("\n".join(state.notation(m) for m in legal))
 
 
 @app.command()
@@ -616,6 +649,7 @@ def arena(
         help="Address of a running Ray cluster to use instead (implies --ray).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of a table.")]
     = False,
+    edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
 ) -> None:
     """Play a fair tournament: rotated seats, replayed setups, win rates with 95% intervals, Elo for 3+ bots."""
     import os
@@ -629,7 +663,7 @@ def arena(
     try:
         names = tournament.names_from(bots)
         for name in names:
-            make_bot(name, 0)
+            make_bot(name, 0, edition=edition.value)
         thinking = Budget.parse(budget) if budget else None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
@@ -645,7 +679,10 @@ def arena(
         try:
             result = tournament.run_arena(
                 players, names, games, seed, workers, variant.value, thinking,
-                keep_moves=records is not None, ray_address=ray_address, use_ray=ray, on_game=tick)
+                keep_moves=records is not None, ray_address=ray_address, use_ray=ray, on_game=tick,
+                edition=edition.value)
+        except ValueError as exc:  # a variant the edition does not have
+            raise typer.BadParameter(str(exc)) from None
         except RuntimeError as exc:
             fail(str(exc))
     if out is not None:
@@ -662,7 +699,7 @@ def arena(
     if json_output:
         typer.echo(json.dumps(result.to_dict()))
         return
-    table = Table(title=f"{len(result.outcomes)} games, {players} players, seed {seed}"
+    table = Table(title=f"{len(result.outcomes)} games, {players} players, {edition.value} edition, seed {seed}"
                         + (f", budget {result.budget}" if result.budget else ""))
     for column in ("bot", "games", "win rate", "95% CI", "Elo", "s/move"):
         table.add_column(column, justify="left" if column == "bot" else "right")

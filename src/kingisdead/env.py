@@ -8,7 +8,8 @@
 single-agent one (the other seats played by a bot), ``vector_env`` N games
 stepped at once in the compiled core (a Gymnasium vector environment). OpenSpiel registers the
 game as "kingisdead" once :mod:`kingisdead.interfaces.openspiel_game` is
-imported. The encodings are described in docs/rl.md.
+imported. The encodings are described in docs/rl.md. Each takes ``edition``
+("first", the default, or "second"; the vector environment the first only, for now).
 """
 
 from __future__ import annotations

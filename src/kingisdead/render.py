@@ -5,12 +5,14 @@ region-card order with their followers, the common stock, each court, each top
 card and how many cards are left. A hand is drawn only for the player it
 belongs to (the rulebook keeps hands hidden, partners included). The command
 line (:mod:`kingisdead.cli`) decides when to draw what; this module only turns
-engine values into text and tables.
+engine values into text and tables, in the words of the game's edition (its
+regions, factions, cards and invaders: :class:`kingisdead.edition.Edition`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -20,50 +22,99 @@ from rich.text import Text
 
 from . import rules
 from .board import (
-    CARD_NAMES,
     FACTION_CARD,
-    FACTION_NAMES,
     MORDRED_FLAGS,
     NEIGHBOURS,
     NUM_REGIONS,
-    REGION_CODES,
-    REGION_NAMES,
-    SAXON_INVASION,
     SAXONS,
     UNRESOLVED,
     Card,
 )
 from .building import Choice, MoveBuilder
-from .moves import NONE, Move, make_move
+from .edition import FIRST, Edition
+from .moves import NONE, Move, format_move, make_move, parse_move
 from .scoring import Result
 from .state import GameState
 
 FACTION_STYLES = ("bold bright_blue", "bold red", "bold yellow", "bold magenta")
-"""Scots blue, Welsh red, Romano-British yellow as on the board; Loyalists stand out in magenta."""
-SHORT_FACTIONS = ("Scots", "Welsh", "R-Brit", "Loyal")
-
-NOTATION_EXAMPLES = (
-    ("pass", "let the struggle go on without you"),
-    ("Crown Dev<>Lon *Lon +Ebo:W", "swap two region cards, your Crown token on Lon, call a Welsh from Eboracum"),
-    ("Garrison Dev:SW>Ebo:R +Ebo:S", "a Scots and a Welsh leave Deva for Eboracum, a Romano-British goes back"),
-    ("Garrison Dev:S<>Ebo:R +Ebo:S", "the one-for-one Garrison (only when no two-for-one exists anywhere)"),
-    ("Ambassador Cal:S<>Lon:R +Lon:S", "swap one follower of Caledonia with one of Londinium"),
-    ("Settlements S>Lon W>Dev R>Lon +Dev:W", "one follower of each faction from the stock"),
-    ("Scots Din Din +Cal:S", "two Scots from the stock into Din Eidyn"),
-    ("Crown +Ebo:W", "a card whose action is impossible still calls a follower to court"),
-)
+"""Scots (Scottish) blue, Welsh red, Romano-British (English) yellow as on the board; Loyalists in magenta."""
 
 
-def help_view() -> Group:
-    """How to enter a move, the game's commands, and how to read the table."""
+@dataclass(frozen=True)
+class Words:
+    """What an edition calls the things the terminal talks about beyond its names of regions, factions and cards."""
+
+    short_factions: tuple[str, ...]
+    """Column headings for the factions and the Loyalists (kept short: the table fits 80 columns)."""
+    adjectives: tuple[str, ...]
+    """A follower of each kind: 'a Scots follower'."""
+    token: str
+    """The token a Crown (Negotiate) card puts on a region card."""
+    invaders_token: str
+    """What a region without a ruler receives, counted towards the ending ('Saxon token')."""
+    unruled: str
+    """The status of a region that fell to the invaders."""
+    taken: str
+    """What happens to a region a struggle leaves without a ruler."""
+    examples: tuple[tuple[str, str], ...]
+    """Moves in the first edition's notation (shown in the edition's) with what each does."""
+
+
+WORDS = {
+    "first": Words(
+        short_factions=("Scots", "Welsh", "R-Brit", "Loyal"),
+        adjectives=("Scots", "Welsh", "Romano-British", "Loyalist"),
+        token="Crown token", invaders_token="Saxon token", unruled="Saxons", taken="the Saxons take it",
+        examples=(
+            ("pass", "let the struggle go on without you"),
+            ("Crown Dev<>Lon *Lon +Ebo:W",
+             "swap two region cards, your Crown token on Lon, call a Welsh from Eboracum"),
+            ("Garrison Dev:SW>Ebo:R +Ebo:S", "a Scots and a Welsh leave Deva for Eboracum, a Romano-British goes back"),
+            ("Garrison Dev:S<>Ebo:R +Ebo:S", "the one-for-one Garrison (only when no two-for-one exists anywhere)"),
+            ("Ambassador Cal:S<>Lon:R +Lon:S", "swap one follower of Caledonia with one of Londinium"),
+            ("Settlements S>Lon W>Dev R>Lon +Dev:W", "one follower of each faction from the stock"),
+            ("Scots Din Din +Cal:S", "two Scots from the stock into Din Eidyn"),
+            ("Crown +Ebo:W", "a card whose action is impossible still calls a follower to court"),
+        )),
+    "second": Words(
+        short_factions=("Scottish", "Welsh", "English", "Loyal"),
+        adjectives=("Scottish", "Welsh", "English", "Loyalist"),
+        token="negotiation disc", invaders_token="instability disc", unruled="unstable",
+        taken="it becomes unstable",
+        examples=(
+            ("pass", "let the struggle go on without you"),
+            ("Crown Dev<>Lon *Lon +Ebo:W",
+             "swap two region cards, your negotiation disc on Ess, call a Welsh from Northumbria"),
+            ("Garrison Dev:SW>Ebo:R +Ebo:S",
+             "a Scottish and a Welsh leave Lancaster for Northumbria, an English goes back"),
+            ("Garrison Dev:S<>Ebo:R +Ebo:S", "the one-for-one Outmanoeuvre (only when no two-for-one exists anywhere)"),
+            ("Ambassador Cal:S<>Lon:R +Lon:S", "swap one follower of Moray with one of Essex"),
+            ("Settlements S>Lon W>Dev R>Lon +Dev:W", "one follower of each faction from the stock"),
+            ("Scots Din Din +Cal:S", "two Scottish from the stock into Strathclyde"),
+            ("Crown +Ebo:W", "a card whose action is impossible still calls a follower to court"),
+        )),
+}
+"""The terminal's words by edition name."""
+
+
+def words(edition: Edition) -> Words:
+    return WORDS[edition.name]
+
+
+def help_view(edition: Edition = FIRST) -> Group:
+    """How to enter a move in ``edition``'s notation, the game's commands, and how to read the table."""
+    said = words(edition)
     examples = Table.grid(padding=(0, 2))
     examples.add_column(no_wrap=True, style="bold cyan")
     examples.add_column()
-    for notation, meaning in NOTATION_EXAMPLES:
-        examples.add_row("  " + notation, meaning)
+    for notation, meaning in said.examples:
+        examples.add_row("  " + format_move(parse_move(notation), edition), meaning)
+    codes = ", ".join(edition.faction_codes[:3])
+    flags = (" In the Mordred variant, Flag is the region that gets a Loyalist when this one is resolved."
+             if edition.mordred else "")
     return Group(
         Text.from_markup("[bold]Type a move in notation[/bold] (regions by their three-letter codes, "
-                         "factions by S, W, R; a follower called to court last, after +):"),
+                         f"factions by {codes}; a follower called to court last, after +):"),
         examples,
         Text.from_markup(
             "[bold]Or build it step by step[/bold]: type the number of a choice; [bold]back[/bold] undoes "
@@ -71,9 +122,8 @@ def help_view() -> Group:
             "[bold]board[/bold] shows the table again, [bold]borders[/bold] lists the borders, [bold]help[/bold] "
             "shows this, [bold]quit[/bold] saves the game record and stops.\n"
             "[bold]The map[/bold] lists the regions by region-card position (#): the struggle is for the one "
-            "marked contested. ✓ marks the faction in control, Pn under ♛ player n's Crown token (that card can no "
-            "longer be swapped). In the Mordred variant, Flag is the region that gets a Loyalist when this "
-            "one is resolved."),
+            f"marked contested. ✓ marks the faction in control, Pn under ♛ player n's {said.token} (that card "
+            f"can no longer be swapped).{flags}"),
     )
 
 
@@ -82,8 +132,8 @@ def player_label(seat: int, seats: Sequence[str]) -> str:
     return f"Player {seat + 1} ({seats[seat]})"
 
 
-def _faction(kind: int, text: str | None = None) -> Text:
-    return Text(text if text is not None else FACTION_NAMES[kind], style=FACTION_STYLES[kind])
+def _faction(kind: int, text: str) -> Text:
+    return Text(text, style=FACTION_STYLES[kind])
 
 
 def _count(n: int, kind: int) -> Text:
@@ -93,9 +143,9 @@ def _count(n: int, kind: int) -> Text:
 def _status(state: GameState, region: int, position: int) -> Text:
     control = state.control[region]
     if control == SAXONS:
-        return Text("Saxons", style="bold white on red")
+        return Text(words(state.edition).unruled, style="bold white on red")
     if control != UNRESOLVED:
-        return _faction(control, f"{SHORT_FACTIONS[control]} ✓")
+        return _faction(control, f"{words(state.edition).short_factions[control]} ✓")
     if position == state.resolved and not state.is_over():
         return Text("contested", style="bold reverse")
     return Text("waiting", style="dim")
@@ -114,11 +164,12 @@ def map_table(state: GameState, borders: bool = True) -> Table:
     this region is resolved (its flag).
     """
     kinds = 4 if state.mordred else 3
+    edition, short = state.edition, words(state.edition).short_factions
     table = _table("Britain, by region-card position")
     table.add_column("#", justify="right")
     table.add_column("Region", no_wrap=True)
     for k in range(kinds):
-        table.add_column(_faction(k, SHORT_FACTIONS[k]), justify="right")
+        table.add_column(_faction(k, short[k]), justify="right")
     table.add_column("Status", no_wrap=True)
     table.add_column("♛", no_wrap=True)
     if state.mordred:
@@ -130,15 +181,15 @@ def map_table(state: GameState, borders: bool = True) -> Table:
         contested = position == state.resolved and not state.is_over()
         row: list[str | Text] = [
             str(position + 1),
-            f"{REGION_CODES[region]} {REGION_NAMES[region]}",
+            f"{edition.region_codes[region]} {edition.regions[region]}",
             *(_count(state.board[region * 4 + k], k) for k in range(kinds)),
             _status(state, region, position),
             f"P{crown + 1}" if crown >= 0 else "",
         ]
         if state.mordred:
-            row.append(REGION_CODES[MORDRED_FLAGS[region]])
+            row.append(edition.region_codes[MORDRED_FLAGS[region]])
         if borders:
-            row.append(" ".join(REGION_CODES[r] for r in neighbours(region)))
+            row.append(" ".join(edition.region_codes[r] for r in neighbours(region)))
         resolved = state.control[region] != UNRESOLVED
         table.add_row(*row, style="bold" if contested else "dim" if resolved else None)
     return table
@@ -148,24 +199,27 @@ def neighbours(region: int) -> list[int]:
     return [r for r in range(NUM_REGIONS) if NEIGHBOURS[region] >> r & 1]
 
 
-def borders_view() -> Text:
+def borders_view(edition: Edition = FIRST) -> Text:
     """Every region with the regions it borders (for terminals too narrow for the map's column)."""
+    codes = edition.region_codes
     text = Text("Borders:", style="bold")
     for region in range(NUM_REGIONS):
-        text += Text(f"\n  {REGION_CODES[region]} {REGION_NAMES[region]}: "
-                     + ", ".join(REGION_CODES[r] for r in neighbours(region)))
+        text += Text(f"\n  {codes[region]} {edition.regions[region]}: "
+                     + ", ".join(codes[r] for r in neighbours(region)))
     return text
 
 
 def stock_line(state: GameState) -> Text:
-    """The common stock, the Saxon tokens and the passes so far in this struggle."""
+    """The common stock, the Saxon tokens (instability discs) and the passes so far in this struggle."""
+    edition = state.edition
     line = Text("Stock: ", style="bold")
     for k in range(3):
-        line += _faction(k) + Text(f" {state.stock[k]}  ")
+        line += _faction(k, edition.factions[k]) + Text(f" {state.stock[k]}  ")
     if state.mordred:
         line += _faction(3, "Loyalist supply") + Text(f" {state.stock[3]}")
-    line += Text("\nSaxon tokens: ", style="bold")
-    line += Text(f"{state.saxons} of {SAXON_INVASION}", style="bold red" if state.saxons else "")
+    token = words(edition).invaders_token
+    line += Text(f"\n{token[0].upper()}{token[1:]}s: ", style="bold")
+    line += Text(f"{state.saxons} of {edition.invasion}", style="bold red" if state.saxons else "")
     line += Text("  Passes in a row: ", style="bold") + Text(f"{state.passes} of {state.players}")
     return line
 
@@ -176,7 +230,7 @@ def players_table(state: GameState, seats: Sequence[str]) -> Table:
     table.add_column("")
     table.add_column("Player", no_wrap=True)
     for k in range(3):
-        table.add_column(_faction(k, SHORT_FACTIONS[k]), justify="right")
+        table.add_column(_faction(k, words(state.edition).short_factions[k]), justify="right")
     table.add_column("Top card", no_wrap=True)
     table.add_column("Cards left", justify="right")
     if state.players == 4:
@@ -188,7 +242,7 @@ def players_table(state: GameState, seats: Sequence[str]) -> Table:
             "▶" if to_move else "",
             player_label(p, seats),
             *(_count(n, k) for k, n in enumerate(state.court(p))),
-            top.title if top is not None else "-",
+            state.edition.cards[top] if top is not None else "-",
             str(state.cards_left(p)),
         ]
         if state.players == 4:
@@ -200,7 +254,8 @@ def players_table(state: GameState, seats: Sequence[str]) -> Table:
 
 def hand_line(state: GameState, seat: int) -> Text:
     """The cards a player still holds (show it only to that player)."""
-    cards = [f"{card.title} ×{n}" if n > 1 else card.title for card, n in state.hand(seat).items()]
+    names = state.edition.cards
+    cards = [f"{names[card]} ×{n}" if n > 1 else names[card] for card, n in state.hand(seat).items()]
     return Text("Your hand: ", style="bold") + Text(", ".join(cards) if cards else "no cards left (you can only pass)")
 
 
@@ -224,7 +279,7 @@ class TableView:
         yield players_table(state, self.seats)
         contested = state.contested
         if contested is not None and not state.is_over():
-            yield Text(f"Struggle for {contested.title} (region card {state.resolved + 1} of 8). "
+            yield Text(f"Struggle for {state.edition.regions[contested]} (region card {state.resolved + 1} of 8). "
                        f"{player_label(state.current_player, self.seats)} to move.", style="bold")
         if self.hand_of is not None:
             yield hand_line(state, self.hand_of)
@@ -232,56 +287,58 @@ class TableView:
 
 # -- moves in words ------------------------------------------------------------------
 
-FOLLOWER_ADJECTIVES = ("Scots", "Welsh", "Romano-British", "Loyalist")
+def _a(kind: int, edition: Edition = FIRST) -> str:
+    """'a Welsh', 'a Loyalist', 'an English': to go before 'follower'."""
+    adjective = words(edition).adjectives[kind]
+    return f"{'an' if adjective[0] in 'AEIOU' else 'a'} {adjective}"
 
 
-def _a(kind: int) -> str:
-    """'a Welsh', 'a Loyalist': to go before 'follower'."""
-    return f"a {FOLLOWER_ADJECTIVES[kind]}"
-
-
-def describe_move(move: Move) -> str:
-    """A move in plain words, to go with its notation."""
+def describe_move(move: Move, edition: Edition = FIRST) -> str:
+    """A move in plain words in ``edition``'s names, to go with its notation."""
     if move.card is None:
         return "passes"
     card, a = move.card, move.action
+    regions, said = edition.regions, words(edition)
     if card is Card.CROWN:
-        words = (f"swaps the region cards of {REGION_NAMES[a[0]]} and {REGION_NAMES[a[1]]} "
-                 f"and puts the Crown token on {REGION_NAMES[a[2]]}") if a else "cannot swap any region cards"
+        what = (f"swaps the region cards of {regions[a[0]]} and {regions[a[1]]} "
+                f"and puts the {said.token} on {regions[a[2]]}") if a else "cannot swap any region cards"
     elif card is Card.GARRISON and len(a) == 5:
-        words = (f"{_a(a[1])} and {_a(a[2])} follower leave {REGION_NAMES[a[0]]} for {REGION_NAMES[a[3]]}, "
-                 f"{_a(a[4])} follower goes back")
+        what = (f"{_a(a[1], edition)} and {_a(a[2], edition)} follower leave {regions[a[0]]} for {regions[a[3]]}, "
+                f"{_a(a[4], edition)} follower goes back")
     elif card in (Card.GARRISON, Card.AMBASSADOR) and a:
-        words = (f"{_a(a[1])} follower of {REGION_NAMES[a[0]]} changes places with "
-                 f"{_a(a[3])} follower of {REGION_NAMES[a[2]]}")
+        what = (f"{_a(a[1], edition)} follower of {regions[a[0]]} changes places with "
+                f"{_a(a[3], edition)} follower of {regions[a[2]]}")
     elif card in (Card.GARRISON, Card.AMBASSADOR):
-        words = "no exchange is possible"
+        what = "no exchange is possible"
     elif card is Card.SETTLEMENTS:
-        placed = [f"{_a(f)} follower in {REGION_NAMES[r]}" for f, r in enumerate(a) if r != NONE]
-        words = "places " + (", ".join(placed) if placed else "nothing (the stock is empty)")
+        placed = [f"{_a(f, edition)} follower in {regions[r]}" for f, r in enumerate(a) if r != NONE]
+        what = "places " + (", ".join(placed) if placed else "nothing (the stock is empty)")
     else:
-        name = FACTION_NAMES[FACTION_CARD[card]]
+        faction = FACTION_CARD[card]
+        name = said.adjectives[faction]
         if not a:
-            words = f"no {name} follower can be placed"
+            what = f"no {name} follower can be placed"
         elif len(a) == 1:
-            words = f"{_a(FACTION_CARD[card])} follower to {REGION_NAMES[a[0]]}"
+            what = f"{_a(faction, edition)} follower to {regions[a[0]]}"
         elif a[0] == a[1]:
-            words = f"two {name} followers to {REGION_NAMES[a[0]]}"
+            what = f"two {name} followers to {regions[a[0]]}"
         else:
-            words = f"one {name} follower each to {REGION_NAMES[a[0]]} and {REGION_NAMES[a[1]]}"
-    court = (f"; calls {_a(move.court[1])} follower from {REGION_NAMES[move.court[0]]} to court"
+            what = f"one {name} follower each to {regions[a[0]]} and {regions[a[1]]}"
+    court = (f"; calls {_a(move.court[1], edition)} follower from {regions[move.court[0]]} to court"
              if move.court is not None else "; no follower to call to court")
-    return f"plays {card.title}: {words}{court}"
+    return f"plays {edition.cards[card]}: {what}{court}"
 
 
 def describe_resolution(state: GameState, position: int) -> str:
     """What the struggle at ``position`` (already resolved) ended in."""
+    edition, said = state.edition, words(state.edition)
     region = state.order[position]
     control = state.control[region]
+    name = edition.regions[region]
     if control == SAXONS:
-        return (f"The struggle for {REGION_NAMES[region]} ends with no faction in the lead: the Saxons take it "
-                f"(Saxon token {_saxons_until(state, position)} of {SAXON_INVASION}).")
-    return f"The struggle for {REGION_NAMES[region]} ends: the {FACTION_NAMES[control]} take control."
+        return (f"The struggle for {name} ends with no faction in the lead: {said.taken} "
+                f"({said.invaders_token} {_saxons_until(state, position)} of {edition.invasion}).")
+    return f"The struggle for {name} ends: the {edition.factions[control]} take control."
 
 
 def _saxons_until(state: GameState, position: int) -> int:
@@ -297,13 +354,14 @@ def result_view(result: Result, seats: Sequence[str]) -> Text:
 
 # -- building a move step by step ---------------------------------------------------------
 
-def _step_names(card: int, length: int) -> list[str]:
-    """What each of the ``length`` steps of a card's action means, in order.
+def _step_names(card: int, length: int, edition: Edition = FIRST) -> list[str]:
+    """What each of the ``length`` steps of a card's action means, in order, in ``edition``'s words.
 
     A card whose action is impossible here has no action steps (``length`` 0).
     """
     if card == Card.CROWN:
-        names = ["first region card to swap", "second region card to swap", "region card for your Crown token"]
+        names = ["first region card to swap", "second region card to swap",
+                 f"region card for your {words(edition).token}"]
     elif card == Card.GARRISON and length == 5:
         names = ["region that two followers leave", "first follower to leave", "second follower to leave",
                  "bordering region they go to", "follower sent back in exchange"]
@@ -311,9 +369,9 @@ def _step_names(card: int, length: int) -> list[str]:
         names = ["first region of the exchange", "follower leaving it",
                  "second region of the exchange", "follower leaving that one"]
     elif card == Card.SETTLEMENTS:
-        names = [f"region for the {FACTION_NAMES[f]} follower" for f in range(3)]
+        names = [f"region for the {edition.factions[f]} follower" for f in range(3)]
     else:
-        name = FACTION_NAMES[FACTION_CARD[Card(card)]]
+        name = edition.factions[FACTION_CARD[Card(card)]]
         names = [f"region for the first {name} follower", f"region for the second {name} follower"]
     return names[:length]
 
@@ -329,7 +387,7 @@ def step_prompt(builder: MoveBuilder) -> str:
     steps = builder.steps
     if not steps:
         return "card to play (or pass)"
-    names = _step_names(steps[0].value, _action_length(builder))
+    names = _step_names(steps[0].value, _action_length(builder), builder.state.edition)
     done = len(steps) - 1
     if done < len(names):
         return names[done]
@@ -351,7 +409,7 @@ def board_for_choices(builder: MoveBuilder) -> list[int]:
 
 
 def steps_so_far(builder: MoveBuilder) -> str:
-    return " › ".join(choice.label for choice in builder.steps)
+    return " › ".join(choice.name(builder.state.edition) for choice in builder.steps)
 
 
 def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None = None) -> str:
@@ -360,12 +418,12 @@ def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None =
         board = state.board if board is None else board
         base = choice.value * 4
         kinds = 4 if state.mordred else 3
-        counts = " ".join(f"{'SWRL'[k]}{board[base + k]}" for k in range(kinds))
-        return f"{REGION_NAMES[choice.value]} ({counts})"
+        counts = " ".join(f"{state.edition.faction_codes[k]}{board[base + k]}" for k in range(kinds))
+        return f"{state.edition.regions[choice.value]} ({counts})"
     if choice.kind == "card":
         copies = state.hands[state.current_player * 7 + choice.value]
-        return CARD_NAMES[choice.value] + (f" ×{copies}" if copies > 1 else "")
-    return choice.label
+        return state.edition.cards[choice.value] + (f" ×{copies}" if copies > 1 else "")
+    return choice.name(state.edition)
 
 
 class Flow:

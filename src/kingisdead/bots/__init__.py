@@ -5,7 +5,10 @@ command line, the arena and the web app accept the same names. A name may
 carry a thinking budget after a colon: ``mcts:2s`` (seconds per move) or
 ``mcts:500`` (search iterations per move). The levels for people
 (``beginner``, ``intermediate``, ``strong``, ``max``) are names too; see
-:mod:`.levels` and docs/bots.md.
+:mod:`.levels` and docs/bots.md. Every bot plays either edition through the
+engine, except those guided by the learned network (``master``, ``mcts-net``,
+``mcts-net-b``): it was trained on the first edition, so :func:`make_bot` refuses
+them for the second.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from random import Random
 from typing import Protocol
 
 from .. import core, engine
+from ..edition import Edition, get_edition
 from ..moves import Move
 from ..state import GameState
 from .budget import Budget
@@ -190,16 +194,27 @@ def split_name(spec: str) -> tuple[str, Budget | None]:
     return name, Budget.parse(budget) if budget else None
 
 
-def make_bot(name: str, seed: int = 0, budget: Budget | None = None) -> Bot:
-    """A bot by name (``name`` or ``name:budget``); unknown names raise ValueError listing the known ones.
+NETWORK_BOTS = frozenset({"master", "mcts-net", "mcts-net-b"})
+"""The bots guided by the learned network, which play only the editions it was trained on."""
 
-    A budget in the name wins over ``budget``; bots that do not search ignore budgets.
+
+def make_bot(name: str, seed: int = 0, budget: Budget | None = None, edition: str | Edition = "first") -> Bot:
+    """A bot by name (``name`` or ``name:budget``) to play games of ``edition``.
+
+    A budget in the name wins over ``budget``; bots that do not search ignore
+    budgets. Raises ValueError for an unknown name (listing the known ones),
+    a bad budget or edition, and for a network-guided bot in an edition no
+    network was trained for.
     """
     base, own_budget = split_name(name)
     try:
         factory = BOTS[base]
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})") from None
+    if base in NETWORK_BOTS:
+        from .master import check_edition
+
+        check_edition(get_edition(edition))
     return factory(seed, own_budget or budget)
 
 

@@ -19,6 +19,7 @@ from random import Random
 from typing import Any
 
 from .. import core
+from ..edition import Edition
 from ..moves import Move
 from ..state import GameState
 from .budget import Budget
@@ -56,6 +57,17 @@ SECOND_NETWORK_VARIABLE = "KINGISDEAD_NETWORK_B"
 """The weight file of ``mcts-net-b``, so that two networks can meet in one arena (default: as ``mcts-net``)."""
 
 
+TRAINED_EDITIONS = frozenset({"first"})
+"""The editions a network has been trained for (the shipped one learnt the first edition in self-play)."""
+
+
+def check_edition(edition: Edition) -> None:
+    """Raise ValueError unless a network has been trained for ``edition``."""
+    if edition.name not in TRAINED_EDITIONS:
+        raise ValueError(f"no network trained for the {edition.name} edition yet: the master level and the "
+                         "mcts-net bots play only the first edition (choose strong or max instead)")
+
+
 def shipped_network() -> Path:
     """The weights that ship in the package (``kingisdead/data/master.kdn``)."""
     from importlib import resources
@@ -91,10 +103,12 @@ def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchC
     ``threads`` searches run root-parallel with the GIL released, visits
     pooled. One seed drawn from ``rng`` decides every draw, so an iteration
     budget gives the same result on every run. Raises ValueError for a
-    finished game and IllegalMoveError for an illegal move in ``include``.
+    finished game or an edition no network was trained for, and
+    IllegalMoveError for an illegal move in ``include``.
     """
     if state.is_over():
         raise ValueError("the game is over: there is no move to search")
+    check_edition(state.edition)
     for move in include:
         state.check(move)
     config = config or SearchConfig()
@@ -129,6 +143,8 @@ class MasterBot:
         self.solver.engine = "core"
 
     def choose(self, state: GameState) -> Move:
+        """The guided search's move; ValueError for a game of an edition no network was trained for."""
+        check_edition(state.edition)
         forced = only_move(state)
         if forced is not None:
             return forced

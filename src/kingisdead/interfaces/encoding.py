@@ -28,8 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..board import CARD_NAMES, FACTION_NAMES, NUM_CARDS, NUM_KINDS, NUM_REGIONS, REGION_NAMES
+from ..board import NUM_CARDS, NUM_KINDS, NUM_REGIONS
 from ..building import PASS_CHOICE, Choice, MoveBuilder, move_steps
+from ..edition import FIRST, Edition
 from ..moves import Move
 from ..rules import last_card_applies
 from ..state import GameState, _play_ranking
@@ -72,15 +73,16 @@ def action_to_choice(action: int) -> Choice:
     return Choice("faction", action - FACTION_BASE)
 
 
-def action_name(action: int) -> str:
-    """A short readable name: 'pass', 'Crown', 'region Deva', 'faction Welsh', 'none'."""
+def action_name(action: int, edition: Edition = FIRST) -> str:
+    """A short readable name in ``edition``'s words: 'pass', 'Crown', 'region Deva', 'faction Welsh', 'none'
+    (second edition: 'Negotiate', 'region Lancaster'...). The integers mean the same in both editions."""
     choice = action_to_choice(action)
     if choice.kind == "card":
-        return CARD_NAMES[choice.value]
+        return edition.cards[choice.value]
     if choice.kind == "region":
-        return "region " + REGION_NAMES[choice.value]
+        return "region " + edition.regions[choice.value]
     if choice.kind == "faction":
-        return "faction " + FACTION_NAMES[choice.value]
+        return "faction " + edition.factions[choice.value]
     return choice.kind
 
 

@@ -16,7 +16,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
+from ..edition import Edition, get_edition
 from ..moves import IllegalMoveError
+from ..setup import check_setup_arguments
 from ..state import GameState
 from .encoding import NUM_ACTIONS
 from .pettingzoo_env import SEED_BOUND, observation_space, render_text
@@ -30,18 +32,22 @@ class KingIsDeadGym(gymnasium.Env):
     reset; ``opponent`` a bot name from :data:`kingisdead.bots.BOTS` or a Bot.
     ``illegal_reward`` None makes an integer outside the mask raise
     IllegalMoveError; a number instead ends the episode with that reward.
+    ``edition`` is "first", "second" or an :class:`~kingisdead.edition.Edition`;
+    the observation and action spaces are the same in both. ValueError for a
+    setup the edition does not have, or a bot name that cannot play it.
     """
 
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, players: int = 2, variant: str = "standard", opponent: str | Bot = "random",
                  seat: int | str = 0, render_mode: str | None = None,
-                 illegal_reward: float | None = None) -> None:
-        GameState.new(players, variant)  # validates players and variant
+                 illegal_reward: float | None = None, edition: str | Edition = "first") -> None:
+        self.edition = get_edition(edition)
+        check_setup_arguments(players, variant, 0, self.edition)
         if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ValueError(f"seat must be 'random' or a seat from 0 to {players - 1}, got {seat!r}")
         if isinstance(opponent, str):
-            make_bot(opponent)  # unknown names fail now, not at the first reset
+            make_bot(opponent, edition=self.edition)  # unknown names fail now, not at the first reset
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.players, self.variant, self.opponent, self.seat_choice = players, variant, opponent, seat
@@ -66,12 +72,13 @@ class KingIsDeadGym(gymnasium.Env):
         if self.seat_choice == "random":
             self.seat = int(self.np_random.integers(self.players))
         self._bots = [
-            make_bot(self.opponent, int(self.np_random.integers(SEED_BOUND))) if isinstance(self.opponent, str)
+            make_bot(self.opponent, int(self.np_random.integers(SEED_BOUND)), edition=self.edition)
+            if isinstance(self.opponent, str)
             else self.opponent
             for _ in range(self.players)
         ]
         self.game = SteppedGame(GameState.new(self.players, self.variant, game_seed,
-                                              options.get("first_player", 0)))
+                                              options.get("first_player", 0), self.edition))
         self._ended = False
         self._bots_play()
         return self._observe(), self._info()
@@ -138,6 +145,7 @@ class KingIsDeadGym(gymnasium.Env):
 
 
 def gym_env(players: int = 2, variant: str = "standard", opponent: str | Bot = "random", seat: int | str = 0,
-            render_mode: str | None = None, illegal_reward: float | None = None) -> KingIsDeadGym:
+            render_mode: str | None = None, illegal_reward: float | None = None,
+            edition: str | Edition = "first") -> KingIsDeadGym:
     """The single-agent environment (see :class:`KingIsDeadGym`)."""
-    return KingIsDeadGym(players, variant, opponent, seat, render_mode, illegal_reward)
+    return KingIsDeadGym(players, variant, opponent, seat, render_mode, illegal_reward, edition)

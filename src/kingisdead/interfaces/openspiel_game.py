@@ -3,6 +3,7 @@
 >>> import pyspiel
 >>> from kingisdead.interfaces import openspiel_game  # registers the game
 >>> game = pyspiel.load_game("kingisdead(players=3,variant=mordred)")
+>>> second = pyspiel.load_game("kingisdead(players=2,edition=second)")
 
 The setup is explicit chance: every follower drawn from the bag and every step
 of the shuffle of the region cards is a chance node, with exactly the
@@ -19,14 +20,15 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..board import FACTION_CODES, FACTION_NAMES, NUM_KINDS, NUM_REGIONS, REGION_CODES
+from ..board import NUM_KINDS, NUM_REGIONS
+from ..edition import EDITIONS, get_edition
 from ..rng import SplitMix64
 from ..setup import FOLLOWER, VARIANTS, SetupDraws
 from .encoding import FIELDS, NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_name
 from .stepping import SteppedGame, max_steps
 
 SHORT_NAME = "kingisdead"
-DEFAULT_PARAMS = {"players": 2, "variant": "standard"}
+DEFAULT_PARAMS = {"players": 2, "variant": "standard", "edition": "first"}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -50,15 +52,21 @@ MAX_CHANCE_OUTCOMES = NUM_REGIONS
 
 
 class KingIsDeadGame(pyspiel.Game):
-    """The King Is Dead for OpenSpiel; parameters ``players`` (2-4) and ``variant`` (standard, mordred)."""
+    """The King Is Dead for OpenSpiel; parameters ``players`` (2-4), ``variant`` (standard, mordred)
+    and ``edition`` (first, second: the second has no Mordred variant). ValueError for other values."""
 
     def __init__(self, params: dict | None = None) -> None:
         params = {**DEFAULT_PARAMS, **(params or {})}
-        players, variant = int(params["players"]), str(params["variant"])
+        players, variant, edition = int(params["players"]), str(params["variant"]), str(params["edition"])
         if players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, not {players}")
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        if edition not in EDITIONS:
+            raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+        self.edition = get_edition(edition)
+        if variant == "mordred" and not self.edition.mordred:
+            raise ValueError(f"the {edition} edition has no Mordred variant")
         self.players, self.variant = players, variant
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -86,7 +94,7 @@ class KingIsDeadState(pyspiel.State):
 
     def __init__(self, game: KingIsDeadGame) -> None:
         super().__init__(game)
-        self.setup = SetupDraws(game.players, game.variant, 0)
+        self.setup = SetupDraws(game.players, game.variant, 0, game.edition)
         self.stepped: SteppedGame | None = None
 
     def current_player(self) -> int:
@@ -116,9 +124,9 @@ class KingIsDeadState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if self.setup.kind == FOLLOWER:
-                return f"draw {FACTION_NAMES[action]}"
+                return f"draw {self.setup.edition.factions[action]}"
             return f"swap card {self.setup.swap_at + 1} with card {action + 1}"
-        return action_name(action)
+        return action_name(action, self.setup.edition)
 
     def is_terminal(self) -> bool:
         return self.stepped is not None and self.stepped.is_over()
@@ -182,27 +190,27 @@ def play_setup_from_seed(state: KingIsDeadState, seed: int) -> None:
         state.apply_action(state.setup.pick(rng))
 
 
-CONTROL_CODES = ("?", "S", "W", "R", "L", "Saxons")
-
-
 def state_text(game: SteppedGame) -> str:
-    """The position in a few plain lines (OpenSpiel prints states often: no Rich tables here)."""
+    """The position in a few plain lines in the edition's codes (OpenSpiel prints states often: no Rich tables)."""
     s = game.state
+    edition = s.edition
+    codes = edition.faction_codes
+    control = ("?", *codes, "Saxons" if edition.invaders == "Saxons" else "unstable")
     lines = []
     for position, region in enumerate(s.order):
-        counts = " ".join(f"{FACTION_CODES[k]}{s.board[region * 4 + k]}" for k in range(NUM_KINDS))
+        counts = " ".join(f"{codes[k]}{s.board[region * 4 + k]}" for k in range(NUM_KINDS))
         crown = f" crown:p{s.crowns[region] + 1}" if s.crowns[region] >= 0 else ""
-        lines.append(f"{position + 1} {REGION_CODES[region]} {counts} {CONTROL_CODES[s.control[region] + 1]}{crown}")
-    lines.append("stock " + " ".join(f"{FACTION_CODES[k]}{s.stock[k]}" for k in range(NUM_KINDS))
-                 + f" saxons {s.saxons} passes {s.passes}")
+        lines.append(f"{position + 1} {edition.region_codes[region]} {counts} {control[s.control[region] + 1]}{crown}")
+    lines.append("stock " + " ".join(f"{codes[k]}{s.stock[k]}" for k in range(NUM_KINDS))
+                 + f" {edition.invaders.lower()} {s.saxons} passes {s.passes}")
     for p in range(s.players):
-        court = " ".join(f"{FACTION_CODES[f]}{c}" for f, c in enumerate(s.court(p)))
-        hand = ",".join(card.title for card in s.hand(p))
+        court = " ".join(f"{codes[f]}{c}" for f, c in enumerate(s.court(p)))
+        hand = ",".join(edition.cards[card] for card in s.hand(p))
         lines.append(f"p{p + 1} court {court} hand {hand or '-'}")
     if s.result is not None:
         lines.append(s.result.reason)
     else:
-        lines.append(f"p{s.player + 1} to move" + (": " + ", ".join(action_name(a) for a in game.steps)
+        lines.append(f"p{s.player + 1} to move" + (": " + ", ".join(action_name(a, edition) for a in game.steps)
                                                      if game.steps else ""))
     return "\n".join(lines)
 

@@ -5,7 +5,8 @@ chooses one integer of the action encoding per ``step``; it keeps acting until
 its move is complete, then the turn passes. Observations are dicts with the
 observation vector for that agent and the mask of the integers it may choose
 now (all zero for an agent that is not to act). Rewards come only at the end,
-from :func:`.stepping.returns`.
+from :func:`.stepping.returns`. Either edition is played (``edition``): the
+encodings have the same shapes and meanings in both.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from rich.console import Console
 
+from ..edition import Edition, get_edition
 from ..render import TableView
+from ..setup import check_setup_arguments
 from ..state import GameState
 from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_name
 from .stepping import SteppedGame
@@ -43,7 +46,7 @@ def render_text(game: SteppedGame) -> str:
     seats = [f"player_{p}" for p in range(game.state.players)]
     Console(file=buffer, width=100, color_system=None).print(TableView(game.state, seats))
     if game.steps:
-        chosen = ", ".join(action_name(a) for a in game.steps)
+        chosen = ", ".join(action_name(a, game.state.edition) for a in game.steps)
         buffer.write(f"Player {game.player + 1} is building a move: {chosen}\n")
     if game.state.result is not None:
         buffer.write(game.state.result.reason + "\n")
@@ -51,13 +54,20 @@ def render_text(game: SteppedGame) -> str:
 
 
 class KingIsDeadAEC(AECEnv):
-    """The King Is Dead for 2-4 agents, one building step per ``step`` (see docs/rl.md)."""
+    """The King Is Dead for 2-4 agents, one building step per ``step`` (see docs/rl.md).
+
+    ``edition`` is "first", "second" or an :class:`~kingisdead.edition.Edition`
+    (with options); ValueError for a player count, variant or edition the game
+    does not have (the second edition has no Mordred variant).
+    """
 
     metadata: dict[str, Any] = {"name": "kingisdead_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
-    def __init__(self, players: int = 2, variant: str = "standard", render_mode: str | None = None) -> None:
+    def __init__(self, players: int = 2, variant: str = "standard", render_mode: str | None = None,
+                 edition: str | Edition = "first") -> None:
         super().__init__()
-        GameState.new(players, variant)  # validates players and variant with the engine's own message
+        self.edition = get_edition(edition)
+        check_setup_arguments(players, variant, 0, self.edition)  # the engine's own messages
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.players = players
@@ -91,7 +101,7 @@ class KingIsDeadAEC(AECEnv):
         game_seed = options.get("game_seed")
         if game_seed is None:
             game_seed = int(self._np_random.integers(SEED_BOUND))
-        state = GameState.new(self.players, self.variant, game_seed, options.get("first_player", 0))
+        state = GameState.new(self.players, self.variant, game_seed, options.get("first_player", 0), self.edition)
         self.game = SteppedGame(state)
         self.game_seed = game_seed
         self.agents = self.possible_agents[:]
@@ -151,20 +161,21 @@ class KingIsDeadAEC(AECEnv):
         return self.game
 
 
-def raw_env(players: int = 2, variant: str = "standard", render_mode: str | None = None) -> KingIsDeadAEC:
+def raw_env(players: int = 2, variant: str = "standard", render_mode: str | None = None,
+            edition: str | Edition = "first") -> KingIsDeadAEC:
     """The environment without PettingZoo's safety wrappers (an illegal integer raises)."""
-    return KingIsDeadAEC(players, variant, render_mode)
+    return KingIsDeadAEC(players, variant, render_mode, edition)
 
 
 def aec_env(players: int = 2, variant: str = "standard", render_mode: str | None = None,
-            illegal_reward: float = -1.0) -> AECEnv:
+            illegal_reward: float = -1.0, edition: str | Edition = "first") -> AECEnv:
     """The environment with PettingZoo's usual wrappers, as its classic games have them.
 
     An integer outside the mask ends the game with ``illegal_reward`` for the
     agent that chose it (and 0 for the others), out-of-range integers fail an
     assertion, and calls out of order (step before reset) are refused.
     """
-    env: AECEnv = raw_env(players, variant, render_mode)
+    env: AECEnv = raw_env(players, variant, render_mode, edition)
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)

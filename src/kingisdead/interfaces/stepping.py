@@ -107,8 +107,10 @@ class SteppedGame:
         choice = action_to_choice(action)
         offered = self.legal_actions()
         if action not in offered:
-            names = ", ".join(f"{a} ({action_name(a)})" for a in offered)
-            raise IllegalMoveError(f"action {action} ({action_name(action)}) is not offered; the choices are: {names}")
+            edition = self.state.edition
+            names = ", ".join(f"{a} ({action_name(a, edition)})" for a in offered)
+            raise IllegalMoveError(f"action {action} ({action_name(action, edition)}) is not offered; "
+                                   f"the choices are: {names}")
         builder = self.builder
         builder.steps.append(choice)  # offered, so MoveBuilder.choose would accept it
         self.steps.append(action)

@@ -37,7 +37,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import core
+from ..edition import Edition, get_edition
 from ..moves import IllegalMoveError
+from ..setup import check_setup_arguments
 from ..state import GameState
 from .encoding import NUM_ACTIONS, OBSERVATION_SIZE
 from .pettingzoo_env import SEED_BOUND, observation_space, render_text
@@ -52,6 +54,9 @@ class KingIsDeadVectorEnv(VectorEnv):
     default, as Gymnasium's vector environments) returns fresh arrays.
     ``autoreset_mode`` is ``AutoresetMode.NEXT_STEP`` (the default) or
     ``AutoresetMode.SAME_STEP`` (or their values, "NextStep" and "SameStep").
+    ``edition`` is "first" (the default) or "second"; the compiled core's
+    batched games do not take an edition yet, so "second" raises ValueError
+    for now (the PettingZoo and Gymnasium environments play it).
     Needs the compiled core (RuntimeError otherwise).
     """
 
@@ -59,10 +64,17 @@ class KingIsDeadVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int, players: int = 2, variant: str = "standard", copy: bool = True,
                  render_mode: str | None = None,
-                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 edition: str | Edition = "first") -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        mordred = GameState.new(players, variant).mordred  # validates players and variant
+        self.edition = get_edition(edition)
+        check_setup_arguments(players, variant, 0, self.edition)
+        if self.edition.name != "first":
+            raise ValueError(f"the vector environment plays only the first edition for now: the compiled core's "
+                             f"batched games do not take the {self.edition.name} edition yet (the PettingZoo and "
+                             "Gymnasium environments play it)")
+        mordred = variant == "mordred"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
@@ -237,6 +249,7 @@ class KingIsDeadVectorEnv(VectorEnv):
 
 def vector_env(num_envs: int, players: int = 2, variant: str = "standard", copy: bool = True,
                render_mode: str | None = None,
-               autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> KingIsDeadVectorEnv:
+               autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+               edition: str | Edition = "first") -> KingIsDeadVectorEnv:
     """The batched environment (see :class:`KingIsDeadVectorEnv`)."""
-    return KingIsDeadVectorEnv(num_envs, players, variant, copy, render_mode, autoreset_mode)
+    return KingIsDeadVectorEnv(num_envs, players, variant, copy, render_mode, autoreset_mode, edition)
