@@ -61,11 +61,29 @@ def test_gymnasium_plays_a_second_edition_episode_against_a_bot():
         gym_env(opponent="master", edition="second")
 
 
-def test_the_vector_environment_says_it_cannot_play_the_second_edition_yet():
-    with pytest.raises(ValueError, match="only the first edition for now"):
-        vector_env(2, edition="second")
+def test_the_vector_environment_plays_the_second_edition():
+    """Its games are GameState.new's second-edition games, with the options given, and run to their end."""
+    edition = SECOND.with_options(reversal="exact")
+    env = vector_env(2, 3, edition=edition)
+    obs, info = env.reset(options={"game_seeds": [7, 8]})
+    for i, game_seed in enumerate([7, 8]):
+        state = GameState.new(3, seed=game_seed, edition=edition)
+        assert env.game_state(i) == state and env.game_state(i).edition == edition
+        np.testing.assert_array_equal(obs[i], np.asarray(observation(state, 0), dtype=np.float32))
+    rng = np.random.default_rng(3)
+    ended = np.zeros(2, dtype=bool)
+    for _ in range(2000):
+        # A game that just ended has no legal action; its next step sets it up anew and ignores 0.
+        actions = [int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0 for mask in info["action_mask"]]
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        ended |= terminated
+        if ended.all():
+            break
+    assert ended.all()
     with pytest.raises(ValueError, match="unknown edition"):
         vector_env(2, edition="third")
+    with pytest.raises(ValueError, match="no Mordred"):
+        vector_env(2, variant="mordred", edition="second")
 
 
 def test_openspiel_takes_the_edition_parameter_and_plays_to_the_end():

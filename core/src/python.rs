@@ -114,7 +114,7 @@ fn ban_from_py(s: &State, (player, reverse): (u8, Vec<i8>)) -> Option<Ban> {
 
 /// The index into `board::EDITIONS` and the effective option bits of a
 /// `kingisdead.edition.Edition` (ValueError for what the core does not know).
-fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
+pub(crate) fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
     let py = edition.py();
     let name: String = field(edition, intern!(py, "name"))?;
     let index = board::edition_index(&name)

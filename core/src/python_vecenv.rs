@@ -9,7 +9,8 @@ use numpy::{PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 
-use super::state_to_py;
+use super::{edition_from_py, state_to_py};
+use crate::board;
 use crate::encoding::OBSERVATION_SIZE;
 use crate::stepping::NUM_ACTIONS;
 use crate::vecenv::{Autoreset, Outputs, StepOutputs, VecEnv};
@@ -54,16 +55,18 @@ struct PyVecEnv {
 
 #[pymethods]
 impl PyVecEnv {
-    /// `len(seeds)` games set up as `new_game(players, mordred, seed, first_player)`;
-    /// `same_step` replaces a finished game in the step that ends it, else at the next step.
+    /// `len(seeds)` games set up as `new_game(players, mordred, seed, first_player, edition)`
+    /// (a `kingisdead.edition.Edition`, the first edition when None); `same_step` replaces
+    /// a finished game in the step that ends it, else at the next step.
     #[new]
-    #[pyo3(signature = (players, mordred, first_player, seeds, same_step=false))]
+    #[pyo3(signature = (players, mordred, first_player, seeds, same_step=false, edition=None))]
     fn new(
         players: u8,
         mordred: bool,
         first_player: u8,
         seeds: PyReadonlyArray1<'_, u64>,
         same_step: bool,
+        edition: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seeds = seeds
             .as_slice()
@@ -73,7 +76,11 @@ impl PyVecEnv {
         } else {
             Autoreset::NextStep
         };
-        let env = VecEnv::new(players, mordred, first_player, seeds, autoreset)
+        let rules = match edition {
+            Some(e) => edition_from_py(e)?,
+            None => (board::FIRST_EDITION, board::FIRST.default_options()),
+        };
+        let env = VecEnv::new(rules, players, mordred, first_player, seeds, autoreset)
             .map_err(PyValueError::new_err)?;
         Ok(PyVecEnv { env })
     }

@@ -6,7 +6,8 @@
 //! seed the caller passes for it, at the next call or at once ([`Autoreset`]).
 
 use crate::encoding::{observe, returns, OBSERVATION_SIZE};
-use crate::setup::{check_setup_arguments, new_game};
+use crate::setup::{check_setup_arguments, new_game_in};
+use crate::state::State;
 use crate::state::MAX_PLAYERS;
 use crate::stepping::{SteppedGame, NUM_ACTIONS};
 
@@ -47,6 +48,9 @@ pub enum Autoreset {
 
 /// A batch of games of one configuration.
 pub struct VecEnv {
+    /// The edition (index into `board::EDITIONS`) and its option bits.
+    edition: u8,
+    options: u8,
     players: u8,
     mordred: bool,
     first_player: u8,
@@ -55,9 +59,11 @@ pub struct VecEnv {
 }
 
 impl VecEnv {
-    /// `num_envs` games of `players` (2-4) seats, set up from `seeds`; the
-    /// errors are the setup's own messages.
+    /// `num_envs` games of `players` (2-4) seats of `edition` with `options`
+    /// (as `State` holds them), set up from `seeds`; the errors are the setup's
+    /// own messages.
     pub fn new(
+        (edition, options): (u8, u8),
         players: u8,
         mordred: bool,
         first_player: u8,
@@ -70,15 +76,30 @@ impl VecEnv {
         }
         let games = seeds
             .iter()
-            .map(|&seed| new_game(players, mordred, seed, first_player).map(SteppedGame::new))
+            .map(|&seed| {
+                new_game_in(edition, options, players, mordred, seed, first_player)
+                    .map(SteppedGame::new)
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(VecEnv {
+            edition,
+            options,
             players,
             mordred,
             first_player,
             autoreset,
             games,
         })
+    }
+
+    /// What sets a game of this batch up from a seed (a copy, so that it can
+    /// be used while the games are borrowed).
+    fn setup(&self) -> impl Fn(u64, u8) -> Result<State, String> {
+        let (edition, options, players, mordred) =
+            (self.edition, self.options, self.players, self.mordred);
+        move |seed, first_player| {
+            new_game_in(edition, options, players, mordred, seed, first_player)
+        }
     }
 
     pub fn num_envs(&self) -> usize {
@@ -98,8 +119,9 @@ impl VecEnv {
         check_setup_arguments(self.players, first_player)?;
         self.check_len("seeds", seeds.len())?;
         self.first_player = first_player;
+        let setup = self.setup();
         for (game, &seed) in self.games.iter_mut().zip(seeds) {
-            game.restart(new_game(self.players, self.mordred, seed, first_player)?);
+            game.restart(setup(seed, first_player)?);
         }
         self.write(out);
         Ok(())
@@ -136,15 +158,11 @@ impl VecEnv {
         self.check_len("seeds", seeds.len())?;
         let n = self.players as usize;
         let mut seat_rewards = [0.0f32; MAX_PLAYERS];
+        let setup = self.setup();
         for (i, game) in self.games.iter_mut().enumerate() {
             let row = &mut step.seat_rewards[i * n..(i + 1) * n];
             if game.is_over() {
-                game.restart(new_game(
-                    self.players,
-                    self.mordred,
-                    seeds[i],
-                    self.first_player,
-                )?);
+                game.restart(setup(seeds[i], self.first_player)?);
                 step.rewards[i] = 0.0;
                 row.fill(0.0);
                 step.terminated[i] = false;
@@ -163,12 +181,7 @@ impl VecEnv {
                     let obs = &mut finals[i * OBSERVATION_SIZE..(i + 1) * OBSERVATION_SIZE];
                     observe(&game.state, game.state.player as usize, game.steps(), obs);
                 }
-                game.restart(new_game(
-                    self.players,
-                    self.mordred,
-                    seeds[i],
-                    self.first_player,
-                )?);
+                game.restart(setup(seeds[i], self.first_player)?);
                 step.reset[i] = true;
             }
         }
@@ -205,8 +218,11 @@ impl VecEnv {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{FIRST, FIRST_EDITION};
     use crate::rng::SplitMix64;
     use crate::setup::new_game;
+
+    const FIRST_RULES: (u8, u8) = (FIRST_EDITION, FIRST.default_options());
 
     struct Buffers {
         obs: Vec<f32>,
@@ -267,7 +283,8 @@ mod tests {
     #[test]
     fn games_end_pay_and_start_again_at_the_next_step() {
         let n = 4;
-        let mut env = VecEnv::new(3, true, 0, &[1, 2, 3, 4], Autoreset::NextStep).unwrap();
+        let mut env =
+            VecEnv::new(FIRST_RULES, 3, true, 0, &[1, 2, 3, 4], Autoreset::NextStep).unwrap();
         let mut b = Buffers::new(n, 3);
         let mut rng = SplitMix64::new(7);
         let mut ended = vec![0; n];
@@ -304,7 +321,7 @@ mod tests {
 
     #[test]
     fn with_same_step_autoreset_a_game_ends_and_restarts_in_one_step() {
-        let mut env = VecEnv::new(2, false, 0, &[1, 2], Autoreset::SameStep).unwrap();
+        let mut env = VecEnv::new(FIRST_RULES, 2, false, 0, &[1, 2], Autoreset::SameStep).unwrap();
         let mut b = Buffers::new(2, 2);
         let mut rng = SplitMix64::new(3);
         env.write(Outputs {
@@ -344,7 +361,7 @@ mod tests {
 
     #[test]
     fn a_batch_with_one_refused_integer_changes_no_game() {
-        let mut env = VecEnv::new(2, false, 0, &[5, 6], Autoreset::NextStep).unwrap();
+        let mut env = VecEnv::new(FIRST_RULES, 2, false, 0, &[5, 6], Autoreset::NextStep).unwrap();
         let mut b = Buffers::new(2, 2);
         let before: Vec<_> = env.games.iter().map(|g| g.state).collect();
         let error = b.step(&mut env, &[0, 8], &[0, 0]).unwrap_err();
@@ -362,8 +379,8 @@ mod tests {
 
     #[test]
     fn bad_configurations_are_refused() {
-        assert!(VecEnv::new(5, false, 0, &[1], Autoreset::NextStep).is_err());
-        assert!(VecEnv::new(2, false, 2, &[1], Autoreset::NextStep).is_err());
-        assert!(VecEnv::new(2, false, 0, &[], Autoreset::NextStep).is_err());
+        assert!(VecEnv::new(FIRST_RULES, 5, false, 0, &[1], Autoreset::NextStep).is_err());
+        assert!(VecEnv::new(FIRST_RULES, 2, false, 2, &[1], Autoreset::NextStep).is_err());
+        assert!(VecEnv::new(FIRST_RULES, 2, false, 0, &[], Autoreset::NextStep).is_err());
     }
 }

@@ -54,9 +54,9 @@ class KingIsDeadVectorEnv(VectorEnv):
     default, as Gymnasium's vector environments) returns fresh arrays.
     ``autoreset_mode`` is ``AutoresetMode.NEXT_STEP`` (the default) or
     ``AutoresetMode.SAME_STEP`` (or their values, "NextStep" and "SameStep").
-    ``edition`` is "first" (the default) or "second"; the compiled core's
-    batched games do not take an edition yet, so "second" raises ValueError
-    for now (the PettingZoo and Gymnasium environments play it).
+    ``edition`` is "first" (the default), "second" or an
+    :class:`~kingisdead.edition.Edition` with options; the encodings have the
+    same shapes in both (ValueError for an unknown edition, or Mordred in the second).
     Needs the compiled core (RuntimeError otherwise).
     """
 
@@ -70,10 +70,6 @@ class KingIsDeadVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.edition = get_edition(edition)
         check_setup_arguments(players, variant, 0, self.edition)
-        if self.edition.name != "first":
-            raise ValueError(f"the vector environment plays only the first edition for now: the compiled core's "
-                             f"batched games do not take the {self.edition.name} edition yet (the PettingZoo and "
-                             "Gymnasium environments play it)")
         mordred = variant == "mordred"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
@@ -93,7 +89,7 @@ class KingIsDeadVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._same_step = mode is AutoresetMode.SAME_STEP
         self._core = core.require().VecEnv(players, mordred, 0, np.zeros(num_envs, dtype=np.uint64),
-                                           self._same_step)
+                                           self._same_step, self.edition)
         self._generators: list[np.random.Generator] | None = None
         self._observations = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
