@@ -12,24 +12,21 @@ from typing import Any
 
 from .. import rules
 from ..board import (
-    BORDERS,
-    CARD_NAMES,
     CARDS,
     FACTION_NAMES,
-    HOMES,
     MORDRED_FLAGS,
     NUM_CARDS,
     NUM_REGIONS,
-    REGION_CODES,
     REGION_NAMES,
     Card,
 )
 from ..building import Choice
+from ..edition import FIRST, Edition
 from ..moves import NONE, Move, make_move
 from ..state import GameState
 from .explain import explain_result, hand_effects, struggle_now
 from .i18n import N_, Text, _, and_list, join
-from .texts import CARD_TEXTS, CONTROL_TEXTS, FACTION_TEXTS
+from .texts import CARD_TEXTS, CONTROL_TEXTS, EDITION_TEXTS, FACTION_TEXTS
 
 CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
 LEVEL_TEXTS = {
@@ -80,21 +77,26 @@ def choice_label(kind: str, value: int) -> str:
     return _("pass") if kind == "pass" else _("none")
 
 
-def board_facts() -> dict[str, Any]:
-    """The fixed data the browser needs to draw the table (names, borders, homes, Mordred flags).
+def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
+    """The fixed data the browser needs to draw a table of ``edition`` (names, borders, homes, Mordred flags).
 
-    ``edition`` names the folder of /static/editions/ that holds the board's drawing and the card
-    faces (static/edition.js loads them).
+    ``edition`` (in the answer: its name) names the folder of /static/editions/ that holds the
+    board's drawing and the card faces (static/edition.js loads them). ``invaders`` gives the
+    title of the invaders' track (``track``: Saxons, France) and what its tokens do (``about``);
+    ``seat_token`` names a player's token on a region card (Crown token, negotiation disc).
     """
+    texts = EDITION_TEXTS[edition.name]
     return {
-        "edition": "first",
-        "regions": [{"name": REGION_NAMES[r], "code": REGION_CODES[r]} for r in range(NUM_REGIONS)],
-        "borders": [[int(a), int(b)] for a, b in BORDERS],
-        "homes": [int(r) for r in HOMES],
-        "factions": list(FACTION_TEXTS),
-        "cards": list(CARD_TEXTS),
-        "card_keys": list(CARD_NAMES),
-        "controls": list(CONTROL_TEXTS),
+        "edition": edition.name,
+        "regions": [{"name": name, "code": code} for name, code in zip(edition.regions, edition.region_codes, strict=True)],
+        "borders": [[int(a), int(b)] for a, b in edition.borders],
+        "homes": [int(r) for r in edition.homes],
+        "factions": list(texts.factions),
+        "cards": list(texts.cards),
+        "card_keys": list(edition.cards),
+        "controls": list(texts.controls),
+        "invaders": {"track": texts.track, "about": texts.about},
+        "seat_token": texts.seat_token,
         "mordred_flags": [int(r) for r in MORDRED_FLAGS],
     }
 
