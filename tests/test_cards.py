@@ -253,7 +253,7 @@ def test_no_immediate_undo_ignores_court_calls_made_meanwhile():
     s = build(players=3, regions={"Dev": "SWWR", "Lon": "RRS"})
     s.apply("Ambassador Dev:S<>Lon:R +Dev:R")
     assert followers(s, "Dev") == "WWR"
-    assert s.undo_ban == (0, (DEV, LON, (1, 0, -1, 0)))  # Deva may not get its Scot back for a Romano-British
+    assert s.undo_ban == (0, (DEV, 2, LON, 0))  # Deva may not get its Scot back for a Romano-British
     s.apply("pass")
     assert_illegal(s, "Ambassador Dev:R<>Lon:S +Lon:R", "immediately undo player 1's exchange")
     s.apply("Ambassador Dev:W<>Lon:S +Lon:R")

@@ -102,7 +102,7 @@ def test_undo_ban_removes_exactly_the_exchanges_with_the_banned_effect(config, s
     s = GameState.new(players, variant, seed)
     while not s.is_over():
         if s.undo_ban is not None and s.undo_ban[0] != s.player:
-            banned = s.undo_ban[1]
+            banned = rules.exchange_effect(s.undo_ban[1])
             free = s.copy()
             free.undo_ban = None
             for card in (Card.GARRISON, Card.AMBASSADOR):

@@ -117,7 +117,7 @@ COURT_START_SIZE = 2
 CARD_COPIES = FIRST.card_copies
 """How many of each card a player starts with, indexed by Card."""
 HAND_SIZE = sum(CARD_COPIES)
-SAXON_INVASION = FIRST.saxon_invasion
+SAXON_INVASION = FIRST.invasion
 """Saxon control tokens that end the game at once."""
 
 SAXONS = 4

@@ -30,6 +30,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from .board import CARDS
+from .edition import FIRST, Edition
 from .moves import PASS, Move
 
 if TYPE_CHECKING:
@@ -124,9 +125,9 @@ def _seed(rng: Random) -> int:
 
 # -- the rules ----------------------------------------------------------------------
 
-def new_game(players: int, variant: str, seed: int, first_player: int = 0) -> GameState:
-    """The game ``seed`` sets up: the same draws as :class:`kingisdead.setup.SetupDraws` makes."""
-    return require().new_game(players, variant == "mordred", seed & (2**64 - 1), first_player)
+def new_game(players: int, variant: str, seed: int, first_player: int = 0, edition: Edition = FIRST) -> GameState:
+    """The game ``seed`` sets up in ``edition``: the same draws as :class:`kingisdead.setup.SetupDraws` makes."""
+    return require().new_game(players, variant == "mordred", seed & (2**64 - 1), first_player, edition)
 
 
 _COURTS = tuple((code // 4, code % 4) for code in range(32))

@@ -1,28 +1,63 @@
-"""An edition of the game as one value: its board, its cards and its ending constants.
+"""An edition of the game as one value: its board, its cards, its ending and its rule switches.
 
-The first edition is :data:`FIRST`; :mod:`kingisdead.board` takes its map and
-cards from it, and the compiled core holds the same value (``FIRST`` in
-core/src/board.rs, checked equal by the test suite). The machinery every
-edition shares (turns, passes, struggles, court calls, endings, tie-breaks,
-the last-card rule) lives once per engine; see docs/architecture.md, "The seam
-between the engines".
+Two editions exist. The first (Osprey Games, 2015) is the one the project's
+rulebook describes: Scots, Welsh and Romano-British, Saxon invaders, Crown,
+Garrison, Ambassador and Settlements cards, and the Mordred variant. The
+second (Osprey Games, 2020, the one in print) is the same game on the same map
+graph with other names (Moray to Devon; Scottish, Welsh, English), other card
+names, instability discs from France in place of the Saxons, and a few rule
+differences, each a switch below (see docs/rules.md, "The second edition").
+
+Card kinds, regions and factions keep their numbers in both editions: card 0
+is the Crown or Negotiate, 1 Garrison or Outmanoeuvre, 2 Ambassador or
+Manoeuvre, 3 Settlements or Assemble, 4-6 the faction cards (Scots or
+Scottish Support, and so on). Both engines read the same value: the compiled
+core holds its own copy (``EDITIONS`` in core/src/board.rs), compared field
+by field by the test suite, and a game state carries its edition
+(:attr:`kingisdead.state.GameState.edition`).
+
+The second edition's open points (see ../shared/rules/second-edition.md) are
+game options with a default: :meth:`Edition.with_options`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
 class Edition:
     """What one edition brings. Regions, factions and cards are numbered by their index here.
 
+    Data:
+
     - ``regions``/``region_codes``: the regions' names and three-letter codes, in map order
     - ``borders``: the pairs of bordering regions (undirected)
     - ``homes``: each faction's home region, by faction
     - ``factions``/``faction_codes``: the follower kinds (the three factions, then the Loyalists)
-    - ``cards``/``card_copies``: the action cards and how many of each a player holds at the start
-    - ``saxon_invasion``: Saxon control tokens that end the game at once
+    - ``cards``/``card_words``: the action cards' names, and the word naming each in the notation
+    - ``card_copies``: how many of each card a player holds at the start
+    - ``invaders``: who takes a region a struggle leaves without a ruler ("Saxons", "instability")
+    - ``invasion``: tokens of theirs (Saxon tokens, instability discs) that end the game at once
+
+    Rule switches (fixed by the edition):
+
+    - ``mordred``: the Mordred variant exists
+    - ``support_together``: a faction card places its followers in one region, not one each in two
+    - ``ban_outlives_struggle``: a struggle's resolution does not lift the undo ban
+    - ``ban_binds_card``: the undo ban binds only a card of the kind that made the exchange
+    - ``hands_break_ties``: at a coronation, players still tied after the factions are parted by
+      who emptied their hand first, then by whose last card play came earliest
+
+    Options (the second edition's open points; the first edition's rulebook fixes them):
+
+    - ``reversal``: ``"effect"`` (an exchange is undone when its change to the two regions is
+      reversed, however spelled) or ``"exact"`` (only the literal reverse exchange)
+    - ``court_redraw``: players whose two court followers clash redraw them at setup
+    - ``tie_faction``: ``"strict"`` (compare the next faction only while the ranking is strict) or
+      ``"always"`` (every faction in turn, those without regions in faction order)
+    - ``tie_hands``: ``"earliest"`` (as ``hands_break_ties`` says) or ``"lowest_seat"``
     """
 
     name: str
@@ -33,21 +68,132 @@ class Edition:
     factions: tuple[str, ...]
     faction_codes: tuple[str, ...]
     cards: tuple[str, ...]
+    card_words: tuple[str, ...]
     card_copies: tuple[int, ...]
-    saxon_invasion: int
+    invaders: str
+    invasion: int
+    mordred: bool
+    support_together: bool
+    ban_outlives_struggle: bool
+    ban_binds_card: bool
+    hands_break_ties: bool
+    reversal: str = "effect"
+    court_redraw: bool = False
+    tie_faction: str = "strict"
+    tie_hands: str = "earliest"
 
+    def options(self) -> dict[str, Any]:
+        """The options whose value differs from the edition's default, by name (empty for the defaults)."""
+        default = EDITIONS[self.name]
+        return {name: getattr(self, name) for name in OPTIONS if getattr(self, name) != getattr(default, name)}
+
+    def with_options(self, **options: Any) -> Edition:
+        """This edition with some options set, e.g. ``SECOND.with_options(reversal="exact")``.
+
+        Raises ValueError for an unknown option or value, and for any option of
+        the first edition (its rulebook and rulings settle every point).
+        """
+        if not options:
+            return self
+        if self.name == "first":
+            raise ValueError("the first edition has no options: its rulebook and rulings settle every point")
+        for option, value in options.items():
+            if option not in OPTIONS:
+                raise ValueError(f"unknown option {option!r} (expected one of {', '.join(OPTIONS)})")
+            if value not in OPTIONS[option] or type(value) is not type(OPTIONS[option][0]):
+                allowed = ", ".join(repr(v) for v in OPTIONS[option])
+                raise ValueError(f"option {option} cannot be {value!r} (expected one of {allowed})")
+        return replace(self, **options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The edition as plain data (lists for tuples), as the compiled core returns it."""
+        return {name: _plain(value) for name, value in asdict(self).items()}
+
+
+def _plain(value: Any) -> Any:
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
+OPTIONS: dict[str, tuple[Any, ...]] = {
+    "reversal": ("effect", "exact"),
+    "court_redraw": (False, True),
+    "tie_faction": ("strict", "always"),
+    "tie_hands": ("earliest", "lowest_seat"),
+}
+"""The second edition's game options and their values, the default first."""
+
+_BORDERS = ((0, 1), (1, 3), (1, 2), (3, 2), (3, 4), (3, 5), (2, 5), (2, 6), (4, 5), (4, 7), (5, 6), (5, 7), (6, 7))
 
 FIRST = Edition(
     name="first",
     regions=("Caledonia", "Din Eidyn", "Eboracum", "Deva", "Caerleon", "Ratae", "Londinium", "Aquae Sulis"),
     region_codes=("Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"),
     # Caledonia 0, Din Eidyn 1, Eboracum 2, Deva 3, Caerleon 4, Ratae 5, Londinium 6, Aquae Sulis 7.
-    borders=((0, 1), (1, 3), (1, 2), (3, 2), (3, 4), (3, 5), (2, 5), (2, 6), (4, 5), (4, 7), (5, 6), (5, 7), (6, 7)),
+    borders=_BORDERS,
     homes=(0, 4, 6),  # Scots: Caledonia, Welsh: Caerleon, Romano-British: Londinium
     factions=("Scots", "Welsh", "Romano-British", "Loyalists"),
     faction_codes=("S", "W", "R", "L"),
     cards=("Crown", "Garrison", "Ambassador", "Settlements", "Scots", "Welsh", "Romano-British"),
+    card_words=("Crown", "Garrison", "Ambassador", "Settlements", "Scots", "Welsh", "Romano-British"),
     card_copies=(1, 1, 1, 2, 1, 1, 1),
-    saxon_invasion=4,
+    invaders="Saxons",
+    invasion=4,
+    mordred=True,
+    support_together=False,
+    ban_outlives_struggle=False,
+    ban_binds_card=False,
+    hands_break_ties=False,
+    court_redraw=True,
 )
-"""The first edition (2020, Osprey Games)."""
+"""The first edition (Osprey Games, 2015): the project's rulebook."""
+
+SECOND = Edition(
+    name="second",
+    regions=("Moray", "Strathclyde", "Northumbria", "Lancaster", "Gwynedd", "Warwick", "Essex", "Devon"),
+    region_codes=("Mor", "Str", "Nor", "Lan", "Gwy", "War", "Ess", "Dev"),
+    # The same map graph as the first edition's: Moray 0 ... Devon 7 (../shared/rules/second-edition.md).
+    borders=_BORDERS,
+    homes=(0, 4, 6),  # Scottish: Moray, Welsh: Gwynedd, English: Essex
+    factions=("Scottish", "Welsh", "English", "Loyalists"),
+    faction_codes=("S", "W", "E", "L"),
+    cards=("Negotiate", "Outmanoeuvre", "Manoeuvre", "Assemble",
+           "Scottish Support", "Welsh Support", "English Support"),
+    card_words=("Negotiate", "Outmanoeuvre", "Manoeuvre", "Assemble", "Scottish", "Welsh", "English"),
+    card_copies=(1, 1, 1, 2, 1, 1, 1),
+    invaders="instability",
+    invasion=3,
+    mordred=False,
+    support_together=True,
+    ban_outlives_struggle=True,
+    ban_binds_card=True,
+    hands_break_ties=True,
+)
+"""The second edition (Osprey Games, 2020), with its options at their defaults."""
+
+EDITIONS: dict[str, Edition] = {"first": FIRST, "second": SECOND}
+"""The editions by name."""
+
+
+def get_edition(edition: str | Edition = "first", **options: Any) -> Edition:
+    """The edition named ``edition`` (or the Edition given) with ``options`` set.
+
+    Raises ValueError for an unknown edition, option or option value.
+    """
+    if isinstance(edition, Edition):
+        return edition.with_options(**options)
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition {edition!r} (expected one of {', '.join(EDITIONS)})")
+    return EDITIONS[edition].with_options(**options)
+
+
+def read_edition(data: dict[str, Any], error: type[ValueError]) -> Edition:
+    """The edition a position or record names (``"edition"``, ``"options"``; without them,
+    the first edition); ``error`` is raised for an unknown edition or option."""
+    name = data.get("edition", "first")
+    options = data.get("options", {})
+    if not isinstance(name, str) or not isinstance(options, dict):
+        raise error("edition must be a name and options an object")
+    try:
+        return get_edition(name, **options)
+    except ValueError as exc:
+        raise error(str(exc)) from None

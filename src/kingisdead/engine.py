@@ -20,6 +20,7 @@ from . import core, rules
 from .moves import Move
 
 if TYPE_CHECKING:
+    from .edition import Edition
     from .state import GameState
 
 
@@ -33,14 +34,15 @@ def compiled() -> bool:
     return core.active()
 
 
-def new_game(players: int, variant: str, seed: int, first_player: int) -> GameState:
-    """The game ``seed`` sets up (ValueError for a player count, variant or first player the game lacks)."""
+def new_game(players: int, variant: str, seed: int, first_player: int, edition: Edition) -> GameState:
+    """The game ``seed`` sets up in ``edition`` (ValueError for a player count, variant or
+    first player the game lacks)."""
     from .setup import check_setup_arguments, setup_from_seed
 
     if core.active():
-        check_setup_arguments(players, variant, first_player)
-        return core.new_game(players, variant, seed, first_player)
-    return setup_from_seed(players, variant, seed, first_player)
+        check_setup_arguments(players, variant, first_player, edition)
+        return core.new_game(players, variant, seed, first_player, edition)
+    return setup_from_seed(players, variant, seed, first_player, edition)
 
 
 def legal_moves(s: GameState) -> list[Move]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .board import NUM_REGIONS, SAXON_INVASION, SAXONS
+from .board import NUM_REGIONS, SAXONS
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -64,7 +64,7 @@ def strengths(s: GameState) -> list[float]:
             held[c] += 1
         else:
             projected[_leader(board, r)] += 1
-    if held[SAXONS] + projected[SAXONS] >= SAXON_INVASION:
+    if held[SAXONS] + projected[SAXONS] >= s.edition.invasion:
         # Heading for an invasion: complete sets decide, and followers towards them count a little.
         strength = []
         for p in range(n):

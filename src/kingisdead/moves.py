@@ -12,6 +12,12 @@ Notation (see docs/notation.md)::
     Ambassador Cal:S<>Lon:R +Lon:S
     Settlements S>Lon W>Dev R>Lon +Dev:W
     Scots Din Din +Cal:S
+
+The second edition has the same grammar with its own words and codes
+(:class:`kingisdead.edition.Edition`'s ``card_words``, ``region_codes`` and
+``faction_codes``), e.g. ``Outmanoeuvre Lan:SW>Nor:E +Nor:S`` or
+``Scottish Str Str +Mor:S``: pass the edition to :func:`format_move` and
+:func:`parse_move`.
 """
 
 from __future__ import annotations
@@ -19,15 +25,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .board import (
-    FACTION_CARD,
-    FACTION_CODES,
-    REGION_CODES,
-    Card,
-    card_by_name,
-    faction_by_code,
-    region_by_code,
-)
+from .board import FACTION_CARD, Card
+from .edition import FIRST, Edition
 
 NONE = -1
 """Placeholder in a Settlements action for a faction that had no follower in stock."""
@@ -96,16 +95,17 @@ def make_move(card: Card | None, action: tuple[int, ...] = (), court: tuple[int,
     return Move(card, normalise(card, tuple(action)), court)
 
 
-def _follower(region: int, faction: int) -> str:
-    return f"{REGION_CODES[region]}:{FACTION_CODES[faction]}"
-
-
-def format_move(move: Move) -> str:
-    """The move in text notation (the inverse of :func:`parse_move`)."""
+def format_move(move: Move, edition: Edition = FIRST) -> str:
+    """The move in ``edition``'s text notation (the inverse of :func:`parse_move`)."""
     if move.card is None:
         return "pass"
+    REGION_CODES, FACTION_CODES = edition.region_codes, edition.faction_codes  # noqa: N806
+
+    def _follower(region: int, faction: int) -> str:
+        return f"{REGION_CODES[region]}:{FACTION_CODES[faction]}"
+
     card, a = move.card, move.action
-    parts = [card.title]
+    parts = [edition.card_words[card]]
     if card is Card.CROWN and a:
         parts += [f"{REGION_CODES[a[0]]}<>{REGION_CODES[a[1]]}", "*" + REGION_CODES[a[2]]]
     elif card is Card.GARRISON and len(a) == 5:
@@ -131,21 +131,42 @@ _FOLLOWER_ONLY = re.compile(_FOLLOWER + "$")
 _SETTLE = re.compile(r"([A-Za-z])>([A-Za-z]{3})$")
 
 
-def parse_move(text: str) -> Move:
-    """Read a move written in the notation of :func:`format_move`.
+def parse_move(text: str, edition: Edition = FIRST) -> Move:
+    """Read a move written in ``edition``'s notation of :func:`format_move`.
 
     Parsing needs no position: it checks the syntax only. Whether the move is
     legal is the state's business (:meth:`GameState.apply` says why not).
+    Card words are read in any case, with '-', '_' or a space alike; codes in any case.
     """
     try:
-        return _parse(text)
+        return _parse(text, edition)
     except NotationError:
         raise
     except ValueError as exc:
         raise NotationError(f"cannot read move {text!r}: {exc}") from None
 
 
-def _parse(text: str) -> Move:
+def _lookup(text: str, names: tuple[str, ...], what: str, full: tuple[str, ...] = ()) -> int:
+    """The index of ``text`` among ``names`` (or the ``full`` names), in any case."""
+    key = text.strip().lower().replace("_", "-").replace(" ", "-")
+    for table in (names, full):
+        for index, name in enumerate(table):
+            if key == name.lower().replace(" ", "-"):
+                return index
+    raise ValueError(f"unknown {what} {text!r} (expected one of {', '.join(names)})")
+
+
+def _parse(text: str, edition: Edition) -> Move:
+    def card_by_name(word: str) -> Card:
+        return Card(_lookup(word, edition.card_words, "card"))
+
+    def region_by_code(word: str) -> int:
+        return _lookup(word, edition.region_codes, "region", edition.regions)
+
+    def faction_by_code(word: str) -> int:
+        return _lookup(word, edition.faction_codes, "faction", edition.factions)
+
+    title = edition.card_words
     words = text.split()
     if not words:
         raise NotationError("empty move")
@@ -162,13 +183,13 @@ def _parse(text: str) -> Move:
     action: tuple[int, ...] = ()
     if card is Card.CROWN and rest:
         if len(rest) != 2 or not _CROWN_SWAP.match(rest[0]) or not rest[1].startswith("*"):
-            raise NotationError(f"Crown takes 'A<>B *C', got {' '.join(rest)!r}")
+            raise NotationError(f"{title[card]} takes 'A<>B *C', got {' '.join(rest)!r}")
         m = _CROWN_SWAP.match(rest[0])
         assert m is not None
         action = (region_by_code(m[1]), region_by_code(m[2]), region_by_code(rest[1][1:]))
     elif card in (Card.GARRISON, Card.AMBASSADOR) and rest:
         if len(rest) != 1:
-            raise NotationError(f"{card.title} takes one exchange, got {' '.join(rest)!r}")
+            raise NotationError(f"{title[card]} takes one exchange, got {' '.join(rest)!r}")
         m2 = _GARRISON_2.match(rest[0]) if card is Card.GARRISON else None
         m1 = _SWAP_1.match(rest[0])
         if m2:
@@ -179,22 +200,23 @@ def _parse(text: str) -> Move:
                       region_by_code(m1[3]), faction_by_code(m1[4]))
         else:
             shape = "'Dev:SW>Ebo:R' or 'Dev:S<>Ebo:R'" if card is Card.GARRISON else "'Cal:S<>Lon:R'"
-            raise NotationError(f"{card.title} exchange must look like {shape}, got {rest[0]!r}")
+            raise NotationError(f"{title[card]} exchange must look like {shape}, got {rest[0]!r}")
     elif card is Card.SETTLEMENTS:
         regions = [NONE, NONE, NONE]
         for word in rest:
             m = _SETTLE.match(word)
             if not m:
-                raise NotationError(f"Settlements placements look like 'S>Lon', got {word!r}")
+                raise NotationError(f"{title[card]} placements look like 'S>{edition.region_codes[6]}', got {word!r}")
             faction = faction_by_code(m[1])
             if faction > 2 or regions[faction] != NONE:
-                raise NotationError(f"Settlements places one Scots, Welsh and Romano-British follower each, got {word!r}")
+                raise NotationError(f"{title[card]} places one {', '.join(edition.factions[:2])} and "
+                                    f"{edition.factions[2]} follower each, got {word!r}")
             regions[faction] = region_by_code(m[2])
         action = tuple(regions)
     elif card in FACTION_CARD:
         if len(rest) > 2:
-            raise NotationError(f"{card.title} places at most 2 followers, got {' '.join(rest)!r}")
+            raise NotationError(f"{title[card]} places at most 2 followers, got {' '.join(rest)!r}")
         action = tuple(region_by_code(word) for word in rest)
     elif rest:
-        raise NotationError(f"unexpected {' '.join(rest)!r} after {card.title}")
+        raise NotationError(f"unexpected {' '.join(rest)!r} after {title[card]}")
     return make_move(card, action, court)

@@ -15,27 +15,28 @@ from typing import Any
 
 from .board import (
     CARD_COPIES,
-    CARD_NAMES,
-    FACTION_NAMES,
     FOLLOWERS_PER_FACTION,
     LOYALISTS_TOTAL,
     NUM_REGIONS,
-    REGION_NAMES,
     REMOVED_TWO_PLAYER,
-    SAXON_INVASION,
     SAXONS,
     UNRESOLVED,
     Card,
     borders,
 )
 from .moves import NotationError, format_move, make_move, parse_move
+from .edition import Edition, read_edition
 from .rules import changes_nothing, exchange_effect, spell_effect
 from .scoring import score
 from .state import VARIANTS, GameState
 
 FORMAT = "kingisdead-position"
 VERSION = 1
-CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
+
+
+def _control_names(edition: Edition) -> tuple[str, ...]:
+    """Who may hold a resolved region, by control value: the factions, then "Saxons" or "unstable"."""
+    return edition.factions + ("Saxons" if edition.invaders == "Saxons" else "unstable",)
 
 
 class PositionError(ValueError):
@@ -43,16 +44,21 @@ class PositionError(ValueError):
 
 
 def to_dict(s: GameState) -> dict[str, Any]:
-    """The position as a JSON-ready dict (see docs/formats.md)."""
+    """The position as a JSON-ready dict (see docs/formats.md), in the names of its edition."""
+    e = s.edition
+    REGION_NAMES, FACTION_NAMES, CARD_NAMES = e.regions, e.factions, e.cards  # noqa: N806
+    CONTROL_NAMES = _control_names(e)  # noqa: N806
     ban = None
     if s.undo_ban is not None:
-        player, effect = s.undo_ban
-        action = spell_effect(effect)
+        player, action = s.undo_ban
         card = Card.GARRISON if len(action) == 5 else Card.AMBASSADOR
-        ban = {"player": player, "exchange": format_move(make_move(card, action)).split(" ", 1)[1]}
+        ban = {"player": player, "exchange": format_move(make_move(card, action), e).split(" ", 1)[1]}
+    options = {"options": e.options()} if e.options() else {}
     return {
         "format": FORMAT,
         "version": VERSION,
+        "edition": e.name,
+        **options,
         "players": s.players,
         "variant": s.variant,
         "to_move": s.player,
@@ -130,7 +136,13 @@ def from_dict(data: Any) -> GameState:
     variant = _get(data, "variant", str)
     if variant not in VARIANTS:
         raise PositionError(f"unknown variant {variant!r}")
+    e = read_edition(data, PositionError)
+    if variant == "mordred" and not e.mordred:
+        raise PositionError(f"the {e.name} edition has no Mordred variant")
+    REGION_NAMES, FACTION_NAMES, CARD_NAMES = e.regions, e.factions, e.cards  # noqa: N806
+    CONTROL_NAMES = _control_names(e)  # noqa: N806
     s = GameState.__new__(GameState)
+    s.edition = e
     s.players, s.mordred = players, variant == "mordred"
     kinds = 4 if s.mordred else 3
 
@@ -177,8 +189,8 @@ def from_dict(data: Any) -> GameState:
     for position, r in enumerate(s.order):
         name = REGION_NAMES[r]
         if position < s.resolved:
-            if control.get(name) not in CONTROL_NAMES[:kinds] + ("Saxons",):
-                raise PositionError(f"control: resolved region {name} needs a faction or 'Saxons'")
+            if control.get(name) not in CONTROL_NAMES[:kinds] + CONTROL_NAMES[-1:]:
+                raise PositionError(f"control: resolved region {name} needs a faction or {CONTROL_NAMES[-1]!r}")
             s.control[r] = CONTROL_NAMES.index(control[name])
         elif name in control:
             raise PositionError(f"control: {name} is not resolved yet (its card is in position {position + 1})")
@@ -203,7 +215,7 @@ def from_dict(data: Any) -> GameState:
                 or not 0 <= ban["player"] < players or not isinstance(ban["exchange"], str)):
             raise PositionError("undo_ban must be null or {'player': seat, 'exchange': notation}")
         try:
-            move = parse_move("Garrison " + ban["exchange"])
+            move = parse_move(e.card_words[Card.GARRISON] + " " + ban["exchange"], e)
         except NotationError as exc:
             raise PositionError(f"undo_ban.exchange: {exc}") from None
         if not move.action:
@@ -215,10 +227,13 @@ def from_dict(data: Any) -> GameState:
             raise PositionError(f"undo_ban.exchange: a 2-for-1 exchange is between bordering regions; "
                                 f"{REGION_NAMES[a]} and {REGION_NAMES[b]} do not border each other")
         effect = exchange_effect(move.action)
-        if effect is None or changes_nothing(effect):
+        if e.reversal == "exact":
+            s.undo_ban = (ban["player"], move.action)
+        elif effect is None or changes_nothing(effect):
             raise PositionError("undo_ban.exchange changes no region's make-up (a swap within one faction); "
                                 "such an exchange sets no ban")
-        s.undo_ban = (ban["player"], effect)
+        else:
+            s.undo_ban = (ban["player"], spell_effect(effect))
     s._result = None
     _validate(s)
     return s
@@ -226,6 +241,9 @@ def from_dict(data: Any) -> GameState:
 
 def _validate(s: GameState) -> None:
     """Check the invariants that no sequence of legal moves can break."""
+    e = s.edition
+    REGION_NAMES, FACTION_NAMES, CARD_NAMES = e.regions, e.factions, e.cards  # noqa: N806
+    invasion = e.invasion
     removed = REMOVED_TWO_PLAYER if s.players == 2 else 0
     for f in range(3):
         total = sum(s.board[r * 4 + f] for r in range(NUM_REGIONS)) + s.stock[f] + sum(s.courts[f::3])
@@ -239,14 +257,15 @@ def _validate(s: GameState) -> None:
     for r in range(NUM_REGIONS):
         if s.control[r] != UNRESOLVED and any(s.board[r * 4:r * 4 + 4]):
             raise PositionError(f"{REGION_NAMES[r]} is resolved but still holds followers")
-    if s.saxons > SAXON_INVASION:
-        raise PositionError(f"{s.saxons} Saxon tokens: the game ends at {SAXON_INVASION}")
+    tokens = "Saxon tokens" if e.invaders == "Saxons" else "instability discs"
+    if s.saxons > invasion:
+        raise PositionError(f"{s.saxons} {tokens}: the game ends at {invasion}")
     ended_at = [i for i, r in enumerate(s.order[:s.resolved]) if s.control[r] == 3]
     if ended_at and ended_at[0] != s.resolved - 1 or len(ended_at) > 1:
         raise PositionError("the game ends when the Loyalists win a struggle; no struggle can follow")
     fourth = [i for i, r in enumerate(s.order[:s.resolved]) if s.control[r] == SAXONS]
-    if s.saxons == SAXON_INVASION and fourth[-1] != s.resolved - 1:
-        raise PositionError("the game ends at the fourth Saxon token; no struggle can follow")
+    if s.saxons == invasion and fourth[-1] != s.resolved - 1:
+        raise PositionError(f"the game ends at the last of its {invasion} {tokens}; no struggle can follow")
     for p in range(s.players):
         held = s.hands[p * 7:p * 7 + 7]
         played = sum(CARD_COPIES) - sum(held)
@@ -262,10 +281,12 @@ def _validate(s: GameState) -> None:
                 f"player {p + 1} has {court} followers at court but has played {played} card(s); "
                 f"a court starts with 2 and each card play calls at most 1 more, so at most {2 + played}")
         crowned = s.crowns.count(p)
+        token = "Crown token" if e.name == "first" else "negotiation disc"
         if crowned > 1:
-            raise PositionError(f"player {p + 1} has {crowned} Crown tokens on the board; each player has one")
+            raise PositionError(f"player {p + 1} has {crowned} {token}s on the board; each player has one")
         if crowned and held[Card.CROWN]:
-            raise PositionError(f"player {p + 1} has a Crown token on the board without having played the Crown")
+            raise PositionError(f"player {p + 1} has a {token} on the board without having played "
+                                f"the {CARD_NAMES[Card.CROWN]}")
     nonzero = [n for n in s.last_play if n]
     if len(set(nonzero)) != len(nonzero):
         raise PositionError("last_played: two players cannot have made the same card play")
@@ -277,11 +298,11 @@ def _validate(s: GameState) -> None:
     if s.undo_ban is not None:
         if s.tops[s.undo_ban[0]] not in (Card.GARRISON, Card.AMBASSADOR):
             raise PositionError("undo_ban: that player's last card was not an exchange")
-        if any(s.control[r] != UNRESOLVED for r in s.undo_ban[1][:2]):
+        if not e.ban_outlives_struggle and any(s.control[r] != UNRESOLVED for r in (s.undo_ban[1][0], s.undo_ban[1][-2])):
             raise PositionError("undo_ban: a struggle resolved since the exchange would have lifted the ban")
         if s.last_play[s.undo_ban[0]] != s.plays:
             raise PositionError(f"undo_ban: player {s.undo_ban[0] + 1} was not the last to play a card")
-    if s.saxons >= SAXON_INVASION:
+    if s.saxons >= invasion:
         s._result = score(s, "invasion")
     elif ended_at:
         s._result = score(s, "mordred")

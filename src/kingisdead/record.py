@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .edition import FIRST, Edition, read_edition
 from .moves import IllegalMoveError, Move, NotationError, format_move, parse_move
 from .scoring import Result
 from .state import VARIANTS, GameState
+
 
 FORMAT = "kingisdead-record"
 VERSION = 1
@@ -34,17 +36,22 @@ class GameRecord:
     first_player: int = 0
     moves: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    edition: Edition = FIRST
+    """The edition played, with its options; moves are in its notation."""
 
     def start(self) -> GameState:
-        return GameState.new(len(self.players), self.variant, self.seed, self.first_player)
+        return GameState.new(len(self.players), self.variant, self.seed, self.first_player, self.edition)
 
     def add(self, move: Move) -> None:
-        self.moves.append(format_move(move))
+        self.moves.append(format_move(move, self.edition))
 
     def to_dict(self) -> dict[str, Any]:
+        options = {"options": self.edition.options()} if self.edition.options() else {}
         return {
             "format": FORMAT,
             "version": VERSION,
+            "edition": self.edition.name,
+            **options,
             "players": list(self.players),
             "variant": self.variant,
             "seed": self.seed,
@@ -71,6 +78,9 @@ class GameRecord:
         variant = data.get("variant", "standard")
         if variant not in VARIANTS:
             raise RecordError(f"unknown variant {variant!r}")
+        edition = read_edition(data, RecordError)
+        if variant == "mordred" and not edition.mordred:
+            raise RecordError(f"the {edition.name} edition has no Mordred variant")
         seed, first = data.get("seed"), data.get("first_player", 0)
         if seed is None:
             raise RecordError("the record has no seed: a game server hides it until the game is over, "
@@ -85,7 +95,7 @@ class GameRecord:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("result must be an object or null")
-        return cls(list(players), variant, seed, first, list(moves), result)
+        return cls(list(players), variant, seed, first, list(moves), result, edition)
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
@@ -103,7 +113,7 @@ class GameRecord:
         state = self.start()
         for number, text in enumerate(self.moves, start=1):
             try:
-                state.apply(parse_move(text))
+                state.apply(parse_move(text, self.edition))
             except (IllegalMoveError, NotationError) as exc:
                 raise RecordError(f"move {number} ({text!r}): {exc}") from None
         if self.result is not None:

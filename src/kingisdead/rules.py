@@ -18,13 +18,10 @@ from typing import TYPE_CHECKING
 
 from .board import (
     CARDS,
-    FACTION_NAMES,
     HOMES,
     MORDRED_FLAGS,
     NEIGHBOURS,
     NUM_REGIONS,
-    REGION_NAMES,
-    SAXON_INVASION,
     SAXONS,
     UNRESOLVED,
     Card,
@@ -34,6 +31,7 @@ from .moves import NONE, PASS, IllegalMoveError, Move, normalise
 from .scoring import score
 
 if TYPE_CHECKING:
+    from .edition import Edition
     from .state import GameState
 
 LOYALISTS = int(Faction.LOYALISTS)
@@ -56,8 +54,12 @@ MASK_REGIONS = tuple(tuple(r for r in range(NUM_REGIONS) if mask >> r & 1) for m
 """The regions of each bitmask, as a tuple (avoids loops on the hot path)."""
 
 
-def _name(region: int) -> str:
-    return REGION_NAMES[region]
+def _name(s: GameState, region: int) -> str:
+    return s.edition.regions[region]
+
+
+def _title(s: GameState, card: int) -> str:
+    return s.edition.cards[card]
 
 
 # -- legal actions ---------------------------------------------------------------
@@ -119,18 +121,24 @@ def changes_nothing(effect: Effect | None) -> bool:
     return effect is None or not any(effect[2])
 
 
-UndoBan = tuple[int, Effect]
-"""``(player, effect)``: the others may not now make an exchange with ``effect``
-(the reverse of ``player``'s last exchange, in canonical form). The compiled
-core keeps the same thing (``Ban`` in core/src/state.rs) and reads and writes
-it as this tuple."""
+UndoBan = tuple[int, tuple[int, ...]]
+"""``(player, reverse)``: the others may not now make the exchange ``reverse``, which
+undoes ``player``'s last exchange. Under the ``"effect"`` reversal (the first
+edition's ruling, the second's default) ``reverse`` is the one spelling of its
+effect that :func:`spell_effect` writes, and every exchange with that effect is
+banned; under ``"exact"`` it is the literal reverse, the only exchange banned.
+The compiled core keeps the same thing (``Ban`` in core/src/state.rs) and reads
+and writes it as this tuple."""
 
 
-def ban_after(player: int, action: tuple[int, ...]) -> UndoBan | None:
-    """The undo ban that ``player``'s exchange ``action`` leaves: its reverse change,
-    in canonical form; None for an exchange that changed nothing."""
+def ban_after(edition: Edition, player: int, action: tuple[int, ...]) -> UndoBan | None:
+    """The undo ban that ``player``'s exchange ``action`` leaves in ``edition``; None when
+    judged by effect and the exchange changed nothing (same factions both ways)."""
     reverse = reverse_exchange(action)
-    return None if reverse is None else (player, exchange_effect(reverse))  # type: ignore[return-value]
+    if edition.reversal == "exact":
+        return (player, reverse)
+    effect = exchange_effect(reverse)
+    return None if changes_nothing(effect) else (player, spell_effect(effect))  # type: ignore[arg-type]
 
 
 def spell_effect(effect: Effect) -> tuple[int, ...]:
@@ -150,19 +158,29 @@ def spell_effect(effect: Effect) -> tuple[int, ...]:
     raise ValueError(f"no exchange has the effect {effect}")
 
 
-def _banned(s: GameState) -> Effect | None:
-    """The effect that the player to move may not bring about (undoing the last exchange)."""
+def _banned(s: GameState, card: int) -> tuple[int, ...] | None:
+    """The exchange that the player to move may not make with ``card`` (undoing the last one), or None."""
     ban = s.undo_ban
     if ban is None or ban[0] == s.player:
         return None
+    if s.edition.ban_binds_card and s.tops[ban[0]] != card:
+        return None  # the second edition: only the same card may not reverse it
     return ban[1]
 
 
-def _drop_banned(options: list[tuple[int, ...]], ban: Effect) -> list[tuple[int, ...]]:
-    """The options whose effect is not the banned one."""
-    a, b = ban[0], ban[1]
+def is_banned(s: GameState, action: tuple[int, ...], reverse: tuple[int, ...]) -> bool:
+    """Whether ``action`` undoes the exchange the ban ``reverse`` protects, by effect or
+    literally as the edition's ``reversal`` says."""
+    if s.edition.reversal == "exact":
+        return action == reverse
+    return len(action) == len(reverse) and exchange_effect(action) == exchange_effect(reverse)
+
+
+def _drop_banned(s: GameState, options: list[tuple[int, ...]], reverse: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The options that the ban ``reverse`` leaves."""
+    a, b = reverse[0], reverse[-2]
     return [o for o in options
-            if not ((o[0] == a or o[0] == b) and (o[-2] == a or o[-2] == b) and exchange_effect(o) == ban)]
+            if not ((o[0] == a or o[0] == b) and (o[-2] == a or o[-2] == b) and is_banned(s, o, reverse))]
 
 
 def _kinds_in(board: list[int], region: int) -> list[int]:
@@ -179,7 +197,7 @@ def _pairs_in(board: list[int], region: int) -> list[tuple[int, int]]:
 
 def garrison_actions(s: GameState) -> list[tuple[int, ...]]:
     """2-for-1 exchanges if any exists, else 1-for-1 ones, else the empty action."""
-    board, ban = s.board, _banned(s)
+    board, ban = s.board, _banned(s, GARRISON)
     opens = MASK_REGIONS[s.open]
     two: list[tuple[int, ...]] = [
         (a, f1, f2, b, g)
@@ -188,8 +206,8 @@ def garrison_actions(s: GameState) -> list[tuple[int, ...]]:
         for b in MASK_REGIONS[NEIGHBOURS[a] & s.open]
         for g in _kinds_in(board, b)
     ]
-    if ban is not None and two and sum(ban[2]) == -1:
-        two = _drop_banned(two, ban)
+    if ban is not None and two and len(ban) == 5:
+        two = _drop_banned(s, two, ban)
     if two:
         return two
     one: list[tuple[int, ...]] = [
@@ -200,13 +218,13 @@ def garrison_actions(s: GameState) -> list[tuple[int, ...]]:
         for f in _kinds_in(board, a)
         for g in _kinds_in(board, b)
     ]
-    if ban is not None and sum(ban[2]) == 0:
-        one = _drop_banned(one, ban)
+    if ban is not None and len(ban) == 4:
+        one = _drop_banned(s, one, ban)
     return one or [()]
 
 
 def ambassador_actions(s: GameState) -> list[tuple[int, ...]]:
-    board, ban = s.board, _banned(s)
+    board, ban = s.board, _banned(s, AMBASSADOR)
     opens = MASK_REGIONS[s.open]
     one: list[tuple[int, ...]] = [
         (a, f, b, g)
@@ -215,8 +233,8 @@ def ambassador_actions(s: GameState) -> list[tuple[int, ...]]:
         for f in _kinds_in(board, a)
         for g in _kinds_in(board, b)
     ]
-    if ban is not None and sum(ban[2]) == 0:
-        one = _drop_banned(one, ban)
+    if ban is not None and len(ban) == 4:
+        one = _drop_banned(s, one, ban)
     return one or [()]
 
 
@@ -245,6 +263,8 @@ def faction_card_actions(s: GameState, faction: int) -> list[tuple[int, ...]]:
         return [()]
     if count == 1:
         return [(r,) for r in targets]
+    if s.edition.support_together:
+        return [(r, r) for r in targets]
     return [(a, b) for i, a in enumerate(targets) for b in targets[i:]]
 
 
@@ -342,7 +362,7 @@ def _remaining_outcomes(s: GameState, board: list[int], order: list[int]) -> tup
         resolved |= 1 << region
         if winner == SAXONS:
             saxons += 1
-            if saxons >= SAXON_INVASION:
+            if saxons >= s.edition.invasion:
                 break
         elif winner == LOYALISTS:
             break
@@ -371,18 +391,18 @@ def check_move(s: GameState, move: Move) -> Move:
         raise IllegalMoveError(f"unknown card {move.card!r}") from None
     p = s.player
     if not s.hands[p * 7 + card]:
-        raise IllegalMoveError(f"{card.title}: player {p + 1} has no {card.title} card left")
+        raise IllegalMoveError(f"{_title(s, card)}: player {p + 1} has no {_title(s, card)} card left")
     action = move.action
     if not isinstance(action, tuple) or not all(isinstance(x, int) for x in action):
-        raise IllegalMoveError(f"{card.title}: the action must be a tuple of integers")
+        raise IllegalMoveError(f"{_title(s, card)}: the action must be a tuple of integers")
     action = normalise(card, action)
     if action not in card_actions(s, card):
         _explain_action(s, card, action)
-        raise IllegalMoveError(f"{card.title}: {action} is not a legal action here")
+        raise IllegalMoveError(f"{_title(s, card)}: {action} is not a legal action here")
     board = s.board[:]
     if card != CROWN:
         _move_followers(board, s.stock[:], card, action)
-    _check_court(board, s.open, move.court)
+    _check_court(s, board, move.court)
     move = Move(card, action, move.court)
     if last_card_applies(s) and not wins_outright(s, move):
         raise IllegalMoveError(
@@ -392,7 +412,8 @@ def check_move(s: GameState, move: Move) -> Move:
     return move
 
 
-def _check_court(board: list[int], open_mask: int, court: object) -> None:
+def _check_court(s: GameState, board: list[int], court: object) -> None:
+    open_mask = s.open
     options = court_options(board, open_mask)
     if court is None:
         if options:
@@ -408,37 +429,37 @@ def _check_court(board: list[int], open_mask: int, court: object) -> None:
     if faction == LOYALISTS:
         raise IllegalMoveError("court call: Loyalists are never called to court")
     if not open_mask >> region & 1:
-        raise IllegalMoveError(f"court call: {_name(region)} is resolved; nothing leaves it")
-    raise IllegalMoveError(f"court call: {_name(region)} has no {FACTION_NAMES[faction]} follower to call")
+        raise IllegalMoveError(f"court call: {_name(s, region)} is resolved; nothing leaves it")
+    raise IllegalMoveError(f"court call: {_name(s, region)} has no {s.edition.factions[faction]} follower to call")
 
 
-def _valid_shape(card: Card, action: tuple[int, ...], kinds: str) -> None:
+def _valid_shape(title: str, action: tuple[int, ...], kinds: str) -> None:
     """Check that an action's parts are regions ('r') and factions ('f') as expected."""
     if len(action) != len(kinds):
-        raise IllegalMoveError(f"{card.title}: expected {len(kinds)} choices, got {len(action)}")
+        raise IllegalMoveError(f"{title}: expected {len(kinds)} choices, got {len(action)}")
     for value, kind in zip(action, kinds):
         if kind == "r" and value not in range(NUM_REGIONS):
-            raise IllegalMoveError(f"{card.title}: {value} is not a region")
+            raise IllegalMoveError(f"{title}: {value} is not a region")
         if kind == "f" and value not in range(4):
-            raise IllegalMoveError(f"{card.title}: {value} is not a faction")
+            raise IllegalMoveError(f"{title}: {value} is not a faction")
 
 
 def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
     """Raise the most specific reason why ``action`` is not legal for ``card``."""
-    title = card.title
+    title = _title(s, card)
     if card == CROWN:
         free = swappable_cards(s)
         if len(free) < 2:
             raise IllegalMoveError(f"{title}: fewer than two region cards can be swapped, so the Crown does nothing")
         if not action:
             raise IllegalMoveError(f"{title}: two region cards can be swapped, so the Crown must swap them")
-        _valid_shape(card, action, "rrr")
+        _valid_shape(title, action, "rrr")
         a, b, crowned = action
         for r in (a, b):
             if s.control[r] != UNRESOLVED:
-                raise IllegalMoveError(f"{title}: {_name(r)} is resolved; its card is face down")
+                raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; its card is face down")
             if s.crowns[r] >= 0:
-                raise IllegalMoveError(f"{title}: {_name(r)}'s card carries a Crown token and cannot be swapped")
+                raise IllegalMoveError(f"{title}: {_name(s, r)}'s card carries a Crown token and cannot be swapped")
         if a == b:
             raise IllegalMoveError(f"{title}: swap two different region cards")
         if crowned not in (a, b):
@@ -452,24 +473,24 @@ def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
             raise IllegalMoveError(f"{title}: a 2-for-1 exchange exists, so a 1-for-1 exchange is not allowed")
         if card == AMBASSADOR and len(action) != 4:
             raise IllegalMoveError(f"{title}: the Ambassador exchanges one follower for one")
-        _valid_shape(card, action, "rffrf" if len(action) == 5 else "rfrf")
+        _valid_shape(title, action, "rffrf" if len(action) == 5 else "rfrf")
         a, b = action[0], action[-2]
         for r in (a, b):
             if not s.open >> r & 1:
-                raise IllegalMoveError(f"{title}: {_name(r)} is resolved; nothing enters or leaves it")
+                raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; nothing enters or leaves it")
         if a == b:
             raise IllegalMoveError(f"{title}: the exchange is between two different regions")
         if card == GARRISON and not NEIGHBOURS[a] >> b & 1:
-            raise IllegalMoveError(f"{title}: {_name(a)} does not border {_name(b)}")
+            raise IllegalMoveError(f"{title}: {_name(s, a)} does not border {_name(s, b)}")
         given, taken = list(action[1:-2]), [action[-1]]
         for region, leaving in ((a, given), (b, taken)):
             for f in set(leaving):
                 have, need = s.board[region * 4 + f], leaving.count(f)
                 if have < need:
                     raise IllegalMoveError(
-                        f"{title}: {_name(region)} has {have} {FACTION_NAMES[f]} follower(s), not {need}")
-        ban = _banned(s)
-        if ban is not None and exchange_effect(action) == ban:
+                        f"{title}: {_name(s, region)} has {have} {s.edition.factions[f]} follower(s), not {need}")
+        ban = _banned(s, card)
+        if ban is not None and is_banned(s, action, ban):
             raise IllegalMoveError(
                 f"{title}: this would immediately undo player {s.undo_ban[0] + 1}'s exchange"  # type: ignore[index]
             )
@@ -477,21 +498,21 @@ def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
             raise IllegalMoveError(f"{title}: no 2-for-1 exchange is possible, so exchange 1 for 1")
         return
     if card == SETTLEMENTS:
-        _valid_shape(card, action, "xxx")
+        _valid_shape(title, action, "xxx")
         for f, r in enumerate(action):
             if r == NONE:
                 if s.stock[f]:
-                    raise IllegalMoveError(f"{title}: a {FACTION_NAMES[f]} follower is in the stock, so it must be placed")
+                    raise IllegalMoveError(f"{title}: a {s.edition.factions[f]} follower is in the stock, so it must be placed")
                 continue
             if r not in range(NUM_REGIONS):
                 raise IllegalMoveError(f"{title}: {r} is not a region")
             if not s.stock[f]:
-                raise IllegalMoveError(f"{title}: no {FACTION_NAMES[f]} follower is left in the stock")
+                raise IllegalMoveError(f"{title}: no {s.edition.factions[f]} follower is left in the stock")
             if not s.open >> r & 1:
-                raise IllegalMoveError(f"{title}: {_name(r)} is resolved; nothing may enter it")
+                raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; nothing may enter it")
         return
     faction = card - Card.SCOTS
-    name = FACTION_NAMES[faction]
+    name = s.edition.factions[faction]
     targets = faction_targets(s, faction)
     count = min(2, s.stock[faction]) if targets else 0
     if len(action) != count:
@@ -506,9 +527,11 @@ def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
         if r not in range(NUM_REGIONS):
             raise IllegalMoveError(f"{title}: {r} is not a region")
         if not s.open >> r & 1:
-            raise IllegalMoveError(f"{title}: {_name(r)} is resolved; nothing may enter it")
+            raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; nothing may enter it")
         if r not in targets:
-            raise IllegalMoveError(f"{title}: {_name(r)} does not border a region the {name} control")
+            raise IllegalMoveError(f"{title}: {_name(s, r)} does not border a region the {name} control")
+    if s.edition.support_together and len(set(action)) > 1:
+        raise IllegalMoveError(f"{title}: both {name} followers go into the same region")
 
 
 # -- applying a move ----------------------------------------------------------------
@@ -543,16 +566,17 @@ def _move_followers(board: list[int], stock: list[int], card: int, action: tuple
             board[r * 4 + f] += 1
 
 
-def reverse_exchange(action: tuple[int, ...]) -> tuple[int, ...] | None:
-    """One spelling of the exchange that would undo ``action`` (None if it changed nothing).
+def reverse_exchange(action: tuple[int, ...]) -> tuple[int, ...]:
+    """The literal reverse of an exchange: the same followers moved back, in canonical spelling.
 
-    Other spellings with the same effect (see :func:`exchange_effect`) undo it too.
+    Other spellings with the same effect (see :func:`exchange_effect`) undo it too
+    when reversal is judged by effect; a swap within one faction is its own reverse.
     """
     if len(action) == 5:
         a, f1, f2, b, g = action
         return (b, f1, f2, a, g)
     a, f, b, g = action
-    return None if f == g else (a, g, b, f)
+    return (a, g, b, f)
 
 
 def _play_card(s: GameState, p: int, card: int, action: tuple[int, ...]) -> None:
@@ -573,7 +597,7 @@ def _play_card(s: GameState, p: int, card: int, action: tuple[int, ...]) -> None
         return
     _move_followers(s.board, s.stock, card, action)
     if (card == GARRISON or card == AMBASSADOR) and action:
-        s.undo_ban = ban_after(p, action)
+        s.undo_ban = ban_after(s.edition, p, action)
     else:
         s.undo_ban = None
 
@@ -610,10 +634,11 @@ def resolve(s: GameState) -> None:
     s.control[region] = winner
     s.open &= ~(1 << region)
     s.resolved += 1
-    s.undo_ban = None
+    if not s.edition.ban_outlives_struggle:
+        s.undo_ban = None
     if winner == SAXONS:
         s.saxons += 1
-        if s.saxons >= SAXON_INVASION:
+        if s.saxons >= s.edition.invasion:
             s._result = score(s, "invasion")
             return
     elif winner == LOYALISTS:
@@ -663,7 +688,7 @@ def _sample_exchange(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
         pairs = [(a, b) for i, a in enumerate(occupied) for b in occupied[i + 1:]]
     if not pairs:
         return ()
-    ban = _banned(s)
+    ban = _banned(s, card)
     for _ in range(8):
         a, b = pairs[int(rand() * len(pairs))]
         if two:
@@ -674,7 +699,7 @@ def _sample_exchange(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
             action: tuple[int, ...] = (a, f1, f2, b, _random_follower(board, b, rand()))
         else:
             action = (a, _random_follower(board, a, rand()), b, _random_follower(board, b, rand()))
-        if ban is None or exchange_effect(action) != ban:
+        if ban is None or not is_banned(s, action, ban):
             return action
     # The ban keeps hitting: fall back to the full list, which excludes every banned spelling.
     options = card_actions(s, card)
@@ -700,6 +725,8 @@ def _sample_action(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
         n = len(targets)
         a = targets[int(rand() * n)]
         if s.stock[f] >= 2:
+            if s.edition.support_together:
+                return (a, a)
             b = targets[int(rand() * n)]
             return (a, b) if a <= b else (b, a)
         return (a,) if s.stock[f] else ()

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .board import FACTION_NAMES, NUM_REGIONS
+from .board import NUM_REGIONS
+from .edition import EDITIONS, FIRST
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -36,24 +37,30 @@ class Result:
     reason: str
     ranking: tuple[int, ...] = ()
     steps: tuple[str, ...] = field(default=(), compare=False)
+    factions: tuple[str, ...] = field(default=FIRST.factions, compare=False)
+    """The factions' names in the game's edition (for :meth:`to_dict`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ending": self.ending,
             "winners": list(self.winners),
             "ruler": self.ruler,
-            "ranking": [FACTION_NAMES[f] for f in self.ranking],
+            "ranking": [self.factions[f] for f in self.ranking],
             "reason": self.reason,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Result:
+        """Read :meth:`to_dict`'s output, in either edition's faction names."""
+        ranking = data.get("ranking", [])
+        edition = next((e for e in EDITIONS.values() if set(ranking) <= set(e.factions)), FIRST)
         return cls(
             ending=data["ending"],
             winners=tuple(data["winners"]),
             ruler=data["ruler"],
             reason=data["reason"],
-            ranking=tuple(FACTION_NAMES.index(f) for f in data.get("ranking", [])),
+            ranking=tuple(edition.factions.index(f) for f in ranking),
+            factions=edition.factions,
         )
 
 
@@ -66,7 +73,9 @@ def faction_ranking(s: GameState) -> list[list[int]]:
     """Factions in groups of equal rank, strongest first.
 
     Most regions first; among equals, the faction that won a struggle most
-    recently. Factions with no region form one last group (tied with each other).
+    recently. Factions with no region form one last group (tied with each
+    other), or, with the second edition's option ``tie_faction="always"``,
+    one group each in faction order.
     """
     regions = [0, 0, 0]
     latest = [-1, -1, -1]
@@ -78,7 +87,9 @@ def faction_ranking(s: GameState) -> list[list[int]]:
     holders = sorted((f for f in range(3) if regions[f]), key=lambda f: (-regions[f], -latest[f]))
     groups = [[f] for f in holders]
     empty = [f for f in range(3) if not regions[f]]
-    if empty:
+    if s.edition.tie_faction == "always":
+        groups += [[f] for f in empty]
+    elif empty:
         groups.append(empty)
     return groups
 
@@ -116,11 +127,12 @@ def _coronation(s: GameState, ending: str) -> Result:
     if ending == "mordred":
         steps.append("The Loyalists won a struggle: Mordred ends the game.")
     candidates = list(range(s.players))
+    names = s.edition.factions
     for rank, group in enumerate(groups):
         if len(group) > 1 or (rank == 0 and not regions[group[0]]):
             break  # the ranking is no longer strict (or no faction holds a region)
         f = group[0]
-        name = FACTION_NAMES[f]
+        name = names[f]
         counts = {p: s.courts[p * 3 + f] for p in candidates}
         best = max(counts.values())
         leaders = [p for p in candidates if counts[p] == best]
@@ -145,7 +157,9 @@ def _coronation(s: GameState, ending: str) -> Result:
             if last is not None:
                 steps.append(f"Still tied: {_who([last])} played a card last and wins.")
                 candidates = [last]
-    while len(candidates) > 1 and ending != "mordred":
+    if len(candidates) > 1 and s.edition.hands_break_ties:
+        candidates = _by_hands(s, candidates, steps)
+    while len(candidates) > 1 and ending != "mordred" and not s.edition.hands_break_ties:
         last = _last_player(s, candidates)
         if last is None:
             break
@@ -153,12 +167,50 @@ def _coronation(s: GameState, ending: str) -> Result:
         candidates.remove(last)
     ruler = candidates[0] if len(candidates) == 1 else None
     if ruler is None:
-        steps.append(f"{_who(candidates).capitalize()} stay tied (none played a card) and share the win.")
+        why = "nothing parts them" if s.edition.hands_break_ties else "none played a card"
+        steps.append(f"{_who(candidates).capitalize()} stay tied ({why}) and share the win.")
     winners = tuple(sorted({w for p in candidates for w in _team(s, p)}))
     if s.players == 4 and ruler is not None:
         steps.append(f"Player {(ruler + 2) % 4 + 1} shares the victory as partner.")
     title = "Coronation" if ending == "coronation" else "Mordred"
-    return Result(ending, winners, ruler, f"{title}: " + " ".join(steps), ranking, tuple(steps))
+    return Result(ending, winners, ruler, f"{title}: " + " ".join(steps), ranking, tuple(steps), names)
+
+
+def _by_hands(s: GameState, candidates: list[int], steps: list[str]) -> list[int]:
+    """The second edition's last tie-break: the hands (see :class:`kingisdead.edition.Edition`).
+
+    A player who emptied their hand beats one who did not, the earlier emptier
+    the later; with no hand emptied, the earliest last card play wins (a player
+    who never played counts as earliest). With 4 players a team whose two hands
+    are both empty comes first, the one that emptied them earlier first. Option
+    ``tie_hands="lowest_seat"`` gives the tie to the lowest seat instead.
+    """
+    if s.edition.tie_hands == "lowest_seat":
+        steps.append(f"Still tied: {_who([min(candidates)])}, in the lowest seat, wins.")
+        return [min(candidates)]
+
+    def left(p: int) -> int:
+        return sum(s.hands[p * 7:p * 7 + 7])
+
+    def key(p: int) -> tuple[int, ...]:
+        own = (left(p) > 0, s.last_play[p])
+        if s.players != 4:
+            return own
+        team = (p, (p + 2) % 4)
+        emptied = all(left(q) == 0 for q in team)
+        return (0, max(s.last_play[q] for q in team)) + own if emptied else (1, 0) + own
+
+    best = min(key(p) for p in candidates)
+    winners = [p for p in candidates if key(p) == best]
+    if len(winners) < len(candidates):
+        if s.players == 4 and best[0] == 0:
+            how = "their team emptied both its hands first"
+        elif not best[-2]:
+            how = "emptied their hand first"
+        else:
+            how = "made their last card play earliest"
+        steps.append(f"Still tied: {_who(winners)} {how} and win{'s' if len(winners) == 1 else ''}.")
+    return winners
 
 
 def _sets(courts: list[int], players: tuple[int, ...]) -> int:
@@ -175,8 +227,11 @@ def _invasion(s: GameState) -> Result:
     sets = {side: _sets(s.courts, side) for side in sides}
     best = max(sets.values())
     leaders = [side for side in sides if sets[side] == best]
-    steps = [f"Four Saxon tokens: the Saxons invade ({s.saxons} of {NUM_REGIONS} regions fell)."
-             if s.saxons >= 4 else "The Saxons invade."]
+    if s.edition.invaders == "Saxons":
+        steps = [f"Four Saxon tokens: the Saxons invade ({s.saxons} of {NUM_REGIONS} regions fell)."
+                 if s.saxons >= 4 else "The Saxons invade."]
+    else:
+        steps = [f"The third instability disc has left France: invasion ({s.saxons} regions unstable)."]
     others = sorted({v for side, v in sets.items() if v != best}, reverse=True)
     ruler: int | None = None
     if len(leaders) == 1:
@@ -195,5 +250,6 @@ def _invasion(s: GameState) -> Result:
             winners = next(side for side in leaders if last in side)
             ruler = last if s.players != 4 else None
             steps.append(f"Player {last + 1} played a card last, so {label[winners]} wins.")
-    return Result("invasion", tuple(sorted(winners)), ruler, "Invasion: " + " ".join(steps), (), tuple(steps))
+    return Result("invasion", tuple(sorted(winners)), ruler, "Invasion: " + " ".join(steps), (), tuple(steps),
+                  s.edition.factions)
 

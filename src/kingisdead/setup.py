@@ -5,9 +5,9 @@ tools (OpenSpiel) need the same setup as explicit chance events, each with its
 outcomes and their probabilities; both walk this one sequence, so the two can
 never disagree.
 
-The sequence: two followers from the bag for each player's court (players who
-drew a pair of the same faction as another player return theirs and draw
-again), then followers for each region until it holds four, then a
+The sequence: two followers from the bag for each player's court (where the
+edition has the court redraw, players who drew a pair of the same faction as
+another player return theirs and draw again), then followers for each region until it holds four, then a
 Fisher-Yates shuffle of the region cards. Every draw has integer weights: a
 follower draw weighs each faction by its count in the bag, a shuffle step
 weighs each position alike.
@@ -33,6 +33,7 @@ from .board import (
     UNRESOLVED,
     Faction,
 )
+from .edition import FIRST, Edition
 from .rng import SplitMix64
 
 if TYPE_CHECKING:
@@ -46,12 +47,14 @@ SWAP = "swap"
 """A Fisher-Yates step over the region cards: outcome = the position swapped with the last unshuffled one."""
 
 
-def check_setup_arguments(players: int, variant: str, first_player: int) -> None:
+def check_setup_arguments(players: int, variant: str, first_player: int, edition: Edition = FIRST) -> None:
     """Raise ValueError for a setup the game does not have."""
     if players not in (2, 3, 4):
         raise ValueError(f"The King Is Dead is for 2, 3 or 4 players, not {players}")
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
+    if variant == "mordred" and not edition.mordred:
+        raise ValueError(f"the {edition.name} edition has no Mordred variant")
     if not 0 <= first_player < players:
         raise ValueError(f"first player must be a seat from 0 to {players - 1}")
 
@@ -62,11 +65,13 @@ class SetupDraws:
     Cheap to copy (:meth:`copy`), so a search tree can branch on every draw.
     """
 
-    __slots__ = ("players", "mordred", "first_player", "bag", "board", "hands", "queue",
+    __slots__ = ("edition", "players", "mordred", "first_player", "bag", "board", "hands", "queue",
                  "region", "order", "swap_at", "outcomes")
 
-    def __init__(self, players: int = 2, variant: str = "standard", first_player: int = 0) -> None:
-        check_setup_arguments(players, variant, first_player)
+    def __init__(self, players: int = 2, variant: str = "standard", first_player: int = 0,
+                 edition: Edition = FIRST) -> None:
+        check_setup_arguments(players, variant, first_player, edition)
+        self.edition = edition
         self.players = players
         self.mordred = variant == "mordred"
         self.first_player = first_player
@@ -88,7 +93,7 @@ class SetupDraws:
 
     def copy(self) -> SetupDraws:
         c = SetupDraws.__new__(SetupDraws)
-        c.players, c.mordred, c.first_player = self.players, self.mordred, self.first_player
+        c.edition, c.players, c.mordred, c.first_player = self.edition, self.players, self.mordred, self.first_player
         c.bag, c.board, c.queue = self.bag[:], self.board[:], self.queue[:]
         c.hands = [h[:] for h in self.hands]
         c.region, c.order, c.swap_at = self.region, self.order[:], self.swap_at
@@ -139,7 +144,7 @@ class SetupDraws:
         self.bag[outcome] -= 1
         if self.queue:
             self.hands[self.queue.pop(0)].append(outcome)
-            if not self.queue:
+            if not self.queue and self.edition.court_redraw:
                 self._redraw_clashes()
         else:
             self.board[self.region * NUM_KINDS + outcome] += 1
@@ -187,6 +192,7 @@ class SetupDraws:
 
         s = GameState.__new__(GameState)
         players = self.players
+        s.edition = self.edition
         s.players = players
         s.mordred = self.mordred
         s.board = self.board[:]
@@ -219,9 +225,10 @@ def _court_clashes(hands: list[list[int]]) -> list[int]:
     return sorted(p for group in by_faction.values() if len(group) > 1 for p in group)
 
 
-def setup_from_seed(players: int, variant: str, seed: int, first_player: int) -> GameState:
+def setup_from_seed(players: int, variant: str, seed: int, first_player: int,
+                    edition: Edition = FIRST) -> GameState:
     """The game that ``seed`` sets up: every draw of the sequence comes from SplitMix64(seed)."""
-    setup = SetupDraws(players, variant, first_player)
+    setup = SetupDraws(players, variant, first_player, edition)
     rng = SplitMix64(seed)
     while not setup.done:
         setup.draw_from(rng)

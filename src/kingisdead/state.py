@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import engine, rules
+from .edition import Edition, get_edition
 from .board import (
     NUM_CARDS,
     NUM_KINDS,
@@ -16,7 +17,7 @@ from .board import (
     Card,
     Region,
 )
-from .moves import Move, parse_move
+from .moves import Move, format_move, parse_move
 from .setup import VARIANTS  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
@@ -28,29 +29,36 @@ if TYPE_CHECKING:
 class GameState:
     """A position of The King Is Dead, with the player to move.
 
-    Attributes are plain lists of small integers (see docs/architecture.md):
+    Attributes are plain lists of small integers (see docs/architecture.md), and the edition:
+
+    - ``edition``: the :class:`~kingisdead.edition.Edition` played (its names, cards, rule
+      switches and options), shared between copies (it is immutable)
 
     - ``board[region * 4 + kind]``: followers of each faction (kind 3: Loyalists)
     - ``stock[kind]``: the common stock (kind 3: the Loyalist supply)
     - ``courts[player * 3 + faction]``: followers at each player's court
     - ``hands[player * 7 + card]``: action cards left, by kind
     - ``order``: regions by region-card position (positions 1-8 are 0-7)
-    - ``crowns[region]``: the player whose Crown token lies on that card, or -1
-    - ``control[region]``: faction in control, 4 for Saxons, -1 while unresolved
+    - ``crowns[region]``: the player whose Crown token (second edition: negotiation disc)
+      lies on that card, or -1
+    - ``control[region]``: faction in control, 4 for the Saxons (second edition: unstable),
+      -1 while unresolved
+    - ``saxons``: Saxon tokens (second edition: instability discs) on the board
     - ``resolved``: number of resolved struggles (the contested card is ``order[resolved]``)
     - ``tops[player]``: top card of each played pile, or -1
     - ``last_play[player]``: number of the player's latest card play (0: none yet)
-    - ``undo_ban``: ``(player, effect)``: the others may not now make an exchange with
-      ``effect``, the reverse of ``player``'s last exchange (``(from, to, delta)`` in the
-      canonical form of ``rules.exchange_effect``, however it is spelled), or None
+    - ``undo_ban``: ``(player, reverse)``: the others may not now make the exchange
+      ``reverse`` (an action tuple), which undoes ``player``'s last exchange; judged by
+      effect or literally as the edition says (see ``rules.UndoBan``), or None
     """
 
     __slots__ = (
-        "players", "mordred", "board", "stock", "courts", "hands", "order", "crowns",
+        "edition", "players", "mordred", "board", "stock", "courts", "hands", "order", "crowns",
         "control", "open", "resolved", "saxons", "player", "passes", "tops",
         "last_play", "plays", "undo_ban", "_result",
     )
 
+    edition: Edition
     players: int
     mordred: bool
     board: list[int]
@@ -73,20 +81,22 @@ class GameState:
 
     @classmethod
     def new(cls, players: int = 2, variant: str = "standard", seed: int = 0,
-            first_player: int = 0) -> GameState:
+            first_player: int = 0, edition: str | Edition = "first") -> GameState:
         """Set up a new game: every random draw of the setup comes from ``seed``.
 
-        The draws are made one by one by :class:`kingisdead.setup.SetupDraws`,
-        which also lets a caller make them itself (OpenSpiel's chance nodes);
-        the compiled core makes the same draws, faster, when it is in use.
-        Raises ValueError for a player count, variant or first player the
-        game does not have.
+        ``edition`` is ``"first"``, ``"second"`` or an :class:`~kingisdead.edition.Edition`
+        (e.g. ``SECOND.with_options(reversal="exact")``). The draws are made one
+        by one by :class:`kingisdead.setup.SetupDraws`, which also lets a caller
+        make them itself (OpenSpiel's chance nodes); the compiled core makes the
+        same draws, faster, when it is in use. Raises ValueError for a player
+        count, variant, first player or edition the game does not have.
         """
-        return engine.new_game(players, variant, seed, first_player)
+        return engine.new_game(players, variant, seed, first_player, get_edition(edition))
 
     def copy(self) -> GameState:
         """An independent copy (a few list copies: cheap enough for search)."""
         c = GameState.__new__(GameState)
+        c.edition = self.edition
         c.players = self.players
         c.mordred = self.mordred
         c.board = self.board[:]
@@ -161,13 +171,21 @@ class GameState:
         :func:`rules.check_move` judges every move first) and changes nothing.
         """
         if isinstance(move, str):
-            move = parse_move(move)
+            move = parse_move(move, self.edition)
         engine.play(self, rules.check_move(self, move))  # the reference names the rule a move breaks
         return self
 
     def after(self, move: Move | str) -> GameState:
         """A copy of this state with ``move`` played (this state is unchanged)."""
         return self.copy().apply(move)
+
+    def notation(self, move: Move) -> str:
+        """``move`` in this game's edition's notation (:func:`kingisdead.moves.format_move`)."""
+        return format_move(move, self.edition)
+
+    def parse(self, text: str) -> Move:
+        """A move read in this game's edition's notation (NotationError for bad text)."""
+        return parse_move(text, self.edition)
 
     def builder(self) -> MoveBuilder:
         """Build a move step by step (card, then each choice, then the court call)."""
@@ -205,7 +223,7 @@ class GameState:
             self.players, self.mordred, tuple(self.board), tuple(self.stock), tuple(self.courts),
             tuple(self.hands), tuple(self.order), tuple(self.crowns), tuple(self.control),
             self.resolved, self.player, self.passes, tuple(self.tops),
-            _play_ranking(self.last_play), self.undo_ban,
+            _play_ranking(self.last_play), self.undo_ban, self.edition,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -215,7 +233,7 @@ class GameState:
         return hash(self.key())
 
     def __repr__(self) -> str:
-        return f"<GameState {self.players}p {self.variant} resolved={self.resolved} to_move={self.player}>"
+        return f"<GameState {self.edition.name} {self.players}p {self.variant} resolved={self.resolved} to_move={self.player}>"
 
 
 def _play_ranking(last_play: list[int]) -> tuple[int, ...]:
