@@ -63,8 +63,8 @@ class MoveService(GameStore):
             "steps": [_choice_dict(c) for c in builder.steps],
             "options": [_choice_dict(c) for c in builder.options()],
             "complete": complete,
-            "move": None if move is None else format_move(move),
-            "description": None if move is None else describe_move(move),
+            "move": None if move is None else format_move(move, state.edition),
+            "description": None if move is None else describe_move(move, state.edition),
             "preview": None if (after := preview(state, builder.steps)) is None else table_view(after, seat),
             **step_guide(state, builder.steps, complete),
         }
@@ -130,7 +130,7 @@ class MoveService(GameStore):
             if position is None:
                 self._check_person_plays(game, seat)
             try:
-                move = parse_move(notation)
+                move = parse_move(notation, snap.state.edition)
                 snap.state.check(move)
             except (NotationError, IllegalMoveError) as exc:
                 raise GameError(422, "illegal_move", str(exc)) from None

@@ -1,0 +1,140 @@
+"""Games of either edition: chosen at creation, stored with the game, shown in its names; ratings per edition."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from test_ratings import account, play_out, seat_accounts, service  # noqa: F401 (fixture)
+from webtools import auth, bot, create, human
+
+from kingisdead import GameState
+from kingisdead.bots import make_bot
+from kingisdead.edition import SECOND
+from kingisdead.moves import format_move
+from kingisdead.web.db import GameRow, RatingRow, make_engine
+from kingisdead.web.ratings import leaderboard
+
+
+def test_a_game_is_created_in_the_edition_asked_for_and_shown_in_its_names(client):
+    game = create(client, [human("Ada"), bot("random")], seed=5, edition="second")
+    view = game["game"]
+    assert view["edition"] == "second" and view["table"]["edition"] == "second"
+    setup = GameState.new(2, "standard", 5, edition="second")
+    assert view["table"]["followers"] == [setup.board[r * 4:r * 4 + 4] for r in range(8)]
+    token = game["seats"][0]["token"]
+    mine = client.get(f"/api/games/{game['id']}", headers=auth(token)).json()
+    codes = mine["choices"]["codes"]
+    assert codes["cards"] == list(SECOND.card_words) and codes["regions"][:2] == ["Mor", "Str"]
+    assert codes["factions"][:3] == ["S", "W", "E"]
+    assert "negotiation disc" in mine["choices"]["texts"]["crown"]
+    # a move in the second edition's notation is played, and the log speaks its names
+    move = next(m for m in setup.legal_moves() if m.card is not None and m.card >= 4)
+    text = format_move(move, SECOND)
+    assert text.split()[0] in ("Scottish", "Welsh", "English")
+    played = client.post(f"/api/games/{game['id']}/moves", json={"move": text, "move_number": 0}, headers=auth(token))
+    assert played.status_code == 200, played.text
+    entry = played.json()["log"][0]
+    assert entry["notation"] == text and entry["text"].split(":")[0] in ("Scottish Support", "Welsh Support",
+                                                                         "English Support")
+    first_edition_word = {"Scottish": "Scots", "Welsh": "Welsh", "English": "Romano-British"}[text.split()[0]]
+    refused = client.post(f"/api/games/{game['id']}/moves", headers=auth(token),
+                          json={"move": text.replace(text.split()[0], first_edition_word, 1), "move_number": 1})
+    assert refused.status_code in (409, 422)  # the first edition's words are not this game's notation
+    steps = client.post(f"/api/games/{game['id']}/options", headers=auth(token), json={"steps": []})
+    assert steps.status_code in (200, 409)
+    # the record and the lobby carry the edition
+    record = json.loads(client.get(f"/api/games/{game['id']}/record").text)
+    assert record["edition"] == "second" and record["moves"][0] == text
+    listed = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert listed[game["id"]]["edition"] == "second"
+
+
+def test_the_edition_defaults_to_the_first(client):
+    game = create(client, [human(), bot("random")], seed=5)
+    assert game["game"]["edition"] == "first" and game["game"]["table"]["edition"] == "first"
+    meta = client.get("/api/meta").json()
+    assert meta["edition"] == "first" and meta["editions"] == ["first", "second"]
+    assert meta["regions"][0]["name"] == "Caledonia"
+
+
+def test_the_meta_gives_the_edition_asked_for(client):
+    meta = client.get("/api/meta", params={"edition": "second"}).json()
+    assert meta["edition"] == "second" and [r["name"] for r in meta["regions"]] == list(SECOND.regions)
+    assert meta["cards"][0] == "Negotiate" and meta["controls"][4] == "Instability"
+    assert meta["invaders"]["track"] == "France"
+    french = client.get("/api/meta", params={"edition": "second"}, headers={"Accept-Language": "fr"}).json()
+    assert french["controls"][4] == "Instabilité" and french["factions"][0] == "Scottish"
+    assert client.get("/api/meta", params={"edition": "third"}).status_code == 422
+
+
+@pytest.mark.parametrize("settings", [{"edition": "third"}, {"edition": 2}, {"edition": None},
+                                      {"edition": "second", "variant": "mordred"}])
+def test_a_bad_edition_is_refused_and_creates_nothing(client, settings):
+    before = client.get("/api/games").json()["games"]
+    response = client.post("/api/games", json={"players": 2, "seats": [human(), bot("random")], **settings})
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["error"] == "invalid_request"
+    assert "edition" in body["detail"] or "Mordred" in body["detail"]
+    assert client.get("/api/games").json()["games"] == before
+
+
+def test_the_edition_is_stored_and_survives_a_restart(tmp_path: Path):
+    from kingisdead.web.service import GameService
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    first = GameService(url)
+    try:
+        game, _ = first.create(3, "standard", [{"kind": "human"}, {"kind": "bot", "bot": "random"},
+                                                {"kind": "bot", "bot": "random"}], seed=11, edition="second")
+        chooser = make_bot("random", 3)
+        for _ in range(6):
+            state = first.get(game.id).snapshot.state
+            first.play(game.id, state.player, format_move(chooser.choose(state), state.edition), None)
+        moves = first.get(game.id).snapshot.moves
+        key = first.get(game.id).snapshot.state.key()
+    finally:
+        first.close()
+    with make_engine(url).connect() as connection:
+        assert connection.execute(sa.select(GameRow.edition).where(GameRow.id == game.id)).scalar_one() == "second"
+    again = GameService(url)
+    try:
+        loaded = again.get(game.id)
+        assert loaded.edition == "second" and loaded.snapshot.moves == moves
+        assert loaded.snapshot.state.key() == key and loaded.snapshot.state.edition.name == "second"
+        frame = again.replay_frame(loaded, 3)
+        assert frame["table"]["edition"] == "second"
+    finally:
+        again.close()
+
+
+def test_ratings_are_kept_per_edition(service):  # noqa: F811 (the fixture)
+    alice, bob = account(service, "Alice"), account(service, "Bob")
+    games = {}
+    for edition in ("first", "second", "second"):
+        game, _ = service.create(2, "standard", [{"kind": "human"}, {"kind": "human"}], seed=5, rated=True,
+                                 user_id=alice, edition=edition)
+        seat_accounts(service, game.id, {1: bob})
+        games.setdefault(edition, []).append(game.id)
+        state = service.get(game.id).snapshot.state
+        chooser = make_bot("random", 1)
+        while not state.is_over():
+            service.play(game.id, state.player, format_move(chooser.choose(state), state.edition), None)
+            state = service.get(game.id).snapshot.state
+    with service.sessions() as session:
+        rows = {(r.user_id, r.edition, r.players): r.games for r in session.scalars(sa.select(RatingRow))}
+    assert rows == {(alice, "first", 2): 1, (bob, "first", 2): 1, (alice, "second", 2): 2, (bob, "second", 2): 2}
+    second = service.view(service.get(games["second"][1]), None)["ratings"]
+    assert [r["games"] for r in second] == [2, 2]  # counted in the second edition only
+    boards = {edition: leaderboard(service.sessions, 2, edition=edition) for edition in ("first", "second")}
+    people = {edition: {e["name"]: e["games"] for e in board["ratings"] if not e["bot"]} for edition, board in boards.items()}
+    assert people == {"first": {"Alice": 1, "Bob": 1}, "second": {"Alice": 2, "Bob": 2}}
+    assert boards["second"]["edition"] == "second"
+
+
+def test_the_leaderboard_route_takes_an_edition(client):
+    assert client.get("/api/leaderboard", params={"players": 2, "edition": "second"}).json()["edition"] == "second"
+    assert client.get("/api/leaderboard", params={"players": 2, "edition": "fourth"}).status_code == 422
