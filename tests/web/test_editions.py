@@ -138,3 +138,34 @@ def test_ratings_are_kept_per_edition(service):  # noqa: F811 (the fixture)
 def test_the_leaderboard_route_takes_an_edition(client):
     assert client.get("/api/leaderboard", params={"players": 2, "edition": "second"}).json()["edition"] == "second"
     assert client.get("/api/leaderboard", params={"players": 2, "edition": "fourth"}).status_code == 422
+
+
+def test_the_explanations_speak_the_second_editions_names():
+    from random import Random
+
+    from kingisdead import rules
+    from kingisdead.web.explain import card_effect, explain_result, struggle_now
+    from kingisdead.web.views import describe_struggle, move_changes
+
+    state = GameState.new(2, "standard", 3, edition="second")
+    negotiate = card_effect(state, 0)["text"]
+    assert negotiate.startswith("Negotiate: swap two of the region cards") and "negotiation disc" in negotiate
+    support = card_effect(state, 4)["text"]
+    assert support.startswith("Scottish Support: place two Scottish followers") and "Scots" not in support
+    assert describe_struggle(3, [2, 2, 0, 0], 4, SECOND) == "Lancaster: Scottish 2, Welsh 2 — tie, Lancaster becomes unstable"
+    endings: dict[str, str] = {}
+    for seed in range(40):
+        state, rng = GameState.new(2, "standard", seed, edition="second"), Random(seed)
+        while not state.is_over():
+            before = state.copy()
+            found = struggle_now(state)
+            if found and found["leader"] == 4:
+                assert "becomes unstable" in found["all_pass"] and "Saxon" not in found["all_pass"]
+            move = rules.play_random(state, rng)
+            for struggle in move_changes(before, state, move)["struggles"]:
+                assert "Saxon" not in struggle["text"] and struggle["text"].split(":")[0] in SECOND.regions
+        endings.setdefault(state.result.ending, explain_result(state)["headline"])
+        if len(endings) == 2:
+            break
+    assert endings["invasion"].startswith("The French invade: 3 regions became unstable.")
+    assert "Coronation" in endings["coronation"] and any(f in endings["coronation"] for f in ("Scottish", "English", "Welsh"))
