@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from test_ratings import account, play_out, seat_accounts, service  # noqa: F401 (fixture)
+import test_browser
+from test_ratings import account, seat_accounts, service  # noqa: F401 (fixture)
 from webtools import auth, bot, create, human
 
 from kingisdead import GameState
@@ -16,6 +17,9 @@ from kingisdead.edition import SECOND
 from kingisdead.moves import format_move
 from kingisdead.web.db import GameRow, RatingRow, make_engine
 from kingisdead.web.ratings import leaderboard
+
+# the browser tests' fixtures (a real server, Debian's chromium; those tests skip without chromium)
+browser_server, new_page = test_browser.server, test_browser.new_page
 
 
 def test_a_game_is_created_in_the_edition_asked_for_and_shown_in_its_names(client):
@@ -169,3 +173,38 @@ def test_the_explanations_speak_the_second_editions_names():
             break
     assert endings["invasion"].startswith("The French invade: 3 regions became unstable.")
     assert "Coronation" in endings["coronation"] and any(f in endings["coronation"] for f in ("Scottish", "English", "Welsh"))
+
+
+def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_server, new_page):
+    """The lobby's edition choice makes a second-edition game; its table draws the second edition's board, hand
+    and log, and the game is played to its end by clicks (test_browser's helpers)."""
+    from test_browser import play_turn, shoot, wait_for_turn
+
+    server = browser_server
+    page = new_page()
+    page.goto(server.url + "/")
+    page.click("[data-testid=edition-second]")
+    assert page.locator("[data-testid=variant-mordred]").is_disabled()
+    page.check("[data-testid=advanced-bots]")
+    page.select_option("[data-testid=seat-1]", "bot:random")
+    page.fill("[data-testid=seed]", "193")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/game/*")
+    turn, turns = wait_for_turn(page), 0
+    assert page.get_attribute("body", "data-edition") == "second"
+    names = page.locator("#map g.ribbon text.region-name").all_text_contents()
+    assert names == list(SECOND.regions)
+    assert page.locator("#map [data-testid=invader-track] text.board-title").text_content() == "France"
+    hand = page.locator("[data-testid=hand-card] .title").all_text_contents()
+    assert "Negotiate" in hand and "Scottish Support" in hand and "Crown" not in hand
+    shoot(page, "table-second-edition-start")
+    while turn == "you":
+        before = play_turn(page, with_card=turns % 2 == 0)
+        turns += 1
+        if turns == 4:
+            shoot(page, "table-second-edition-mid")
+        turn = wait_for_turn(page, before)
+    assert turn == "over"
+    title = page.locator("[data-testid=result-title]").inner_text()
+    assert "Saxon" not in title and "Saxon" not in page.locator("[data-testid=result]").inner_text()
+    shoot(page, "table-second-edition-end")

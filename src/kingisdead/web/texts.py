@@ -23,16 +23,19 @@ class EditionTexts:
     - ``factions``: the follower kinds' people, in the plural ("the {faction} take control"), by kind
     - ``controls``: who controls a resolved region, by views.table_view's ``control`` value (0-3 a faction,
       4 the invaders: the Saxons, or instability)
-    - ``cards``: the action cards, by card number
+    - ``cards``: the action cards, by card number; ``card_rules``: each card's rule in one sentence
     - ``track``: the title of the invaders' track on the board; ``about``: what its tokens do
+    - ``invasion``: the invasion that ends a game ("The Saxons invade"), the start of a result's title
     - ``seat_token``: a player's token on a region card (Crown token, negotiation disc)
     """
 
     factions: tuple[Text | str, ...]
     controls: tuple[Text | str, ...]
     cards: tuple[Text | str, ...]
+    card_rules: tuple[Text, ...]
     track: Text
     about: Text
+    invasion: Text
     seat_token: Text
 
 
@@ -43,8 +46,15 @@ FIRST_TEXTS = EditionTexts(
     factions=_FIRST_FACTIONS,
     controls=_FIRST_FACTIONS + (_("Saxons"),),
     cards=(_("Crown"), _("Garrison"), _("Ambassador"), _("Settlements"), _("Scots"), _("Welsh"), _("Romano-British")),
+    card_rules=(_("Swap two region cards and crown one of them."),
+                _("Trade 2 followers of a region for 1 from a bordering region."),
+                _("Trade 1 follower with 1 from any other region."),
+                _("Place one Scots, one Welsh and one Romano-British follower from the stock."),
+                _("Place 2 Scots next to Scots-held land."), _("Place 2 Welsh next to Welsh-held land."),
+                _("Place 2 Romano-British next to their land.")),
     track=_("Saxons"),
     about=_("Saxon control tokens: four end the game"),
+    invasion=_("The Saxons invade"),
     seat_token=_("Crown token"),
 )
 SECOND_TEXTS = EditionTexts(
@@ -52,8 +62,14 @@ SECOND_TEXTS = EditionTexts(
     controls=_SECOND_FACTIONS + (_("Instability"),),
     cards=("Negotiate", "Outmanoeuvre", "Manoeuvre", "Assemble", "Scottish Support", "Welsh Support",
            "English Support"),
+    card_rules=(_("Swap two region cards and put your negotiation disc on one of them."),
+                _("Trade 2 followers of a region for 1 from a bordering region."),
+                _("Trade 1 follower with 1 from any other region."),
+                _("Place one follower of each faction from the stock, each where you like."),
+                *(_("Place 2 {faction} together next to {faction}-held land.", faction=f) for f in _SECOND_FACTIONS[:3])),
     track=_("France"),
     about=_("Instability discs: three start in France, and the third to leave it ends the game"),
+    invasion=_("The French invade"),
     seat_token=_("Negotiation disc"),
 )
 EDITION_TEXTS = {"first": FIRST_TEXTS, "second": SECOND_TEXTS}

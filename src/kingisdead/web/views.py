@@ -80,8 +80,9 @@ def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
     """The fixed data the browser needs to draw a table of ``edition`` (names, borders, homes, Mordred flags).
 
     ``edition`` (in the answer: its name) names the folder of /static/editions/ that holds the
-    board's drawing and the card faces (static/edition.js loads them). ``invaders`` gives the
-    title of the invaders' track (``track``: Saxons, France) and what its tokens do (``about``);
+    board's drawing and the card faces (static/edition.js loads them); ``card_rules`` each card's
+    rule in a sentence. ``invaders`` gives the title of the invaders' track (``track``: Saxons,
+    France), what its tokens do (``about``) and the invasion's name (``invasion``);
     ``seat_token`` names a player's token on a region card (Crown token, negotiation disc).
     """
     texts = EDITION_TEXTS[edition.name]
@@ -94,7 +95,8 @@ def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
         "cards": list(texts.cards),
         "card_keys": list(edition.cards),
         "controls": list(texts.controls),
-        "invaders": {"track": texts.track, "about": texts.about},
+        "card_rules": list(texts.card_rules),
+        "invaders": {"track": texts.track, "about": texts.about, "invasion": texts.invasion},
         "seat_token": texts.seat_token,
         "mordred_flags": [int(r) for r in MORDRED_FLAGS],
     }
