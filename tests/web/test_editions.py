@@ -183,6 +183,9 @@ def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_ser
     server = browser_server
     page = new_page()
     page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=leaderboard-row]")
+    page.click("[data-testid=board-edition-second]")  # the second edition's own ratings: its bots at their start
+    page.wait_for_selector("[data-testid=leaderboard][data-edition=second] [data-testid=leaderboard-row][data-bot=yes]")
     page.click("[data-testid=edition-second]")
     assert page.locator("[data-testid=variant-mordred]").is_disabled()
     page.check("[data-testid=advanced-bots]")
