@@ -211,3 +211,16 @@ def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_ser
     title = page.locator("[data-testid=result-title]").inner_text()
     assert "Saxon" not in title and "Saxon" not in page.locator("[data-testid=result]").inner_text()
     shoot(page, "table-second-edition-end")
+
+
+def test_moves_in_words_in_the_second_edition():
+    from kingisdead.moves import parse_move
+    from kingisdead.web.views import describe_move
+
+    said = describe_move(parse_move("Manoeuvre Lan:E<>War:S +War:E", SECOND), SECOND)
+    assert said == ("Manoeuvre: exchanges one English follower in Lancaster with one Scottish follower in Warwick; "
+                    "calls one English follower from Warwick to court")
+    assert describe_move(parse_move("Negotiate Ess<>Dev *Dev +Ess:E", SECOND), SECOND).startswith(
+        "Negotiate: swaps Essex and Devon, puts the negotiation disc on Devon")
+    assert describe_move(parse_move("English War War +Lan:W", SECOND), SECOND).startswith(
+        "English Support: places 2 followers in Warwick")

@@ -167,8 +167,13 @@ MOVE_TEXTS = {
 """The sentences of :func:`describe_move`, by name (the browser fills them in too: web/choices.py)."""
 SECOND_MOVE_TEXTS = MOVE_TEXTS | {
     "crown": N_("{card}: swaps {first} and {second}, puts the negotiation disc on {crowned}"),
+    "garrison_two": N_("{card}: {first} and {second} leave {source} for {target}, one {back} follower comes back"),
+    "exchange": N_("{card}: exchanges one {faction} follower in {region} with one {other_faction} follower in "
+                   "{other_region}"),
+    "court": N_("{action}; calls one {faction} follower from {region} to court"),
 }
-"""The same for the second edition: its Negotiate leaves a negotiation disc where the Crown left a Crown token."""
+"""The same for the second edition: its Negotiate leaves a negotiation disc where the Crown left a Crown token,
+and "one" stands before its faction names ("one English follower", never "a English")."""
 
 
 def move_texts(edition: Edition) -> dict[str, str]:
@@ -306,7 +311,7 @@ _ACTION_PROMPTS: dict[tuple[int, int], tuple[str, ...]] = {  # {0}, {2}, {3}: th
                            N_("Choose the other region"), N_("Choose the follower that comes back from {2}")),
     (Card.SETTLEMENTS, 3): (N_("Choose where the {faction} follower from the stock goes"),) * 3,
 }
-_SECOND_EDITION_PROMPTS = {
+_SECOND_EDITION_PROMPTS: dict[tuple[int, int], str] = {
     (Card.CROWN, 2): N_("Choose which of the two cards gets your negotiation disc"),
 }
 """The steps the second edition words otherwise, by (card, step)."""
