@@ -224,3 +224,13 @@ def test_moves_in_words_in_the_second_edition():
         "Negotiate: swaps Essex and Devon, puts the negotiation disc on Devon")
     assert describe_move(parse_move("English War War +Lan:W", SECOND), SECOND).startswith(
         "English Support: places 2 followers in Warwick")
+
+
+def test_a_move_built_step_by_step_is_labelled_in_the_games_edition(client):
+    game = create(client, [human(), bot("random")], seed=5, edition="second")
+    token = game["seats"][0]["token"]
+    built = client.post(f"/api/games/{game['id']}/options", headers=auth(token),
+                        json={"steps": [{"kind": "card", "value": 4}]}).json()
+    assert built["steps"][0]["label"] == "Scottish Support"
+    assert {o["label"] for o in built["options"]} <= set(SECOND.regions)
+    assert built["prompt"] == "Choose a region for the first Scottish follower"
