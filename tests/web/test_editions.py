@@ -188,6 +188,8 @@ def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_ser
     page.wait_for_selector("[data-testid=leaderboard][data-edition=second] [data-testid=leaderboard-row][data-bot=yes]")
     page.click("[data-testid=edition-second]")
     assert page.locator("[data-testid=variant-mordred]").is_disabled()
+    assert "instability" in page.text_content("[data-testid=variant-help]")
+    assert "France" in page.text_content("[data-testid=edition-help]")
     page.check("[data-testid=advanced-bots]")
     page.select_option("[data-testid=seat-1]", "bot:random")
     page.fill("[data-testid=seed]", "193")

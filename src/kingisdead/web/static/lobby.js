@@ -24,7 +24,12 @@ async function start() {
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
   $("advanced-bots").addEventListener("change", renderSeats);
   segmented("players", (b) => { players = Number(b.dataset.n); renderSeats(); });
-  segmented("variant", (b) => { variant = b.dataset.v; $("variant-help").textContent = $("variant-help").dataset[variant]; });
+  // the variant's help in the chosen edition's words (data-standard-second: the second edition's standard game)
+  const variantHelp = () => {
+    const help = $("variant-help").dataset;
+    $("variant-help").textContent = (edition === "second" && help[`${variant}Second`]) || help[variant];
+  };
+  segmented("variant", (b) => { variant = b.dataset.v; variantHelp(); });
   segmented("edition", (b) => {
     edition = b.dataset.e;
     $("edition-help").textContent = $("edition-help").dataset[edition];
@@ -32,6 +37,7 @@ async function start() {
     const mordred = $("variant").querySelector("[data-v=mordred]");
     mordred.disabled = edition === "second";
     if (mordred.disabled && variant === "mordred") $("variant").querySelector("[data-v=standard]").click();
+    variantHelp();
   });
   segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
   $("create").addEventListener("click", create);
