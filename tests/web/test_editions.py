@@ -236,3 +236,10 @@ def test_a_move_built_step_by_step_is_labelled_in_the_games_edition(client):
     assert built["steps"][0]["label"] == "Scottish Support"
     assert {o["label"] for o in built["options"]} <= set(SECOND.regions)
     assert built["prompt"] == "Choose a region for the first Scottish follower"
+
+
+def test_the_table_page_names_its_games_edition(client):
+    second = create(client, [human(), bot("random")], seed=5, edition="second")
+    first = create(client, [human(), bot("random")], seed=5)
+    assert 'data-edition="second"' in client.get(f"/game/{second['id']}").text
+    assert 'data-edition="first"' in client.get(f"/game/{first['id']}").text

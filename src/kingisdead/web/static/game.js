@@ -48,10 +48,9 @@ function mySeatToMove(v) {
 
 // ---------- start ----------
 async function start() {
-  // The table is drawn in the game's own edition: its spectator view names it (an unknown game: the error below).
-  let edition = "first";
-  try { edition = (await api("GET", `/api/games/${gameId}`)).edition || edition; } catch (err) { /* shown below */ }
-  facts = await api("GET", `/api/meta?edition=${encodeURIComponent(edition)}`);
+  // The table is drawn in the game's own edition, which the server wrote into the page (routes/pages.py).
+  const edition = document.body.dataset.edition === "second" ? "second" : "first";
+  facts = await api("GET", `/api/meta?edition=${edition}`);
   board = (await loadEdition(facts.edition)).board;
   useBoard(board);
   cardFaces = (await loadEdition(facts.edition)).cards;
