@@ -197,6 +197,7 @@ def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_ser
     page.wait_for_url("**/game/*")
     turn, turns = wait_for_turn(page), 0
     assert page.get_attribute("body", "data-edition") == "second"
+    assert page.get_attribute("[data-testid=rules-link]", "href") == "/rules#second-edition"
     names = page.locator("#map g.ribbon text.region-name").all_text_contents()
     assert names == list(SECOND.regions)
     assert page.locator("#map [data-testid=invader-track] text.board-title").text_content() == "France"
@@ -243,3 +244,10 @@ def test_the_table_page_names_its_games_edition(client):
     first = create(client, [human(), bot("random")], seed=5)
     assert 'data-edition="second"' in client.get(f"/game/{second['id']}").text
     assert 'data-edition="first"' in client.get(f"/game/{first['id']}").text
+
+
+def test_the_rules_page_tells_the_second_editions_differences(client):
+    english = client.get("/rules").text
+    assert 'id="second-edition"' in english and "Three instability discs start in France" in english
+    french = client.get("/rules", headers={"Accept-Language": "fr"}).text
+    assert "La deuxième édition" in french and "Trois disques d'instabilité partent de France" in french

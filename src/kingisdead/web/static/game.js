@@ -55,6 +55,7 @@ async function start() {
   useBoard(board);
   cardFaces = (await loadEdition(facts.edition)).cards;
   document.body.dataset.edition = facts.edition;
+  if (facts.edition === "second") $("rules").href = "/rules#second-edition";  // the differences, with the rest
   knowLevels(facts.levels);
   const [width, height] = board.size;
   document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
