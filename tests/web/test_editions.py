@@ -17,6 +17,7 @@ from kingisdead.edition import SECOND
 from kingisdead.moves import format_move
 from kingisdead.web.db import GameRow, RatingRow, make_engine
 from kingisdead.web.ratings import leaderboard
+from kingisdead.web.views import table_view
 
 # the browser tests' fixtures (a real server, Debian's chromium; those tests skip without chromium)
 browser_server, new_page = test_browser.server, test_browser.new_page
@@ -251,3 +252,30 @@ def test_the_rules_page_tells_the_second_editions_differences(client):
     assert 'id="second-edition"' in english and "Three instability discs start in France" in english
     french = client.get("/rules", headers={"Accept-Language": "fr"}).text
     assert "La deuxième édition" in french and "Trois disques d'instabilité partent de France" in french
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_view_of_random_second_edition_games_is_in_its_names(players):
+    """Views, choices, moves in words and the result's explanation of seeded random games, 2 to 4 players."""
+    from random import Random
+
+    from kingisdead import rules
+    from kingisdead.web.choices import choices_view
+    from kingisdead.web.i18n import localize
+    from kingisdead.web.views import describe_move
+
+    first_edition_words = ("Saxon", "Scots", "Romano", "Crown", "Garrison", "Ambassador", "Settlements", "Caledonia",
+                           "Londinium")
+    for seed in range(6):
+        state, rng = GameState.new(players, "standard", seed, edition="second"), Random(seed)
+        while True:
+            view = localize([table_view(state, seat) for seat in (None, state.player)], "en")
+            if not state.is_over():
+                view.append(localize(choices_view(state)["texts"], "en"))
+            text = json.dumps(view)
+            assert not any(word in text for word in first_edition_words), [w for w in first_edition_words if w in text]
+            if state.is_over():
+                break
+            move = rules.play_random(state, rng)
+            assert "Saxon" not in describe_move(move, SECOND)
+        assert table_view(state, None)["explanation"]["steps"]
