@@ -29,7 +29,7 @@ _COLUMNS = ("id", "user_id", "players", "mu", "sigma", "games", "updated_at")
 
 def _ratings(name: str, edition: bool) -> None:
     """Create the ratings table as ``name``: unique per account and player count, and per edition if ``edition``."""
-    columns = [
+    columns: list[sa.Column[object]] = [
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
         sa.Column("players", sa.Integer, nullable=False),
@@ -38,6 +38,7 @@ def _ratings(name: str, edition: bool) -> None:
         sa.Column("games", sa.Integer, nullable=False),
         sa.Column("updated_at", _NOW, nullable=False),
     ]
+    unique: sa.UniqueConstraint
     if edition:
         columns.append(sa.Column("edition", sa.String(16), nullable=False, server_default="first"))
         unique = sa.UniqueConstraint("user_id", "edition", "players", name="uq_ratings_user_edition_players")
