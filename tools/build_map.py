@@ -1,4 +1,4 @@
-"""Build the first edition's board: src/kingisdead/web/static/editions/first/board.json.
+"""Build each edition's board: src/kingisdead/web/static/editions/<name>/board.json.
 
 Reads Natural Earth's coastline of Great Britain (public domain; see
 ../shared/data/maps/README.md), projects it (x = lon * cos 54.5°, y = -lat,
@@ -8,8 +8,15 @@ shared borders) and writes, per region, its rings in SVG user units, with
 everything else the drawing (static/board.js) needs that belongs to this
 edition: the board's size and frame, each region's colour and the places of
 its banner, pieces, control token, home shield, Crown token and last-move
-marks, the places of the struggle-order track, the stock, the Saxon track and
-the keys in the sea, the sea's labels, and the factions' colours and marks.
+marks, the places of the struggle-order track, the stock, the invaders' track
+and the keys in the sea, the sea's labels, and the factions' colours and marks.
+
+Both editions play on the same map graph (the second renames the regions,
+Moray to Devon), so they share the geometry; what differs is in EDITIONS: the
+regions' names (for the banners' widths), the factions' colours and marks, the
+invaders (the first edition's Saxon tokens fill a track as regions fall to
+them; the second's three instability discs start in France and leave it), the
+seats' tokens (Crown tokens or negotiation discs) and the sea's labels.
 
 Usage: python tools/build_map.py [GEOJSON] (needs the ``mapdata`` extra: shapely).
 The output is committed; the app and its tests never need shapely.
@@ -30,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = next((p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.exists()), ROOT.parent / "shared") \
     / "data" / "maps" / "great-britain-50m.geojson"
 """../shared from the main checkout, ../../shared from a worktree under wt/."""
-OUTPUT = ROOT / "src" / "kingisdead" / "web" / "static" / "editions" / "first" / "board.json"
+OUTPUT = ROOT / "src" / "kingisdead" / "web" / "static" / "editions"
+"""Each edition's board.json goes in its folder here."""
 
 SCALE = 70.0
 """SVG units per degree of latitude."""
@@ -100,8 +108,6 @@ SHIFT = (6, 16)
 
 COLOURS = ["#9fae86", "#b7a3bf", "#d3b77e", "#93b3aa", "#cf9f8a", "#c1bb86", "#d9b49c", "#a9a4c4"]
 """Each region's ink: muted, so the factions' pieces and tokens stand out on it; neighbours differ."""
-NAMES = ["Caledonia", "Din Eidyn", "Eboracum", "Deva", "Caerleon", "Ratae", "Londinium", "Aquae Sulis"]
-"""Only to size each banner (about 6.4 units per letter of 11-unit Georgia bold)."""
 BANNER = (0, -17)
 PIECES = (0, 3)
 FLAG = (0, 32)
@@ -109,40 +115,73 @@ PIECES_BOX = (-50, -6, 100, 30)
 """Room the pieces take around their centre, at most (four factions): x, y, width, height."""
 MARKS_BOX = (34, 60)
 """A region's column of last-move badges: three rows of +n / -n, then the piece called to court."""
-BANNER_SHIFT = {3: (-8, -2), 5: (2, 0), 6: (8, 3)}
-
-FACTIONS = [
-    {"colour": "#2f6fd0", "ink": "#ffffff", "mark": "saltire"},
-    {"colour": "#c8362f", "ink": "#ffffff", "mark": "triangle"},
-    {"colour": "#e3b21c", "ink": "#2b2410", "mark": "circle"},
-    {"colour": "#3a3a3a", "ink": "#ffffff", "mark": "diamond"},
-]
-"""Scots, Welsh, Romano-British, Mordred's Loyalists: colour, colour of a number on them, mark."""
-SAXONS = {"colour": "#7d776c", "ink": "#fffbe9", "mark": "axes"}
 
 TRACK: dict[str, Any] = {"title": [404, 36], "card": [124, 30], "slots": [[342, 46 + i * 35] for i in range(8)]}
 """The struggle order: a column of 8 region cards in the North Sea (top-left of each card)."""
 STOCK: dict[str, Any] = {"title": [58, 558], "piles": [[22, 614], [62, 614], [22, 676], [62, 676]]}
 """The common stock: one pile per faction (bottom-left of each pile's front cube)."""
-SAXON_TRACK: dict[str, Any] = {"title": [442, 380], "slots": [[442, 404 + i * 38] for i in range(4)]}
-"""The Saxon track: 4 slots (centres), filled by the Saxon tokens taken."""
 KEY = [18, 334]
 LOYALIST_KEY = [16, 16]
 COMPASS = [428, 640]
-SEA_LABELS = [
-    {"text": "Oceanus Germanicus", "x": 318, "y": 190, "angle": 90},
-    {"text": "Mare Hibernicum", "x": 68, "y": 490, "angle": 0},
-    {"text": "Mare Britannicum", "x": 290, "y": 702, "angle": 0},
-]
+
+EDITIONS: dict[str, dict[str, Any]] = {
+    "first": {
+        "names": ["Caledonia", "Din Eidyn", "Eboracum", "Deva", "Caerleon", "Ratae", "Londinium", "Aquae Sulis"],
+        "banner_shift": {3: (-8, -2), 5: (2, 0), 6: (8, 3)},
+        # Scots, Welsh, Romano-British, Mordred's Loyalists: colour, colour of a number on them, mark
+        "factions": [
+            {"colour": "#2f6fd0", "ink": "#ffffff", "mark": "saltire"},
+            {"colour": "#c8362f", "ink": "#ffffff", "mark": "triangle"},
+            {"colour": "#e3b21c", "ink": "#2b2410", "mark": "circle"},
+            {"colour": "#3a3a3a", "ink": "#ffffff", "mark": "diamond"},
+        ],
+        # the Saxon tokens: each region that falls to them takes the next of 4 slots (centres); the fourth ends the game
+        "invaders": {"colour": "#7d776c", "ink": "#fffbe9", "mark": "axes"},
+        "invader_track": {"fill": "taken", "title": [442, 380], "slots": [[442, 404 + i * 38] for i in range(4)]},
+        "seat_token": "crown",
+        "sea_labels": [
+            {"text": "Oceanus Germanicus", "x": 318, "y": 190, "angle": 90},
+            {"text": "Mare Hibernicum", "x": 68, "y": 490, "angle": 0},
+            {"text": "Mare Britannicum", "x": 290, "y": 702, "angle": 0},
+        ],
+    },
+    "second": {
+        "names": ["Moray", "Strathclyde", "Northumbria", "Lancaster", "Gwynedd", "Warwick", "Essex", "Devon"],
+        "banner_shift": {3: (-26, -2), 5: (2, 0), 6: (8, 3)},  # Lancaster's long name clear of Northumbria's pieces
+        # Scottish, Welsh, English (no Loyalists in this edition: the fourth is never drawn)
+        "factions": [
+            {"colour": "#2f6fd0", "ink": "#ffffff", "mark": "saltire"},
+            {"colour": "#c8362f", "ink": "#ffffff", "mark": "triangle"},
+            {"colour": "#e3b21c", "ink": "#2b2410", "mark": "cross"},
+            {"colour": "#3a3a3a", "ink": "#ffffff", "mark": "diamond"},
+        ],
+        # the instability discs: 3 start in France (the slots, centres) and leave it, first slot first, for the
+        # regions that become unstable; the third on the board ends the game
+        "invaders": {"colour": "#4b4453", "ink": "#f3ecff", "mark": "bolt"},
+        "invader_track": {"fill": "left", "title": [442, 398], "slots": [[442, 422 + i * 38] for i in range(3)]},
+        "seat_token": "disc",
+        "sea_labels": [
+            {"text": "North Sea", "texts": {"fr": "Mer du Nord", "de": "Nordsee"}, "x": 318, "y": 190, "angle": 90},
+            {"text": "Irish Sea", "texts": {"fr": "Mer d'Irlande", "de": "Irische See"}, "x": 68, "y": 490, "angle": 0},
+            {"text": "English Channel", "texts": {"fr": "La Manche", "de": "Ärmelkanal"}, "x": 290, "y": 702,
+             "angle": 0},
+        ],
+    },
+}
+"""What differs between the editions' boards. ``names`` only size the banners, ``banner_shift`` moves some off their neighbours' things (about 6.4 units a letter of
+11-unit Georgia bold); ``fill`` says what a filled slot of the invaders' track is: a token taken ("taken") or a
+disc still there ("left"); ``seat_token`` is the glyph of the players' tokens on the region cards; a sea label's
+``texts`` gives it in other languages (the first edition's Latin names stay Latin)."""
 
 
-def places(anchor: list[float], r: int) -> dict:
-    """Where region ``r``'s things go on the board, from its anchor (SVG units)."""
+def places(anchor: list[float], r: int, name: str, shift: dict[int, tuple[int, int]]) -> dict:
+    """Where region ``r`` (called ``name``, its banner moved by ``shift[r]``)'s things go on the board, from its
+    anchor (SVG units)."""
     x, y = anchor
     at = lambda d: [round(x + d[0], 1), round(y + d[1], 1)]  # noqa: E731
-    width = round(len(NAMES[r]) * 6.4 + 34)
+    width = round(len(name) * 6.4 + 34)
     bx, by = at(BANNER)
-    bx, by = bx + BANNER_SHIFT.get(r, (0, 0))[0], by + BANNER_SHIFT.get(r, (0, 0))[1]
+    bx, by = bx + shift.get(r, (0, 0))[0], by + shift.get(r, (0, 0))[1]
     return {
         "colour": COLOURS[r],
         "banner": {"x": bx, "y": by, "width": width},
@@ -203,7 +242,9 @@ def polygons(geom) -> list[Polygon]:
     return [g for part in getattr(geom, "geoms", []) for g in polygons(part)]
 
 
-def build(source: Path) -> dict:
+def build(source: Path, edition: str) -> dict:
+    """The board.json of ``edition`` (a key of EDITIONS) from the coastline in ``source``."""
+    spec = EDITIONS[edition]
     data = json.loads(source.read_text())
     land = shapely.union_all([shape(f["geometry"]) for f in data["features"]])
     land = land.intersection(box(W, SOUTH, E, NORTH))
@@ -231,40 +272,44 @@ def build(source: Path) -> dict:
     shift = lambda p: [round(p[0] - x0, 1), round(p[1] - y0, 1)]  # noqa: E731
     assert max(xs) - x0 < SIZE[0] - FRAME and max(ys) - y0 < SIZE[1] - FRAME, "the island must fit in the frame"
     anchors = [shift([round(v, 1) for v in project(lon, lat)]) for lon, lat in ANCHORS]
-    all_places = [places(anchor, r) for r, anchor in enumerate(anchors)]
+    all_places = [places(anchor, r, spec["names"][r], spec["banner_shift"]) for r, anchor in enumerate(anchors)]
     banners = [_boxes(place)[0] for place in all_places]
     clash = [(a, b) for a in range(8) for b in range(8) if a != b and any(_overlap(banners[a], box) for box in _boxes(all_places[b]))]
     assert not clash, f"banners over another region's banner, pieces, shield or flag: {clash}"
     card_w, card_h = TRACK["card"]
     furniture = [(x - 10, y, card_w + 10, card_h) for x, y in TRACK["slots"]] + \
-        [(x - 15, y - 15, 30, 30) for x, y in SAXON_TRACK["slots"]] + [(KEY[0], KEY[1], 110, 95)] + \
+        [(x - 15, y - 15, 30, 30) for x, y in spec["invader_track"]["slots"]] + [(KEY[0], KEY[1], 110, 95)] + \
         [(x - 4, y - 44, 44, 48) for x, y in STOCK["piles"]] + [(LOYALIST_KEY[0], LOYALIST_KEY[1], 190, 56)] + \
         [(COMPASS[0] - 30, COMPASS[1] - 44, 60, 76)]
     place_marks(all_places, anchors, furniture)
     return {
+        "edition": edition,
         "source": "Natural Earth 1:50m admin-0 (public domain), via world-atlas 2.0.2; built by tools/build_map.py",
         "size": list(SIZE),
         "frame": FRAME,
         "regions": [[[shift(p) for p in ring] for ring in rings] for rings in regions],
         "places": all_places,
-        "factions": FACTIONS,
-        "saxons": SAXONS,
+        "factions": spec["factions"],
+        "invaders": spec["invaders"],
         "track": TRACK,
         "stock": STOCK,
-        "saxon_track": SAXON_TRACK,
+        "invader_track": spec["invader_track"],
+        "seat_token": spec["seat_token"],
         "key": KEY,
         "loyalist_key": LOYALIST_KEY,
         "compass": COMPASS,
-        "sea_labels": SEA_LABELS,
+        "sea_labels": spec["sea_labels"],
     }
 
 
 def main() -> None:
     source = Path(sys.argv[1]) if len(sys.argv) > 1 else SOURCE
-    board = build(source)
-    OUTPUT.write_text(json.dumps(board, separators=(",", ":")) + "\n")
-    points = sum(len(ring) for rings in board["regions"] for ring in rings)
-    print(f"{OUTPUT.relative_to(ROOT)}: {points} points, {OUTPUT.stat().st_size} bytes, size {board['size']}")
+    for edition in EDITIONS:
+        board = build(source, edition)
+        output = OUTPUT / edition / "board.json"
+        output.write_text(json.dumps(board, separators=(",", ":")) + "\n")
+        points = sum(len(ring) for rings in board["regions"] for ring in rings)
+        print(f"{output.relative_to(ROOT)}: {points} points, {output.stat().st_size} bytes, size {board['size']}")
 
 
 if __name__ == "__main__":

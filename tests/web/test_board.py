@@ -18,6 +18,7 @@ from webtools import OUTPUT
 
 from kingisdead import GameState
 from kingisdead.board import MORDRED_FLAGS, NUM_REGIONS
+from kingisdead.edition import SECOND
 from kingisdead.web.views import board_facts, move_changes, table_view
 
 # the browser tests' fixtures (a real server, Debian's chromium; the module skips without chromium)
@@ -63,10 +64,10 @@ def played(state: GameState, seed: int, until) -> tuple[GameState, GameState, ob
     raise AssertionError("the game ended first")
 
 
-def draw(page, server, table, ui=None):
+def draw(page, server, table, ui=None, facts=None):
     if not page.url.startswith(server.url):
         page.goto(f"{server.url}/rules")
-    page.evaluate(DRAW, [board_facts(), table, ui or {}])
+    page.evaluate(DRAW, [facts or board_facts(), table, ui or {}])
     return page.locator("#board")
 
 
@@ -130,16 +131,51 @@ def test_the_struggle_order_stock_and_saxon_track_are_on_the_board(server, new_p
         tokens = card.locator("g.control-token")
         assert [int(x.get_attribute("data-control")) for x in tokens.all()] == (
             [table["control"][region]] if table["control"][region] >= 0 else [])
-        assert card.locator("g.crown-token").count() == (1 if table["crowns"][region] >= 0 else 0)
+        assert card.locator("g.seat-token[data-glyph=crown]").count() == (1 if table["crowns"][region] >= 0 else 0)
     piles = {int(p.get_attribute("data-kind")): int(p.get_attribute("data-count")) for p in board.locator("[data-testid=stock-pile]").all()}
     assert piles == dict(enumerate(table["stock"][:3]))
     assert board.locator("[data-testid=stock-pile] text.stock-count").all_text_contents() == [str(n) for n in table["stock"][:3]]
-    slots = board.locator("[data-testid=saxon-slot]")
+    slots = board.locator("[data-testid=invader-slot]")
     assert slots.count() == 4
-    assert board.locator("[data-testid=saxon-slot].filled").count() == table["saxons"]
-    assert board.locator("[data-testid=saxon-slot] g.saxon-token").count() == table["saxons"]
+    assert board.locator("[data-testid=invader-slot].filled").count() == table["saxons"]
+    assert board.locator("[data-testid=invader-slot] g.invader-token").count() == table["saxons"]
+    assert board.locator("[data-testid=invader-track] text.board-title").text_content() == "Saxons"
     shoot(page, "board-desktop-mid")
     board.screenshot(path=str(OUTPUT / "board-mid.png"))
+
+
+def test_the_second_editions_board_draws_its_names_france_and_negotiation_discs(server, new_page):
+    facts = board_facts(SECOND)
+    second = json.loads((files("kingisdead.web") / "static" / "editions" / "second" / "board.json").read_text())
+    table = table_view(GameState.new(2, "standard", 5), None)
+    order = table["order"]
+    table["control"][order[0]], table["control"][order[1]] = 4, 2  # one region unstable, one English
+    table["resolved"], table["saxons"], table["contested"] = 2, 1, order[2]
+    table["crowns"][order[3]] = 1  # player 2's negotiation disc on a region card
+    page = new_page()
+    board = draw(page, server, table, facts=facts)
+    names = ["Moray", "Strathclyde", "Northumbria", "Lancaster", "Gwynedd", "Warwick", "Essex", "Devon"]
+    assert board.locator("g.ribbon text.region-name").all_text_contents() == names
+    assert [board.locator("path.region").nth(r).get_attribute("fill") for r in range(NUM_REGIONS)] == [
+        p["colour"] for p in second["places"]]
+    # France: three slots, the discs start there and one has left it for the unstable region
+    track = board.locator("[data-testid=invader-track]")
+    assert track.get_attribute("data-fill") == "left"
+    assert track.locator("text.board-title").text_content() == "France"
+    assert track.locator("[data-testid=invader-slot]").count() == 3
+    assert track.locator("[data-testid=invader-slot].filled").count() == 2
+    assert track.locator("g.invader-token .mark-bolt").count() == 2
+    assert board.locator(f"g.region-info[data-region='{order[0]}'] g.control-token[data-control='4'] .mark-bolt").count() == 1
+    disc = board.locator(f"[data-testid=region-card][data-region='{order[3]}'] g.seat-token")
+    assert disc.get_attribute("data-glyph") == "disc" and disc.get_attribute("data-player") == "1"
+    assert disc.locator("title").text_content() == "Negotiation disc of player 2"
+    assert board.locator("g.seat-token .crown-glyph").count() == 0
+    key = [row.get_attribute("data-mark") for row in board.locator("g.faction-key g.key-row").all()]
+    assert key == ["saltire", "triangle", "cross", "bolt"]
+    assert board.locator("g.faction-key").text_content() == "ScottishWelshEnglishInstability"
+    assert "North Sea" in board.locator("text.map-sea-label").all_text_contents()
+    shoot(page, "board-second-edition")
+    board.screenshot(path=str(OUTPUT / "board-second-edition.png"))
 
 
 def test_region_cards_asked_for_are_lit_and_answer_clicks_and_keys(server, new_page):

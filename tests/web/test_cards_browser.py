@@ -14,6 +14,7 @@ import test_browser
 from test_browser import LAPTOP, PHONE, shoot, wait_for_turn
 from webtools import OUTPUT, bot, create, human
 
+from kingisdead.edition import SECOND
 from kingisdead.web.views import board_facts
 
 server, new_page = test_browser.server, test_browser.new_page
@@ -25,7 +26,7 @@ SHEET = """async ([facts, edition]) => {
   const { cardFace } = await import('/static/cards.js');
   const { useBoard } = await import('/static/board.js');  // the factions' colours and marks: the first edition's
   useBoard(await (await fetch('/static/editions/first/board.json')).json());
-  // cards.json alone: the second edition has no board.json yet, for edition.js's loadEdition
+  // cards.json alone: the sheet needs no board
   const cards = await (await fetch(`/static/editions/${edition}/cards.json`)).json();
   const link = document.createElement('link');
   link.rel = 'stylesheet'; link.href = '/static/cards.css';
@@ -82,15 +83,17 @@ def test_the_second_editions_cards_draw_with_the_same_primitives(server, new_pag
     keys = [face["key"] for face in data["cards"]]
     assert keys == ["Scottish Support", "Welsh Support", "English Support", "Assemble", "Negotiate", "Manoeuvre",
                     "Outmanoeuvre"]
-    # the second edition's facts come with its board (a later issue): its keys stand for its names here
-    facts = {"card_keys": keys, "cards": keys}
+    facts = board_facts(SECOND)
+    assert sorted(facts["card_keys"]) == sorted(keys)
     page = new_page(LAPTOP)
     sheet(page, server, facts, "second")
     faces = page.locator(".sheet-hand .card-face")
     assert faces.count() == len(keys)
-    for card, face in enumerate(data["cards"]):
+    for face in data["cards"]:
+        drawn = page.locator(f".sheet-hand .card-face[data-card-key='{face['key']}']")
+        assert drawn.locator(".title").inner_text() == face["key"]  # the game's own name, in every language
         for kind in {p["type"] for p in face["pictogram"]}:
-            assert faces.nth(card).locator(f"svg.card-art {KINDS[kind]}").count() >= 1, (face["key"], kind)
+            assert drawn.locator(f"svg.card-art {KINDS[kind]}").count() >= 1, (face["key"], kind)
     shoot(page, "cards-second", full_page=True)
 
 

@@ -73,3 +73,41 @@ def test_the_counts_the_step_texts_quote_are_those_of_the_script():
                 assert state.contested == region
         state.apply(text)
     assert [min(state.court(p)) for p in (LEARNER, TUTOR)] == [1, 0]
+
+
+def test_the_second_editions_script_is_the_same_lesson_ended_by_three_instability_discs(client: Any):
+    from kingisdead.edition import SECOND
+    from kingisdead.web.tutorial import SECOND_MOVES, SECOND_SEED
+
+    state = GameState.new(2, "standard", SECOND_SEED, LEARNER, edition="second")
+    contested_first = state.order[0]
+    played = set()
+    quoted = {8: (6, [1, 1, 1]), 10: (2, [2, 2, 1]), 12: (7, [1, 2, 2])}  # tutorial.js's counts, by move
+    for number, entry in enumerate(script("second"), start=1):
+        assert entry["seat"] == state.player
+        if number - 1 in quoted:
+            region, counts = quoted[number - 1]
+            assert state.contested == region and [state.followers(region, k) for k in range(3)] == counts
+        builder = state.builder()  # each move is built by its steps on the table
+        for step in entry["steps"]:
+            builder.choose(next(o for o in builder.options() if o.kind == step["kind"] and o.value == step["value"]))
+        assert builder.complete
+        played.add(builder.move().card)
+        state.apply(entry["move"])
+        if number == 3:
+            assert [state.followers(0, k) for k in range(3)] == [4, 0, 0]  # "Moray is left with 4 Scottish"
+        if number == 5:  # both passed: the Scottish take Moray
+            assert state.resolved == 1 and state.control[contested_first] == 0
+        if number == 6:  # Negotiate: Essex before Devon, the tutor's disc on Devon
+            assert state.order.index(6) < state.order.index(7) and state.crowns[7] == TUTOR
+    result = state.result
+    assert result is not None and result.ending == "invasion" and result.winners == (LEARNER,)
+    assert state.saxons == SECOND.invasion == 3 and len(SECOND_MOVES) == 13
+    assert set(range(4)) <= played and played & {4, 5, 6}  # every kind of card
+    assert [min(state.court(p)) for p in (LEARNER, TUTOR)] == [1, 0]
+    assert client.get("/api/learn", params={"edition": "second"}).json()["moves"] == script("second")
+    started = client.post("/api/learn", params={"edition": "second"}).json()
+    game = client.get(f"/api/games/{started['id']}", headers=auth(started["token"])).json()
+    assert game["edition"] == "second" and game["table"]["followers"] == [
+        GameState.new(2, "standard", SECOND_SEED, LEARNER, edition="second").board[r * 4:r * 4 + 4] for r in range(8)]
+    assert client.post("/api/learn", params={"edition": "third"}).status_code == 422

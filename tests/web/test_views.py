@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from importlib.resources import files
+
+import pytest
 
 from kingisdead import GameState, parse_move
 from kingisdead.board import BORDERS, Card
 from kingisdead.building import Choice
-from kingisdead.web.views import describe_move, preview, step_guide, table_view
+from kingisdead.edition import EDITIONS, SECOND
+from kingisdead.web.views import board_facts, describe_move, preview, step_guide, table_view
 
 
 def test_a_seat_view_holds_its_own_hand_and_no_other():
@@ -78,12 +82,13 @@ def test_the_last_card_rule_is_explained():
     assert guide(GameState.new(3, "standard", 3))["notes"] == []
 
 
-def _britain() -> dict:
-    return json.loads((files("kingisdead.web") / "static" / "editions" / "first" / "board.json").read_text())
+def _britain(edition: str = "first") -> dict:
+    return json.loads((files("kingisdead.web") / "static" / "editions" / edition / "board.json").read_text())
 
 
-def test_the_drawn_map_has_exactly_the_game_borders():
-    regions = _britain()["regions"]
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_the_drawn_map_has_exactly_the_game_borders(edition):
+    regions = _britain(edition)["regions"]
     assert len(regions) == 8 and all(regions)
 
     def edges(rings):
@@ -106,10 +111,12 @@ def _inside(x, y, ring):  # even-odd ray casting
     return hit
 
 
-def test_the_board_data_stays_light_and_places_each_regions_things_on_the_board():
-    path = files("kingisdead.web") / "static" / "editions" / "first" / "board.json"
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_the_board_data_stays_light_and_places_each_regions_things_on_the_board(edition):
+    path = files("kingisdead.web") / "static" / "editions" / edition / "board.json"
     assert len(path.read_bytes()) < 60_000
-    board = _britain()
+    board = _britain(edition)
+    assert board["edition"] == edition
     width, height = board["size"]
     assert 0.62 <= width / height <= 0.72  # the table's layout is made for this shape
     frame = board["frame"]
@@ -130,13 +137,14 @@ def test_the_board_data_stays_light_and_places_each_regions_things_on_the_board(
     assert len(board["track"]["slots"]) == 8 and len(board["track"]["card"]) == 2
     card_w, card_h = board["track"]["card"]
     assert all(on_board(x, y) and on_board(x + card_w, y + card_h) for x, y in board["track"]["slots"])
-    assert len(board["saxon_track"]["slots"]) == 4 and all(on_board(x, y) for x, y in board["saxon_track"]["slots"])
+    slots = board["invader_track"]["slots"]
+    assert len(slots) == EDITIONS[edition].invasion and all(on_board(x, y) for x, y in slots)
     assert len(board["stock"]["piles"]) == 4 and all(on_board(x, y) for x, y in board["stock"]["piles"])
     for point in (board["key"], board["loyalist_key"], board["compass"], board["track"]["title"], board["stock"]["title"],
-                  board["saxon_track"]["title"], *([label["x"], label["y"]] for label in board["sea_labels"])):
+                  board["invader_track"]["title"], *([label["x"], label["y"]] for label in board["sea_labels"])):
         assert on_board(*point), point
-    # every faction (and the Saxons) has a colour and its own mark, so that no one needs the colours
-    sides = [*board["factions"], board["saxons"]]
+    # every faction (and the invaders) has a colour and its own mark, so that no one needs the colours
+    sides = [*board["factions"], board["invaders"]]
     assert len(board["factions"]) == 4
     assert len({side["mark"] for side in sides}) == 5 and len({side["colour"] for side in sides}) == 5
 
@@ -157,3 +165,32 @@ def test_the_preview_shows_the_board_after_the_action_and_the_court_call():
     after_move = preview(state, builder.steps)
     assert after_move == state.after(builder.move())
     assert state == GameState.new(2, "standard", 3)  # the position itself is untouched
+
+
+def test_the_second_editions_board_differs_from_the_first_only_in_its_data():
+    first, second = _britain("first"), _britain("second")
+    assert second["regions"] == first["regions"]  # the same map, the regions renamed
+    assert [f["colour"] for f in second["factions"][:3]] == [f["colour"] for f in first["factions"][:3]]  # blue, red, yellow
+    assert [f["mark"] for f in second["factions"][:3]] == ["saltire", "triangle", "cross"]
+    assert second["invader_track"]["fill"] == "left" and first["invader_track"]["fill"] == "taken"
+    assert (first["seat_token"], second["seat_token"]) == ("crown", "disc")
+    # the drawing code names no region, faction or card of either edition: all of it comes from the data
+    code = re.sub(r"//.*", "", (files("kingisdead.web") / "static" / "board.js").read_text())  # comments may name them
+    for edition in EDITIONS.values():
+        for name in (*edition.regions, *edition.factions[:3], *edition.cards, edition.invaders):
+            assert not re.search(rf"\b{re.escape(name)}\b", code), name
+
+
+def test_the_board_facts_speak_the_editions_names():
+    facts = board_facts(SECOND)
+    assert facts["edition"] == "second"
+    assert [r["name"] for r in facts["regions"]] == list(SECOND.regions)
+    assert [r["code"] for r in facts["regions"]][:3] == ["Mor", "Str", "Nor"]
+    assert facts["factions"][:3] == ["Scottish", "Welsh", "English"]
+    assert facts["cards"] == ["Negotiate", "Outmanoeuvre", "Manoeuvre", "Assemble", "Scottish Support",
+                              "Welsh Support", "English Support"]
+    assert facts["card_keys"] == list(SECOND.cards)
+    assert facts["controls"][4] == "Instability" and facts["invaders"]["track"] == "France"
+    assert facts["seat_token"] == "Negotiation disc"
+    first = board_facts()
+    assert first["edition"] == "first" and first["controls"][4] == "Saxons" and first["seat_token"] == "Crown token"

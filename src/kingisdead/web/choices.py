@@ -31,12 +31,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import rules
-from ..board import CARDS, FACTION_CODES, REGION_CODES
 from ..building import choice_table, step_kinds
 from ..moves import NONE
 from ..state import GameState
 from .i18n import _
-from .views import MOVE_TEXTS, STEP_TEXTS, action_prompts, partial_notes
+from .views import STEP_TEXTS, action_prompts, move_texts, partial_notes
 
 
 def _spelling(values: tuple[int, ...]) -> str:
@@ -56,13 +55,14 @@ def choices_view(state: GameState) -> dict[str, Any]:
             mask = sum(1 << (region * 4 + faction) for region, faction in calls)
             moves.append(f"{_spelling(spelling)}:{masks.setdefault(mask, len(masks))}")
         cards.append({"card": card, "kinds": step_kinds(card, length), "moves": " ".join(moves),
-                      "prompts": [_(prompt) for prompt in action_prompts(card, length)],
+                      "prompts": action_prompts(card, length, state.edition),
                       "notes": partial_notes(state, card, length)})
     return {
         "cards": cards,
         "courts": list(masks),
         "notes": [_(last_card)] if rules.last_card_applies(state) else [],
-        "texts": {name: _(text) for name, text in (STEP_TEXTS | MOVE_TEXTS).items() if name != "last_card"},
-        "codes": {"cards": [card.title for card in CARDS], "regions": list(REGION_CODES),
-                  "factions": list(FACTION_CODES)},
+        "texts": {name: _(text) for name, text in (STEP_TEXTS | move_texts(state.edition)).items()
+                  if name != "last_card"},
+        "codes": {"cards": list(state.edition.card_words), "regions": list(state.edition.region_codes),
+                  "factions": list(state.edition.faction_codes)},
     }

@@ -216,7 +216,7 @@ def take_back(service: GameService, game_id: str, seat: int) -> LiveGame:
         kept = number - 1
         rewound = Snapshot(game.start())
         for text in snap.moves[:kept]:
-            rewound = rewound.after(parse_move(text))
+            rewound = rewound.after(parse_move(text, rewound.state.edition))
         now = datetime.now(UTC)
         deadline = game.next_deadline(rewound.state, now)
         try:

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from ..analysis import analyse_position, analyse_record
 from ..bots import make_bot
 from ..bots.budget import Budget
+from ..edition import Edition
 from ..moves import format_move, parse_move
 from ..record import GameRecord
 from ..state import GameState
@@ -79,7 +80,7 @@ class Job:
 
 def bot_move(bot: str, seed: int, state: GameState) -> str:
     """The move the bot level ``bot`` seeded with ``seed`` chooses, in notation."""
-    return format_move(make_bot(bot, seed).choose(state))
+    return format_move(make_bot(bot, seed).choose(state), state.edition)
 
 
 def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any]:
@@ -90,15 +91,16 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
     return {
         "method": _("search of {playouts} playouts; win chance as the search estimates it", playouts=found.iterations),
         "exact": found.exact,
-        "moves": [{"move": e.move, "card": _card_of(e.move), "description": describe_move(parse_move(e.move)),
-                   "reason": hint_reason(state, parse_move(e.move)),
+        "moves": [{"move": e.move, "card": _card_of(e.move, state.edition),
+                   "description": describe_move(parse_move(e.move, state.edition), state.edition),
+                   "reason": hint_reason(state, parse_move(e.move, state.edition)),
                    "win_chance": e.win_chance, "visits": e.visits} for e in ranked],
     }
 
 
-def _card_of(notation: str) -> int | None:
+def _card_of(notation: str, edition: Edition) -> int | None:
     """The index of the card a move plays (None for a pass): the face the table draws beside it."""
-    card = parse_move(notation).card
+    card = parse_move(notation, edition).card
     return None if card is None else int(card)
 
 
@@ -113,13 +115,14 @@ def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
     game = GameRecord.loads(record)
     notes = analyse_record(game, budget, seed=seed)
     state = game.start()
+    edition = state.edition
     rows = []
     for note in notes:
-        rows.append({**asdict(note), "best_description": describe_move(parse_move(note.best)),
-                     "played_description": describe_move(parse_move(note.played)),
+        rows.append({**asdict(note), "best_description": describe_move(parse_move(note.best, edition), edition),
+                     "played_description": describe_move(parse_move(note.played, edition), edition),
                      "played_changes": _changes(state, note.played),
                      "alternatives": [{"move": e.move, "win_chance": e.win_chance,
-                                       "description": describe_move(parse_move(e.move)),
+                                       "description": describe_move(parse_move(e.move, edition), edition),
                                        "changes": _changes(state, e.move)} for e in note.alternatives]})
         state.apply(note.played)
     return rows
@@ -127,7 +130,7 @@ def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
 
 def _changes(state: GameState, notation: str) -> dict[str, Any]:
     """What the move would change played in ``state`` (views.move_changes), for marking it on a board."""
-    move = parse_move(notation)
+    move = parse_move(notation, state.edition)
     return move_changes(state, state.after(move), move)
 
 

@@ -82,6 +82,7 @@ class GameRow(Base):
     stand_in: Mapped[str] = mapped_column(String(32), default="intermediate", server_default="intermediate")
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game's id, once made
+    edition: Mapped[str] = mapped_column(String(16), default="first", server_default="first")  # editions.EDITIONS
 
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", cascade="all, delete-orphan")
 
@@ -147,14 +148,15 @@ class UserSessionRow(Base):
 
 
 class RatingRow(Base):
-    """A skill rating (OpenSkill mu and sigma) of one account for one player count (4 = 2-vs-2 teams)."""
+    """A skill rating (OpenSkill mu and sigma) of one account for one edition and player count (4 = 2-vs-2 teams)."""
 
     __tablename__ = "ratings"
-    __table_args__ = (UniqueConstraint("user_id", "players"),)
+    __table_args__ = (UniqueConstraint("user_id", "edition", "players", name="uq_ratings_user_edition_players"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     players: Mapped[int] = mapped_column(Integer)
+    edition: Mapped[str] = mapped_column(String(16), default="first", server_default="first")
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
@@ -171,6 +173,7 @@ class RatingChangeRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     players: Mapped[int] = mapped_column(Integer)
+    edition: Mapped[str] = mapped_column(String(16), default="first", server_default="first")
     mu_before: Mapped[float] = mapped_column(Float)
     sigma_before: Mapped[float] = mapped_column(Float)
     mu_after: Mapped[float] = mapped_column(Float)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from .. import rules
-from ..board import FACTION_NAMES, NUM_CARDS, NUM_REGIONS, REGION_NAMES, SAXON_INVASION, SAXONS, Card
+from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card
 from ..moves import NONE, Move
-from ..scoring import _last_player, _sets, faction_ranking
+from ..scoring import _by_hands, _last_player, _sets, faction_ranking
 from ..state import GameState
 from .i18n import Text, _, and_list, join, ngettext
-from .texts import CARD_TEXTS, FACTION_TEXTS
+from .texts import EDITION_TEXTS, EditionTexts
 from ..rules import LOYALISTS
 
 
@@ -33,6 +33,11 @@ def _step(kind: str, label: str, values: dict[int, int], kept: list[int], text: 
             "kept": kept, "text": text}
 
 
+def _names(s: GameState) -> EditionTexts:
+    """The names of the state's edition, as interface texts."""
+    return EDITION_TEXTS[s.edition.name]
+
+
 def _faction_rows(s: GameState) -> list[dict[str, Any]]:
     regions = [0, 0, 0]
     latest: list[int | None] = [None, None, None]
@@ -44,7 +49,7 @@ def _faction_rows(s: GameState) -> list[dict[str, Any]]:
     rows = []
     for rank, group in enumerate(faction_ranking(s), start=1):
         for f in group:
-            rows.append({"faction": FACTION_TEXTS[f], "rank": rank, "regions": regions[f],
+            rows.append({"faction": _names(s).factions[f], "rank": rank, "regions": regions[f],
                          "latest_win": latest[f], "tied": len(group) > 1})
     return rows
 
@@ -75,7 +80,7 @@ def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
         f = group[0]
         if len(group) > 1 or not any(s.control[r] == f for r in range(NUM_REGIONS)):
             break  # the ranking is no longer strict, or no faction holds a region
-        name = FACTION_TEXTS[f]
+        name = _names(s).factions[f]
         values = {p: s.courts[p * 3 + f] for p in candidates}
         best = max(values.values())
         kept = [p for p in candidates if values[p] == best]
@@ -110,6 +115,8 @@ def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
                 steps.append(_step("last_play", _("last card played (play number)"), values, [last],
                                    _("Still tied: {player} played a card last and wins.", player=_who([last]))))
         return steps
+    if s.edition.hands_break_ties and len(candidates) > 1:
+        return steps + _hands_steps(s, candidates)
     while len(candidates) > 1:
         last = _last_player(s, candidates)
         if last is None:
@@ -120,6 +127,24 @@ def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
                            _("Still tied: {player} played a card last and drops out.", player=_who([last]))))
         candidates = kept
     return steps
+
+
+def _hands_steps(s: GameState, candidates: list[int]) -> list[dict[str, Any]]:
+    """The second edition's last tie-break in words: the hands, as the engine's scoring applies it."""
+    kept = _by_hands(s, list(candidates), [])
+    if kept == candidates:
+        return []
+    left = {p: sum(s.hands[p * NUM_CARDS:(p + 1) * NUM_CARDS]) for p in candidates}
+    if s.edition.tie_hands == "lowest_seat":
+        text = _("Still tied: {player}, in the lowest seat, wins.", player=_who(kept))
+    elif s.players == 4 and all(left[q] == 0 for p in kept for q in (p, (p + 2) % 4) if q in left):
+        text = _("Still tied: {player}'s team emptied both its hands first and wins.", player=_who(kept))
+    elif all(left[p] == 0 for p in kept):
+        text = _("Still tied: {player} emptied their hand first and wins.", player=_who(kept))
+    else:
+        text = _("Still tied: {player} made their last card play earliest and wins.", player=_who(kept))
+    return [_step("last_play", _("last card played (play number)"), {p: s.last_play[p] for p in candidates}, kept,
+                  text)]
 
 
 def _invasion_steps(s: GameState) -> list[dict[str, Any]]:
@@ -168,15 +193,18 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
         return None
     s = state
     players = [{"player": p,
-                "courts": {FACTION_NAMES[f]: s.courts[p * 3 + f] for f in range(3)},
+                "courts": {s.edition.factions[f]: s.courts[p * 3 + f] for f in range(3)},
                 "total": sum(s.courts[p * 3:p * 3 + 3]),
                 "sets": min(s.courts[p * 3:p * 3 + 3]),
                 "last_play": s.last_play[p]} for p in range(s.players)]
     factions = _faction_rows(s)
     headline: Any
     if result.ending == "invasion":
-        headline = _("The Saxons invade: {regions} fell to them. Complete sets (one follower of each faction at "
-                     "court) decide who leads the resistance.", regions=regions_text(s.saxons))
+        headline = (_("The French invade: {regions} became unstable. Complete sets (one follower of each faction "
+                      "at court) decide who leads the resistance.", regions=regions_text(s.saxons))
+                    if s.edition.name == "second" else
+                    _("The Saxons invade: {regions} fell to them. Complete sets (one follower of each faction at "
+                      "court) decide who leads the resistance.", regions=regions_text(s.saxons)))
         steps = _invasion_steps(s)
     else:
         ruling = factions[0]
@@ -280,29 +308,34 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
         return None
     counts = state.board[region * 4:region * 4 + 4]
     leader = _leader(counts)
-    name = REGION_NAMES[region]
+    name = state.edition.regions[region]
+    factions = _names(state).factions
+    second = state.edition.name == "second"
     present = sorted(((n, f) for f, n in enumerate(counts) if n), key=lambda t: (-t[0], t[1]))
     lead: Text
     if not present:
         lead = _("{region} is empty: no faction leads there.", region=name)
     elif leader == SAXONS:
-        tied = [FACTION_TEXTS[f] for n, f in present if n == present[0][0]]
+        tied = [factions[f] for n, f in present if n == present[0][0]]
         lead = _("No faction leads in {region}: the {factions} are tied at {count}.", region=name,
                  factions=and_list(tied), count=present[0][0])
     elif len(present) == 1:
         lead = ngettext("The {faction} lead in {region}: {n} follower and no rival.",
                         "The {faction} lead in {region}: {n} followers and no rival.", present[0][0],
-                        faction=FACTION_TEXTS[leader], region=name)
+                        faction=factions[leader], region=name)
     else:
         lead = _("The {faction} lead in {region} with {count} against {other} {other_faction}.",
-                 faction=FACTION_TEXTS[leader], region=name, count=present[0][0], other=present[1][0],
-                 other_faction=FACTION_TEXTS[present[1][1]])
-    outcome = (_("if everyone passes now, {region} falls to the Saxons", region=name) if leader == SAXONS
-               else _("if everyone passes now, {region} goes to the {faction}", region=name,
-                      faction=FACTION_TEXTS[leader]))
+                 faction=factions[leader], region=name, count=present[0][0], other=present[1][0],
+                 other_faction=factions[present[1][1]])
+    if leader != SAXONS:
+        outcome = _("if everyone passes now, {region} goes to the {faction}", region=name, faction=factions[leader])
+    else:
+        outcome = _("if everyone passes now, {region} becomes unstable", region=name) if second \
+            else _("if everyone passes now, {region} falls to the Saxons", region=name)
     ending: Text | None = None
-    if leader == SAXONS and state.saxons + 1 >= SAXON_INVASION:
-        ending = _("that is the fourth Saxon token: the Saxons invade and the game ends")
+    if leader == SAXONS and state.saxons + 1 >= state.edition.invasion:
+        ending = _("that is the third instability disc to leave France: the French invade and the game ends") \
+            if second else _("that is the fourth Saxon token: the Saxons invade and the game ends")
     elif leader == LOYALISTS:
         ending = _("a Loyalist win: Mordred's rebellion ends the game")
     elif state.resolved + 1 == NUM_REGIONS:
@@ -316,7 +349,7 @@ def _regions(state: GameState, regions: set[int]) -> Any:
     """The regions by name, or "the 6 unresolved regions" when that is what they are."""
     if len(regions) > 2 and regions == {r for r in range(NUM_REGIONS) if state.control[r] < 0}:
         return ngettext("the {n} unresolved region", "the {n} unresolved regions", len(regions))
-    return and_list([REGION_NAMES[r] for r in sorted(regions)])
+    return and_list([state.edition.regions[r] for r in sorted(regions)])
 
 
 def card_effect(state: GameState, card: int) -> dict[str, Any]:
@@ -329,7 +362,8 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
     no action here says so (it can still call a follower to court).
     """
     actions = rules.card_actions(state, card)
-    title = CARD_TEXTS[card]
+    factions = _names(state).factions
+    title = _names(state).cards[card]
     followers: dict[int, set[int]] = {}
     regions: set[int] = set()
     text: Text
@@ -337,8 +371,10 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
         text = _("{card}: no action here; playing it only calls a follower to court.", card=title)
     elif card == Card.CROWN:
         regions = {r for a in actions for r in a[:2]}
-        text = _("{card}: swap two of the region cards of {regions} and put your Crown token on one of them.",
-                 card=title, regions=_regions(state, regions))
+        text = (_("{card}: swap two of the region cards of {regions} and put your negotiation disc on one of them.",
+                  card=title, regions=_regions(state, regions)) if state.edition.name == "second" else
+                _("{card}: swap two of the region cards of {regions} and put your Crown token on one of them.",
+                  card=title, regions=_regions(state, regions)))
     elif card in (Card.GARRISON, Card.AMBASSADOR):
         # (region, faction) of every follower some exchange moves: the source's, then the other side's
         moved = {(a[0], a[1]) for a in actions} | {(a[-2], a[-1]) for a in actions}
@@ -359,13 +395,13 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
                      "bordering regions among {regions}.", card=title, regions=_regions(state, regions))
     elif card == Card.SETTLEMENTS:
         regions = {r for a in actions for r in a if r != NONE}
-        placed = and_list([FACTION_TEXTS[f] for f in range(3) if state.stock[f]])
+        placed = and_list([factions[f] for f in range(3) if state.stock[f]])
         text = _("{card}: place one follower each of the {factions} from the stock, anywhere among {regions}.",
                  card=title, factions=placed, regions=_regions(state, regions))
     else:
         faction = card - Card.SCOTS
         regions = {r for a in actions for r in a}
-        params = {"card": title, "faction": FACTION_TEXTS[faction], "regions": _regions(state, regions)}
+        params = {"card": title, "faction": factions[faction], "regions": _regions(state, regions)}
         if len(actions[0]) == 1:
             text = _("{card}: place one {faction} follower in {regions} (next to {faction} land).", **params) \
                 if len(regions) == 1 else \
@@ -373,11 +409,14 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
         else:
             text = _("{card}: place two {faction} followers in {regions} (next to {faction} land).", **params) \
                 if len(regions) == 1 else \
+                _("{card}: place two {faction} followers together in one of {regions} (next to {faction} land).",
+                  **params) if state.edition.support_together else \
                 _("{card}: place two {faction} followers, in one or two of {regions} (next to {faction} land).",
                   **params)
     contested = state.contested
     if contested is not None and contested in regions:
-        text = join([text, _("{region}, contested now, is among them.", region=REGION_NAMES[contested])], " ")
+        text = join([text, _("{region}, contested now, is among them.", region=state.edition.regions[contested])],
+                    " ")
     return {"card": card, "text": text, "regions": sorted(regions),
             "followers": {str(r): sorted(f) for r, f in sorted(followers.items())}}
 
@@ -399,27 +438,34 @@ def hint_reason(state: GameState, move: Move) -> Text:
     after = state.copy()
     rules.play(after, move)
     parts: list[Text] = []
+    regions, factions = state.edition.regions, _names(state).factions
+    second = state.edition.name == "second"
     if region is not None and after.contested is not None:
         if after.contested != region:
             parts.append(_("it brings {region} into the struggle instead of {other}",
-                           region=REGION_NAMES[after.contested], other=REGION_NAMES[region]))
+                           region=regions[after.contested], other=regions[region]))
             region = after.contested
-        name = REGION_NAMES[region]
+        name = regions[region]
         before_leader = _leader(state.board[region * 4:region * 4 + 4])
         leader = _leader(after.board[region * 4:region * 4 + 4])
         if leader == SAXONS:
-            parts.append(_("{region} would fall to the Saxons", region=name) if before_leader == SAXONS
-                         else _("it stops the {faction} in {region}: the Saxons would take it now",
-                                faction=FACTION_TEXTS[before_leader], region=name))
+            if second:
+                parts.append(_("{region} would become unstable", region=name) if before_leader == SAXONS
+                             else _("it stops the {faction} in {region}: it would become unstable now",
+                                    faction=factions[before_leader], region=name))
+            else:
+                parts.append(_("{region} would fall to the Saxons", region=name) if before_leader == SAXONS
+                             else _("it stops the {faction} in {region}: the Saxons would take it now",
+                                    faction=factions[before_leader], region=name))
         else:
             held = after.courts[state.player * 3 + leader] if leader < LOYALISTS else 0
             court = _("you have {count} of them at court", count=held)
-            parts.append(_("the {faction} keep the lead in {region} ({court})", faction=FACTION_TEXTS[leader],
+            parts.append(_("the {faction} keep the lead in {region} ({court})", faction=factions[leader],
                            region=name, court=court) if leader == before_leader
-                         else _("it puts the {faction} ahead in {region} ({court})", faction=FACTION_TEXTS[leader],
+                         else _("it puts the {faction} ahead in {region} ({court})", faction=factions[leader],
                                 region=name, court=court))
     if move.court is not None:
         faction = move.court[1]
-        parts.append(_("it brings your court to {count} {faction}", faction=FACTION_TEXTS[faction],
+        parts.append(_("it brings your court to {count} {faction}", faction=factions[faction],
                        count=after.courts[state.player * 3 + faction]))
     return _("{reasons}.", reasons=join(parts, "; "))

@@ -25,6 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from .. import VARIANTS
 from ..bots import BOTS
+from ..edition import EDITIONS
 from ..moves import IllegalMoveError, NotationError, parse_move
 from ..state import GameState
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
@@ -82,7 +83,8 @@ class GameStore:
                first_player: int = 0, hints: bool = False, hotseat: bool = False,
                memory: bool = False, time_limit: int | None = None,
                stand_in: str = DEFAULT_STAND_IN, rated: bool = False,
-               user_id: int | None = None, user_name: str | None = None) -> tuple[LiveGame, dict[int, str]]:
+               user_id: int | None = None, user_name: str | None = None,
+               edition: str = "first") -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it with the secret token of every human seat (shown once).
 
         The creator holds the first human seat (every human seat in hot-seat
@@ -95,12 +97,18 @@ class GameStore:
         ``user_id``: the creator's account (signed in), which then holds the creator's
         seat, named ``user_name`` unless its description gives a name. ``rated``: the result changes ratings (see :func:`.ratings.check_rated`
         for the games that may be rated: 403/422 otherwise); each bot seat is then
-        held by its level's account.
+        held by its level's account. ``edition``: a name of kingisdead.edition.EDITIONS (422 for another,
+        and for a variant the edition lacks: the second edition has no Mordred).
         """
         if players not in (2, 3, 4):
             raise GameError(422, "invalid_request", _("a game has 2, 3 or 4 players"))
         if variant not in VARIANTS:
             raise GameError(422, "invalid_request", _("variant must be one of {variants}", variants=", ".join(VARIANTS)))
+        if edition not in EDITIONS:
+            raise GameError(422, "invalid_request", _("edition must be one of {editions}", editions=", ".join(EDITIONS)))
+        if variant == "mordred" and not EDITIONS[edition].mordred:
+            raise GameError(422, "invalid_request", _("the Mordred variant is the first edition's only: "
+                                                      "choose the standard game"))
         if len(seats) != players:
             raise GameError(422, "invalid_request", _("give one seat description per player ({players})", players=players))
         if not 0 <= first_player < players:
@@ -138,7 +146,7 @@ class GameStore:
         row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(63),
                       first_player=first_player, to_move=first_player,
                       hints=hints, hotseat=hotseat, memory=memory, status="running", move_count=0, result=None,
-                      time_limit=time_limit, stand_in=stand_in, rated=rated)
+                      time_limit=time_limit, stand_in=stand_in, rated=rated, edition=edition)
         row.seats = rows
         if time_limit is not None and rows[first_player].kind == "human":
             row.deadline = datetime.now(UTC) + timedelta(seconds=time_limit)
@@ -152,19 +160,20 @@ class GameStore:
 
     def _from_rows(self, row: GameRow, seats: list[SeatRow], moves: list[str]) -> LiveGame:
         game = LiveGame(
-            id=row.id, players=row.players, variant=row.variant, seed=row.seed, first_player=row.first_player,
+            id=row.id, players=row.players, variant=row.variant, edition=row.edition, seed=row.seed,
+            first_player=row.first_player,
             hints=row.hints, hotseat=row.hotseat, memory=bool(row.memory), bot_seed=row.bot_seed,
             seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public), bool(s.away), bool(s.left))
                    for s in seats],
             token_hashes=[s.token_hash for s in seats], owners=[s.user_id for s in seats],
-            snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player)),
+            snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player, row.edition)),
             rated=bool(row.rated), time_limit=row.time_limit, stand_in=row.stand_in or DEFAULT_STAND_IN,
             deadline=as_utc(row.deadline), rematch_of=row.rematch_of, rematch=row.rematch,
         )
         snap = game.snapshot
         for number, text in enumerate(moves, start=1):
             try:
-                move = parse_move(text)
+                move = parse_move(text, snap.state.edition)
                 snap.state.check(move)
             except (IllegalMoveError, NotationError) as exc:
                 raise GameError(500, "corrupt", f"game {row.id}: stored move {number} ({text!r}) fails: {exc}") \
@@ -272,7 +281,7 @@ class GameStore:
     def _summary(row: GameRow) -> dict[str, Any]:
         seats = [Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)).to_dict() for s in row.seats]
         return {
-            "id": row.id, "players": row.players, "variant": row.variant, "status": row.status,
+            "id": row.id, "players": row.players, "variant": row.variant, "edition": row.edition, "status": row.status,
             "move_number": row.move_count, "hotseat": row.hotseat, "seats": seats, "time_limit": row.time_limit,
             "open_seats": [s["seat"] for s in seats if s["kind"] == "human" and s["public"] and not s["claimed"]]
             if row.status == "running" else [],
@@ -312,6 +321,7 @@ class GameStore:
             "status": game.status,
             "players": game.players,
             "variant": game.variant,
+            "edition": game.edition,
             "hints": game.hints,
             "hotseat": game.hotseat,
             "memory": game.memory,
@@ -351,7 +361,7 @@ class GameStore:
                                                     number=number))
         frame = Snapshot(game.start())
         for text in snap.moves[:number]:
-            frame = frame.after(parse_move(text))
+            frame = frame.after(parse_move(text, frame.state.edition))
         return {
             "id": game.id, "number": number, "total": len(snap.moves),
             "move": snap.log[number - 1] if number else None,

@@ -373,8 +373,10 @@ def _pages(directory: str) -> Any:
     return env
 
 
-def render_page(directory: str, name: str, lang: str, session: bool = False, lan: bool = False) -> str:
-    """The HTML page ``name`` (a Jinja2 template in ``directory``) in ``lang``.
+def render_page(directory: str, name: str, lang: str, session: bool = False, lan: bool = False,
+                **context: Any) -> str:
+    """The HTML page ``name`` (a Jinja2 template in ``directory``) in ``lang``; ``context`` holds the page's own
+    values (the table's game edition).
 
     ``session`` tells the page that the request carried a session cookie, so
     that a guest's lobby does not ask who is signed in (and log a 401).
@@ -385,7 +387,7 @@ def render_page(directory: str, name: str, lang: str, session: bool = False, lan
     ngettext_: Callable[[str, str, int], str] = (
         catalog.ngettext if catalog is not None else lambda s, p, n: s if n == 1 else p)
     return str(_pages(directory).get_template(name).render(
-        lang=lang, session=session, lan=lan, _=gettext, gettext=gettext, ngettext=ngettext_))
+        lang=lang, session=session, lan=lan, _=gettext, gettext=gettext, ngettext=ngettext_, **context))
 
 
 # -- extraction (docs/i18n.md) ---------------------------------------------------------------

@@ -64,9 +64,10 @@ class Snapshot:
         before = self.state
         state = before.copy()
         rules.play(state, move)
-        text = format_move(move)
+        text = format_move(move, before.edition)
         entry = {
-            "number": len(self.moves) + 1, "seat": before.player, "notation": text, "text": describe_move(move),
+            "number": len(self.moves) + 1, "seat": before.player, "notation": text,
+            "text": describe_move(move, before.edition),
             "card": None if move.card is None else int(move.card),  # the face the log draws
             "resolved": [{"region": r, "control": state.control[r]}
                          for r in state.order[before.resolved:state.resolved]],
@@ -94,6 +95,7 @@ class LiveGame:
     seats: list[Seat]
     token_hashes: list[str | None]
     snapshot: Snapshot
+    edition: str = "first"  # a name of kingisdead.edition.EDITIONS
     rated: bool = False
     time_limit: int | None = None  # seconds per move
     stand_in: str = DEFAULT_STAND_IN
@@ -105,7 +107,7 @@ class LiveGame:
     owners: list[int | None] = field(default_factory=list)  # per seat: the account holding it (users.id)
 
     def start(self) -> GameState:
-        return GameState.new(self.players, self.variant, self.seed, self.first_player)
+        return GameState.new(self.players, self.variant, self.seed, self.first_player, self.edition)
 
     @property
     def status(self) -> str:
@@ -129,7 +131,7 @@ class LiveGame:
         snap = self.snapshot
         result = snap.state.result
         return GameRecord([s.name for s in self.seats], self.variant, self.seed, self.first_player,
-                          list(snap.moves), None if result is None else result.to_dict())
+                          list(snap.moves), None if result is None else result.to_dict(), snap.state.edition)
 
 
 def as_utc(moment: datetime | None) -> datetime | None:

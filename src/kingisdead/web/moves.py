@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..bots.budget import Budget
 from ..building import Choice
+from ..edition import Edition
 from ..moves import IllegalMoveError, NotationError, format_move, parse_move
 from ..state import GameState
 from . import compute, pubsub
@@ -60,11 +61,11 @@ class MoveService(GameStore):
         move = builder.move() if complete else None
         return {
             "move_number": len(game.snapshot.moves),
-            "steps": [_choice_dict(c) for c in builder.steps],
-            "options": [_choice_dict(c) for c in builder.options()],
+            "steps": [_choice_dict(c, state.edition) for c in builder.steps],
+            "options": [_choice_dict(c, state.edition) for c in builder.options()],
             "complete": complete,
-            "move": None if move is None else format_move(move),
-            "description": None if move is None else describe_move(move),
+            "move": None if move is None else format_move(move, state.edition),
+            "description": None if move is None else describe_move(move, state.edition),
             "preview": None if (after := preview(state, builder.steps)) is None else table_view(after, seat),
             **step_guide(state, builder.steps, complete),
         }
@@ -130,7 +131,7 @@ class MoveService(GameStore):
             if position is None:
                 self._check_person_plays(game, seat)
             try:
-                move = parse_move(notation)
+                move = parse_move(notation, snap.state.edition)
                 snap.state.check(move)
             except (NotationError, IllegalMoveError) as exc:
                 raise GameError(422, "illegal_move", str(exc)) from None
@@ -237,5 +238,5 @@ class MoveService(GameStore):
         return found
 
 
-def _choice_dict(choice: Choice) -> dict[str, Any]:
-    return {"kind": choice.kind, "value": choice.value, "label": choice_label(choice.kind, choice.value)}
+def _choice_dict(choice: Choice, edition: Edition) -> dict[str, Any]:
+    return {"kind": choice.kind, "value": choice.value, "label": choice_label(choice.kind, choice.value, edition)}

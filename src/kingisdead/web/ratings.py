@@ -1,4 +1,4 @@
-"""Rated games: OpenSkill ratings per account and player count, the leaderboard, bot accounts.
+"""Rated games: OpenSkill ratings per account, edition and player count, the leaderboard, bot accounts.
 
 A rating is OpenSkill's Plackett-Luce ``(mu, sigma)``; people see its conservative
 estimate ``mu - 3 sigma`` (:func:`shown`), which also orders the leaderboard. A
@@ -6,8 +6,9 @@ person's rating is *provisional* (:func:`provisional`) for their first
 :data:`PROVISIONAL_GAMES` rated games at a player count: a newcomer starts at
 ``25 - 3 * 25/3 = 0`` and one loss takes them below zero, so the pages show
 "provisional" rather than that number until it means something. Each
-account has one rating per player count: 2, 3 (three teams of one) and 4 (the
-two 2-vs-2 teams, partners rated together). A game's winners share rank 1 and
+account has one rating per edition (first, second: each its own game) and
+player count: 2, 3 (three teams of one) and 4 (the two 2-vs-2 teams, partners
+rated together). A game's winners share rank 1 and
 every other seat (or team) shares rank 2: the game names winners only, and a
 shared win is a tie. A seat its person gave up (:func:`forfeited`: left, or
 played more by the stand-in bot than by them) is rated as a loss below everyone,
@@ -32,7 +33,7 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from openskill.models import PlackettLuce
@@ -257,7 +258,8 @@ def _apply(session: Session, game_id: str) -> bool:
         return True
     users = {u.id: u for u in session.scalars(select(UserRow).where(UserRow.id.in_(holders)))}
     held = {r.user_id: r for r in session.scalars(
-        select(RatingRow).where(RatingRow.user_id.in_(holders), RatingRow.players == game.players)
+        select(RatingRow).where(RatingRow.user_id.in_(holders), RatingRow.edition == game.edition,
+                                RatingRow.players == game.players)
         .order_by(RatingRow.user_id).with_for_update())}  # locked in one order: two games cannot deadlock
     before: dict[int, tuple[float, float]] = {}
     for user_id in holders:
@@ -271,13 +273,14 @@ def _apply(session: Session, game_id: str) -> bool:
         for seat, rating in zip(side, team):
             user_id = holders[seat]
             mu_before, sigma_before = before[user_id]
-            session.add(RatingChangeRow(game_id=game_id, user_id=user_id, players=game.players, created_at=now,
+            session.add(RatingChangeRow(game_id=game_id, user_id=user_id, players=game.players,
+                                        edition=game.edition, created_at=now,
                                         mu_before=mu_before, sigma_before=sigma_before,
                                         mu_after=rating.mu, sigma_after=rating.sigma))
             row = held.get(user_id)
             if row is None:
-                session.add(RatingRow(user_id=user_id, players=game.players, mu=rating.mu, sigma=rating.sigma,
-                                      games=1, updated_at=now))
+                session.add(RatingRow(user_id=user_id, players=game.players, edition=game.edition, mu=rating.mu,
+                                      sigma=rating.sigma, games=1, updated_at=now))
             else:
                 row.mu, row.sigma, row.games, row.updated_at = rating.mu, rating.sigma, row.games + 1, now
     session.flush()
@@ -321,14 +324,15 @@ async def keep_applied(service: GameService, every: float = 1.0) -> None:
 def game_ratings(sessions: Any, game_id: str) -> list[dict[str, Any]]:
     """A rated game's rating changes by seat, once applied (else ``[]``): per seat its ``seat``,
     account ``name``, ``bot``, ``before`` and ``after`` (shown ratings), ``change``, the raw
-    ``mu``/``sigma`` after, ``games`` (the account's rated games at this player count, this one
-    included) and whether the rating was and is provisional (``provisional_before``/``_after``)."""
+    ``mu``/``sigma`` after, ``games`` (the account's rated games of this edition at this player
+    count, this one included) and whether the rating was and is provisional (``provisional_before``/``_after``)."""
     earlier = aliased(RatingChangeRow)
     with sessions() as session:
         rows = session.execute(
             select(SeatRow.seat, UserRow.name, UserRow.kind, RatingChangeRow,
                    select(func.count(earlier.id)).where(earlier.user_id == RatingChangeRow.user_id,
                                                        earlier.players == RatingChangeRow.players,
+                                                       earlier.edition == RatingChangeRow.edition,
                                                        earlier.id <= RatingChangeRow.id).scalar_subquery())
             .join(UserRow, UserRow.id == SeatRow.user_id)
             .join(RatingChangeRow, (RatingChangeRow.user_id == SeatRow.user_id)
@@ -344,12 +348,13 @@ def game_ratings(sessions: Any, game_id: str) -> list[dict[str, Any]]:
     return found
 
 
-def leaderboard(sessions: Any, players: int, limit: int = 100) -> dict[str, Any]:
-    """The ratings of ``players``-player games, best conservative estimate first (at most ``limit``);
-    every bot level is listed, at its starting rating until it has played (``games`` 0)."""
+def leaderboard(sessions: Any, players: int, limit: int = 100, edition: str = "first") -> dict[str, Any]:
+    """The ratings of ``players``-player games of ``edition`` (a name of kingisdead.edition.EDITIONS), best
+    conservative estimate first (at most ``limit``); every bot level is listed, at its starting rating until
+    it has played (``games`` 0)."""
     with sessions() as session:
         rows = session.execute(select(UserRow, RatingRow).join(RatingRow, RatingRow.user_id == UserRow.id)
-                               .where(RatingRow.players == players)).all()
+                               .where(RatingRow.players == players, RatingRow.edition == edition)).all()
     entries = [_entry(user.name, user.kind, user.name_key, row.mu, row.sigma, row.games) for user, row in rows]
     played = {e["level"] for e in entries if e["level"]}
     for level in LEVELS:
@@ -359,7 +364,7 @@ def leaderboard(sessions: Any, players: int, limit: int = 100) -> dict[str, Any]
     bots = {e["level"]: e["rating"] for e in entries if e["level"]}
     for place, entry in enumerate(entries, start=1):
         entry["rank"] = place
-    return {"players": players, "ratings": entries[:limit], "bots": bots}
+    return {"players": players, "edition": edition, "ratings": entries[:limit], "bots": bots}
 
 
 def _entry(name: str, kind: str, name_key: str, mu: float, sigma: float, games: int) -> dict[str, Any]:
@@ -372,14 +377,15 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The leaderboard's route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
     routes = APIRouter(tags=["ratings"], route_class=LocalizedRoute)
 
-    @routes.get("/api/leaderboard", summary="Ratings for one player count, best first (bots marked)",
+    @routes.get("/api/leaderboard", summary="Ratings for one edition and player count, best first (bots marked)",
                 responses=errors())
     async def get_leaderboard(request: Request, players: Annotated[int, Query(ge=2, le=4)] = 2,
-                              limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict[str, Any]:
-        """Each entry: ``rank``, ``name``, ``bot`` (a bot level's account) with its ``level``, ``rating``
+                              limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                              edition: Literal["first", "second"] = "first") -> dict[str, Any]:
+        """The ratings of one edition (each edition's are its own). Each entry: ``rank``, ``name``, ``bot`` (a bot level's account) with its ``level``, ``rating``
         (the conservative estimate mu - 3 sigma that orders the list), ``provisional`` (fewer than
         PROVISIONAL_GAMES rated games: show it as provisional, not as the number), ``mu``, ``sigma`` and
         rated ``games``. ``bots`` maps every bot level to its rating, for placing oneself."""
-        return await asyncio.to_thread(leaderboard, request.app.state.service.sessions, players, limit)
+        return await asyncio.to_thread(leaderboard, request.app.state.service.sessions, players, limit, edition)
 
     return routes

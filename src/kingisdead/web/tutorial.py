@@ -9,19 +9,24 @@ moves the script does not ask for. The script is short: one struggle taken by
 a faction, then four Saxon tokens end the game by invasion after 15 moves, and
 every kind of card is played once along the way. Nothing about other games
 changes. See docs/web.md ("Learn to play").
+
+Each edition has its tutorial (:data:`TUTORIALS`): the second edition's is the
+same lesson on its own set-up, 13 moves long (three instability discs end it).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ..building import move_steps
+from ..edition import EDITIONS
 from ..moves import parse_move
 from .accounts import SESSION_COOKIE
 from .service import GameService
@@ -46,22 +51,52 @@ MOVES = (
     "pass", "pass",                    # Ratae, tied: the fourth, and the Saxons invade
 )
 """Every move of the tutorial game in order; seat 0 moves first and the seats alternate."""
+SECOND_SEED = 1
+"""The second edition's set-up: Moray is contested first, and the script below ends the game by invasion."""
+SECOND_MOVES = (
+    "English War War +Lan:W",             # the learner: Support puts both followers in one region
+    "Manoeuvre Lan:E<>War:S +War:E",      # the tutor
+    "Outmanoeuvre Str:SS>Mor:W +Mor:E",   # the learner: Moray is left with 4 Scottish
+    "pass",
+    "pass",                               # both passed: the Scottish take Moray
+    "Negotiate Ess<>Dev *Dev +Ess:E",     # the tutor: Essex's struggle now comes before Devon's
+    "Assemble S>Nor W>Dev E>Dev +Dev:S",
+    "pass", "pass",                       # Essex, tied: the first instability disc leaves France
+    "pass", "pass",                       # Northumbria, tied: the second
+    "pass", "pass",                       # Devon, tied: the third, and the French invade
+)
+"""The second edition's tutorial game, as :data:`MOVES`."""
 
 
-def script() -> list[dict[str, Any]]:
-    """The tutorial's moves, each ``{"number", "seat", "move", "steps"}``: ``number`` counts from 1,
-    ``move`` is the notation, ``steps`` the choices that build it on the table (``{"kind", "value"}``,
+@dataclass(frozen=True)
+class Tutorial:
+    """One edition's tutorial game: its set-up (seed) and its moves in that edition's notation."""
+
+    edition: str
+    seed: int
+    moves: tuple[str, ...]
+
+
+TUTORIALS = {"first": Tutorial("first", SEED, MOVES), "second": Tutorial("second", SECOND_SEED, SECOND_MOVES)}
+"""The tutorial of each edition, by the edition's name."""
+
+
+def script(edition: str = "first") -> list[dict[str, Any]]:
+    """The moves of ``edition``'s tutorial, each ``{"number", "seat", "move", "steps"}``: ``number`` counts
+    from 1, ``move`` is the notation, ``steps`` the choices that build it on the table (``{"kind", "value"}``,
     as the table's hand, choice and pass controls name them)."""
+    tutorial = TUTORIALS[edition]
     return [{"number": n, "seat": (n - 1) % 2, "move": text,
-             "steps": [{"kind": c.kind, "value": c.value} for c in move_steps(parse_move(text))]}
-            for n, text in enumerate(MOVES, start=1)]
+             "steps": [{"kind": c.kind, "value": c.value}
+                       for c in move_steps(parse_move(text, EDITIONS[edition]))]}
+            for n, text in enumerate(tutorial.moves, start=1)]
 
 
-def create_tutorial(service: GameService) -> tuple[str, str, str]:
-    """A new tutorial game: (its id, the learner's seat token, the tutor's seat token). No account holds
-    the learner's seat, so a tutorial never counts in anyone's statistics."""
+def create_tutorial(service: GameService, edition: str = "first") -> tuple[str, str, str]:
+    """A new tutorial game of ``edition``: (its id, the learner's seat token, the tutor's seat token). No
+    account holds the learner's seat, so a tutorial never counts in anyone's statistics."""
     game, tokens = service.create(2, "standard", [{"kind": "human"}, {"kind": "human", "name": TUTOR_NAME}],
-                                  seed=SEED, first_player=LEARNER)
+                                  seed=TUTORIALS[edition].seed, first_player=LEARNER, edition=edition)
     _seat, tutor = service.claim_invite(game.id, tokens[TUTOR])
     return game.id, tokens[LEARNER], tutor
 
@@ -77,18 +112,21 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                                         SESSION_COOKIE in request.cookies))
 
     @api.get("/api/learn", tags=["learn"], summary="The tutorial's script", responses=errors())
-    async def learn_script() -> dict[str, Any]:
-        """``{"seed", "learner", "tutor", "tutor_name", "moves"}``: the moves of the tutorial game (see :func:`script`)."""
-        return {"seed": SEED, "learner": LEARNER, "tutor": TUTOR, "tutor_name": TUTOR_NAME, "moves": script()}
+    async def learn_script(edition: Literal["first", "second"] = "first") -> dict[str, Any]:
+        """``{"edition", "seed", "learner", "tutor", "tutor_name", "moves"}``: the moves of the edition's tutorial
+        game (see :func:`script`)."""
+        return {"edition": edition, "seed": TUTORIALS[edition].seed, "learner": LEARNER, "tutor": TUTOR,
+                "tutor_name": TUTOR_NAME, "moves": script(edition)}
 
     @api.post("/api/learn", status_code=201, tags=["learn"], summary="Start a tutorial game",
               responses=errors(429))
-    async def start(request: Request) -> dict[str, Any]:
-        """A new tutorial game: ``{"id", "url", "token", "tutor_token"}``, the learner's seat token and the
-        tutor's (the browser plays the tutor's scripted replies). Counts as a new game for the rate limit."""
+    async def start(request: Request, edition: Literal["first", "second"] = "first") -> dict[str, Any]:
+        """A new tutorial game of ``edition``: ``{"id", "url", "token", "tutor_token"}``, the learner's seat token
+        and the tutor's (the browser plays the tutor's scripted replies). Counts as a new game for the rate
+        limit."""
         state = request.app.state
         await asyncio.to_thread(state.limiter.hit, "create", request.client.host if request.client else "unknown")
-        game_id, token, tutor = await asyncio.to_thread(create_tutorial, state.service)
+        game_id, token, tutor = await asyncio.to_thread(create_tutorial, state.service, edition)
         return {"id": game_id, "url": f"{state.public_url}/game/{game_id}", "token": token, "tutor_token": tutor}
 
     return api

@@ -12,26 +12,21 @@ from typing import Any
 
 from .. import rules
 from ..board import (
-    BORDERS,
-    CARD_NAMES,
     CARDS,
     FACTION_NAMES,
-    HOMES,
     MORDRED_FLAGS,
     NUM_CARDS,
     NUM_REGIONS,
-    REGION_CODES,
-    REGION_NAMES,
     Card,
 )
 from ..building import Choice
+from ..edition import FIRST, Edition
 from ..moves import NONE, Move, make_move
 from ..state import GameState
 from .explain import explain_result, hand_effects, struggle_now
 from .i18n import N_, Text, _, and_list, join
-from .texts import CARD_TEXTS, CONTROL_TEXTS, FACTION_TEXTS
+from .texts import EDITION_TEXTS
 
-CONTROL_NAMES = FACTION_NAMES + ("Saxons",)
 LEVEL_TEXTS = {
     "beginner": (_("beginner"), _("greedy over a few drawn moves, with a random move one time in two")),
     "intermediate": (_("intermediate"), _("greedy: looks at every legal move, one move deep")),
@@ -69,32 +64,40 @@ def bot_levels() -> list[dict[str, Any]]:
             for level in LEVELS.values()]
 
 
-def choice_label(kind: str, value: int) -> str:
-    """A move step's label in words: the card, region or faction it names; region names are proper names."""
+def choice_label(kind: str, value: int, edition: Edition = FIRST) -> str:
+    """A move step's label in words, in ``edition``'s names: the card, region or faction it names; region names
+    are proper names."""
     if kind == "card":
-        return CARD_TEXTS[value]
+        return EDITION_TEXTS[edition.name].cards[value]
     if kind == "region":
-        return REGION_NAMES[value]
+        return edition.regions[value]
     if kind == "faction":
-        return FACTION_TEXTS[value]
+        return EDITION_TEXTS[edition.name].factions[value]
     return _("pass") if kind == "pass" else _("none")
 
 
-def board_facts() -> dict[str, Any]:
-    """The fixed data the browser needs to draw the table (names, borders, homes, Mordred flags).
+def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
+    """The fixed data the browser needs to draw a table of ``edition`` (names, borders, homes, Mordred flags).
 
-    ``edition`` names the folder of /static/editions/ that holds the board's drawing and the card
-    faces (static/edition.js loads them).
+    ``edition`` (in the answer: its name) names the folder of /static/editions/ that holds the
+    board's drawing and the card faces (static/edition.js loads them); ``card_rules`` each card's
+    rule in a sentence. ``invaders`` gives the title of the invaders' track (``track``: Saxons,
+    France), what its tokens do (``about``) and the invasion's name (``invasion``);
+    ``seat_token`` names a player's token on a region card (Crown token, negotiation disc).
     """
+    texts = EDITION_TEXTS[edition.name]
     return {
-        "edition": "first",
-        "regions": [{"name": REGION_NAMES[r], "code": REGION_CODES[r]} for r in range(NUM_REGIONS)],
-        "borders": [[int(a), int(b)] for a, b in BORDERS],
-        "homes": [int(r) for r in HOMES],
-        "factions": list(FACTION_TEXTS),
-        "cards": list(CARD_TEXTS),
-        "card_keys": list(CARD_NAMES),
-        "controls": list(CONTROL_TEXTS),
+        "edition": edition.name,
+        "regions": [{"name": name, "code": code} for name, code in zip(edition.regions, edition.region_codes, strict=True)],
+        "borders": [[int(a), int(b)] for a, b in edition.borders],
+        "homes": [int(r) for r in edition.homes],
+        "factions": list(texts.factions),
+        "cards": list(texts.cards),
+        "card_keys": list(edition.cards),
+        "controls": list(texts.controls),
+        "card_rules": list(texts.card_rules),
+        "invaders": {"track": texts.track, "about": texts.about, "invasion": texts.invasion},
+        "seat_token": texts.seat_token,
         "mordred_flags": [int(r) for r in MORDRED_FLAGS],
     }
 
@@ -104,7 +107,8 @@ def hand_of(state: GameState, seat: int) -> list[int]:
 
 
 def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict[str, Any]:
-    """The position as ``seat`` may see it (None: a spectator); ``reveal`` shows every hand.
+    """The position as ``seat`` may see it (None: a spectator); ``reveal`` shows every hand. ``edition`` names
+    the game's edition (views.board_facts gives its names).
 
     Other players' hands are absent, not blanked: only the top card and the
     number of cards left of each pile are public. ``struggle`` says who leads
@@ -117,6 +121,7 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
     view: dict[str, Any] = {
         "players": n,
         "variant": state.variant,
+        "edition": state.edition.name,
         "to_move": None if state.is_over() else state.player,
         "passes": state.passes,
         "resolved": state.resolved,
@@ -160,6 +165,20 @@ MOVE_TEXTS = {
     "and": N_("{list} and {last}"),
 }
 """The sentences of :func:`describe_move`, by name (the browser fills them in too: web/choices.py)."""
+SECOND_MOVE_TEXTS = MOVE_TEXTS | {
+    "crown": N_("{card}: swaps {first} and {second}, puts the negotiation disc on {crowned}"),
+    "garrison_two": N_("{card}: {first} and {second} leave {source} for {target}, one {back} follower comes back"),
+    "exchange": N_("{card}: exchanges one {faction} follower in {region} with one {other_faction} follower in "
+                   "{other_region}"),
+    "court": N_("{action}; calls one {faction} follower from {region} to court"),
+}
+"""The same for the second edition: its Negotiate leaves a negotiation disc where the Crown left a Crown token,
+and "one" stands before its faction names ("one English follower", never "a English")."""
+
+
+def move_texts(edition: Edition) -> dict[str, str]:
+    """The sentences of :func:`describe_move` in ``edition``."""
+    return SECOND_MOVE_TEXTS if edition.name == "second" else MOVE_TEXTS
 
 
 def _said(texts: dict[str, str], name: str, **params: Any) -> Text:
@@ -167,14 +186,16 @@ def _said(texts: dict[str, str], name: str, **params: Any) -> Text:
     return _(texts[name], **params)
 
 
-def describe_move(move: Move) -> Text:
-    """A move as a sentence, e.g. 'Crown: swaps Deva and Londinium, crowns Londinium; calls ...'."""
-    texts = MOVE_TEXTS
+def describe_move(move: Move, edition: Edition = FIRST) -> Text:
+    """A move as a sentence in ``edition``'s names, e.g. 'Crown: swaps Deva and Londinium, crowns Londinium;
+    calls ...'."""
+    texts = move_texts(edition)
     if move.card is None:
         return _said(texts, "pass")
     card, a = move.card, move.action
-    title = CARD_TEXTS[card]
-    regions, factions = REGION_NAMES, FACTION_TEXTS
+    names = EDITION_TEXTS[edition.name]
+    title = names.cards[card]
+    regions, factions = edition.regions, names.factions
     if not a:
         text = _said(texts, "no_action", card=title)
     elif card == Card.CROWN:
@@ -201,22 +222,27 @@ def describe_move(move: Move) -> Text:
 
 # -- what a move changed --------------------------------------------------------------------
 
-def describe_struggle(region: int, counts: list[int], control: int) -> Text:
-    """A struggle's outcome with its tally, e.g. 'Deva: Welsh 3, Scots 3 — tie, the Saxons take it'.
+def describe_struggle(region: int, counts: list[int], control: int, edition: Edition = FIRST) -> Text:
+    """A struggle's outcome with its tally in ``edition``'s names, e.g. 'Deva: Welsh 3, Scots 3 — tie, the
+    Saxons take it' (the second edition: '... — tie, Lancaster becomes unstable').
 
-    ``counts`` holds the followers per faction (Scots, Welsh, Romano-British,
-    Loyalists) in the region when the struggle was resolved; ``control`` the
-    index into :data:`CONTROL_NAMES` of who took the region.
+    ``counts`` holds the followers per faction (the three factions, then the
+    Loyalists) in the region when the struggle was resolved; ``control`` who
+    took the region (0-3 a faction, 4 the invaders: the Saxons, or instability).
     """
+    names = EDITION_TEXTS[edition.name]
     present = sorted(((n, f) for f, n in enumerate(counts) if n), key=lambda t: (-t[0], t[1]))
-    tally = join([_("{faction} {count}", faction=FACTION_TEXTS[f], count=n) for n, f in present]) if present \
+    tally = join([_("{faction} {count}", faction=names.factions[f], count=n) for n, f in present]) if present \
         else _("no followers")
-    if control == len(FACTION_NAMES):
-        why = _("tie, the Saxons take it") if len(present) > 1 and present[0][0] == present[1][0] \
-            else _("the Saxons take it")
+    tie = len(present) > 1 and present[0][0] == present[1][0]
+    if control == len(FACTION_NAMES) and edition.name == "second":
+        why = _("tie, {region} becomes unstable", region=edition.regions[region]) if tie \
+            else _("{region} becomes unstable", region=edition.regions[region])
+    elif control == len(FACTION_NAMES):
+        why = _("tie, the Saxons take it") if tie else _("the Saxons take it")
     else:
-        why = _("the {faction} take control", faction=CONTROL_TEXTS[control])
-    return _("{region}: {tally} — {outcome}", region=REGION_NAMES[region], tally=tally, outcome=why)
+        why = _("the {faction} take control", faction=names.controls[control])
+    return _("{region}: {tally} — {outcome}", region=edition.regions[region], tally=tally, outcome=why)
 
 
 def move_changes(before: GameState, after: GameState, move: Move) -> dict[str, Any]:
@@ -265,7 +291,7 @@ def move_changes(before: GameState, after: GameState, move: Move) -> dict[str, A
         control = after.control[region]
         touched.add(int(region))
         struggles.append({"region": int(region), "control": control, "counts": counts,
-                          "text": describe_struggle(region, counts, control), "loyalist": loyalist})
+                          "text": describe_struggle(region, counts, control, after.edition), "loyalist": loyalist})
     return {"touched": sorted(touched), "arrived": arrived, "left": left, "exchange": exchange,
             "swap": swap, "court": court, "struggles": struggles}
 
@@ -283,50 +309,58 @@ _ACTION_PROMPTS: dict[tuple[int, int], tuple[str, ...]] = {  # {0}, {2}, {3}: th
                          N_("Choose the follower that comes back from {2}")),
     (Card.AMBASSADOR, 4): (N_("Choose a region for the exchange"), N_("Choose the follower that leaves {0}"),
                            N_("Choose the other region"), N_("Choose the follower that comes back from {2}")),
-    (Card.SETTLEMENTS, 3): (N_("Choose where the Scots follower from the stock goes"),
-                            N_("Choose where the Welsh follower from the stock goes"),
-                            N_("Choose where the Romano-British follower from the stock goes")),
+    (Card.SETTLEMENTS, 3): (N_("Choose where the {faction} follower from the stock goes"),) * 3,
 }
-_FIRST_PROMPTS = (N_("Choose a region for the first Scots follower"), N_("Choose a region for the first Welsh follower"),
-                  N_("Choose a region for the first Romano-British follower"))
-_SECOND_PROMPTS = (N_("Choose a region for the second Scots follower"),
-                   N_("Choose a region for the second Welsh follower"),
-                   N_("Choose a region for the second Romano-British follower"))
+_SECOND_EDITION_PROMPTS: dict[tuple[int, int], str] = {
+    (Card.CROWN, 2): N_("Choose which of the two cards gets your negotiation disc"),
+}
+"""The steps the second edition words otherwise, by (card, step)."""
+_FACTION_PROMPTS = (N_("Choose a region for the first {faction} follower"),
+                    N_("Choose a region for the second {faction} follower"))
 
 
-def action_prompts(card: int, length: int) -> list[str]:
-    """The English prompt of each step of ``card``'s action (``length`` steps); ``{i}`` stands for the label
-    of the choice made at step i."""
+def action_prompts(card: int, length: int, edition: Edition = FIRST) -> list[Text]:
+    """The prompt of each step of ``card``'s action (``length`` steps) in ``edition``'s names; ``{i}`` stands
+    for the label of the choice made at step i."""
+    factions = EDITION_TEXTS[edition.name].factions
     if card >= Card.SCOTS:
-        return [(_FIRST_PROMPTS, _SECOND_PROMPTS)[i][card - Card.SCOTS] for i in range(length)]
-    return list(_ACTION_PROMPTS[(card, length)]) if length else []
+        return [_(_FACTION_PROMPTS[i], faction=factions[card - Card.SCOTS]) for i in range(length)]
+    prompts = list(_ACTION_PROMPTS[(card, length)]) if length else []
+    if edition.name == "second":
+        prompts = [_SECOND_EDITION_PROMPTS.get((card, i), prompt) for i, prompt in enumerate(prompts)]
+    return [_(prompt, faction=factions[i]) if card == Card.SETTLEMENTS else _(prompt) for i, prompt in enumerate(prompts)]
 
 
-def _action_prompt(card: int, length: int, chosen: list[Choice]) -> Text:
-    return _(action_prompts(card, length)[len(chosen)],
-             **{str(i): choice_label(c.kind, c.value) for i, c in enumerate(chosen)})
+def _action_prompt(card: int, length: int, chosen: list[Choice], edition: Edition) -> Text:
+    prompt = action_prompts(card, length, edition)[len(chosen)]
+    return Text(prompt.msgid, {**prompt.params, **{str(i): choice_label(c.kind, c.value, edition)
+                                                   for i, c in enumerate(chosen)}})
 
 
 def partial_notes(state: GameState, card: int, length: int) -> list[str]:
-    """Why a card's action will be partial here, in words (empty when it is full)."""
+    """Why a card's action will be partial here, in words of the state's edition (empty when it is full)."""
     notes: list[str] = []
+    names = EDITION_TEXTS[state.edition.name]
     if card == Card.CROWN and length == 0:
-        notes.append(_("Partial action: fewer than two region cards can be swapped (crowned and resolved "
+        notes.append(_("Partial action: fewer than two region cards can be swapped (cards with a negotiation "
+                       "disc and resolved cards cannot), so {card} only lets you call a follower.",
+                       card=names.cards[card]) if state.edition.name == "second" else
+                     _("Partial action: fewer than two region cards can be swapped (crowned and resolved "
                        "cards cannot), so the Crown only lets you call a follower."))
     elif card == Card.GARRISON and length == 4:
         notes.append(_("Partial action: no region can send two followers to a bordering region, so the "
-                       "Garrison exchanges one follower for one."))
+                       "{card} exchanges one follower for one.", card=names.cards[card]))
     elif card in (Card.GARRISON, Card.AMBASSADOR) and length == 0:
         notes.append(_("Partial action: no exchange is possible, so the {card} only lets you call a follower.",
-                       card=CARD_TEXTS[card]))
+                       card=names.cards[card]))
     elif card == Card.SETTLEMENTS:
         for f in range(3):
             if not state.stock[f]:
                 notes.append(_("Partial action: the stock has no {faction} follower left, so none is placed.",
-                               faction=FACTION_TEXTS[f]))
+                               faction=names.factions[f]))
     elif card >= Card.SCOTS:
         f = card - Card.SCOTS
-        name = FACTION_TEXTS[f]
+        name = names.factions[f]
         if not state.stock[f]:
             notes.append(_("Partial action: the stock has no {faction} follower left, so none is placed.",
                            faction=name))
@@ -374,11 +408,11 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
             notes.append(_said(texts, "no_court"))
         prompt = _said(texts, "confirm")
     elif len(chosen) < length:
-        prompt = _action_prompt(card, length, chosen)
+        prompt = _action_prompt(card, length, chosen, state.edition)
     elif not called:
         prompt = _said(texts, "court_region")
     else:
-        prompt = _said(texts, "court_faction", region=choice_label(called[0].kind, called[0].value))
+        prompt = _said(texts, "court_faction", region=choice_label(called[0].kind, called[0].value, state.edition))
     return {"prompt": prompt, "notes": notes}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from importlib.resources import files
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse
@@ -62,8 +62,8 @@ async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | No
     return await checked_seat(request, game, token, None if user is None else user.id)
 
 
-def page(name: str, request: Request, status: int = 200) -> HTMLResponse:
-    """An HTML page (a Jinja2 template in static/) in the request's language."""
+def page(name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+    """An HTML page (a Jinja2 template in static/) in the request's language, with the page's own ``context``."""
     session = SESSION_COOKIE in request.cookies
-    return HTMLResponse(render_page(str(STATIC), name, language_of(request), session, request.app.state.lan),
-                        status_code=status)
+    return HTMLResponse(render_page(str(STATIC), name, language_of(request), session, request.app.state.lan,
+                                    **context), status_code=status)

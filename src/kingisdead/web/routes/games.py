@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ... import VARIANTS, __version__
+from ...edition import EDITIONS
 from ..accounts import current_user
 from ..games import bot_names
 from ..i18n import LocalizedJSON as JSONResponse
@@ -48,6 +49,9 @@ class CreateGame(BaseModel):
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
     players: int = Field(ge=2, le=4)
+    edition: Literal["first", "second"] = Field("first", description="the edition played: the first (2015: Scots, "
+                                                "Saxons, the Mordred variant) or the second (2020: Scottish, "
+                                                "instability from France), at its default options")
     variant: Literal["standard", "mordred"] = "standard"
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="decides the setup; random if left out")
@@ -68,10 +72,13 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The games' routes."""
     games = APIRouter(route_class=LocalizedRoute, tags=["games"])
 
-    @games.get("/api/meta", summary="Bot levels, variants and the board's fixed data", responses=errors())
-    async def meta() -> dict[str, Any]:
+    @games.get("/api/meta", summary="Bot levels, variants and an edition's board data", responses=errors())
+    async def meta(edition: Literal["first", "second"] = "first") -> dict[str, Any]:
+        """The board's fixed data (names, borders, homes...) are the ``edition``'s, in the page's language; a
+        table asks for its game's edition (the view's ``edition``). ``editions`` lists every edition."""
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
-                "provisional_games": PROVISIONAL_GAMES, "rated_stand_ins": rated_stand_ins(), **board_facts()}
+                "editions": list(EDITIONS), "provisional_games": PROVISIONAL_GAMES,
+                "rated_stand_ins": rated_stand_ins(), **board_facts(EDITIONS[edition])}
 
     @games.post("/api/games", status_code=201, summary="Create a game", responses=errors(403, 429))
     async def create_game(body: CreateGame, request: Request,
@@ -90,7 +97,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
             state.service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat, body.memory,
             rated=body.rated, user_id=None if user is None else user.id, user_name=None if user is None else user.name,
-            time_limit=body.time_limit, stand_in=body.stand_in)
+            time_limit=body.time_limit, stand_in=body.stand_in, edition=body.edition)
         state.runner.kick(game.id)
 
         def seat_entry(seat: Seat) -> dict[str, Any]:

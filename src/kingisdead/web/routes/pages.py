@@ -23,12 +23,12 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
     @pages.get("/game/{game_id}")
     async def game_page(game_id: str, request: Request) -> HTMLResponse:
         try:
-            await game_of(request, game_id)
+            game = await game_of(request, game_id)
         except GameError as exc:
             if exc.status != 404:
                 raise
             return page("notfound.html", request, 404)
-        return page("game.html", request)
+        return page("game.html", request, edition=game.edition)  # the table draws its game's edition at once
 
     @pages.get("/rules")
     async def rules_page(request: Request) -> HTMLResponse:

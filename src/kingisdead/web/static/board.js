@@ -1,15 +1,17 @@
 // The board, drawn as a printed board game is: Britain's coastline cut into the game's eight regions, each in
-// its own ink, on an old map's sea in a frame, with the struggle order, the stock and the Saxon track in the sea.
+// its own ink, on an old map's sea in a frame, with the struggle order, the stock and the invaders' track in the sea
+// (the first edition's Saxon track, the second's France with its instability discs).
 //
 // Everything that belongs to an edition comes from its board.json (built by tools/build_map.py, loaded by
 // edition.js): the size, each region's rings, colour and the places of its banner, pieces and tokens, the
-// places of the track, stock, Saxon track and keys, the sea's labels, the factions' colours and marks. This
-// file holds no region and no position of its own, so another edition brings its map without touching it.
+// places of the track, stock, invaders' track and keys, the sea's labels, the factions' and invaders' colours and
+// marks, the glyph of the seats' tokens. This file holds no region, no name and no position of its own, so another
+// edition brings its map without touching it.
 //
-// drawBoard(svg, facts, board, table, ui) redraws the board. `facts` is views.board_facts(), `board` the
-// edition's board.json, `table` a views.table_view(). The `ui` hooks, all optional:
+// drawBoard(svg, facts, board, table, ui) redraws the board. `facts` is views.board_facts() for the game's
+// edition (its names in the page's language), `board` the edition's board.json, `table` a views.table_view(). The `ui` hooks, all optional:
 //   ui.selectable  Set(region): regions the player may click now (class "selectable"), on the map and on the
-//                  struggle-order track (the Crown's swap asks for region cards).
+//                  struggle-order track (the Crown's or Negotiate's swap asks for region cards).
 //   ui.chosen      Map(region -> label): regions already chosen in the move being built.
 //   ui.onRegion    function(region): called when a selectable region or region card is clicked (or Enter/Space).
 //   ui.dim         bool: dim every region not in `selectable` (class "dimmed").
@@ -27,21 +29,21 @@
 //                  followers' pieces class "lit".
 //   ui.loyalists   bool, default true: in a Mordred game, mark on each unresolved region
 //                  where its resolution adds a Loyalist (facts.mordred_flags).
-import { t } from "/static/i18n.js";
+import { lang, t } from "/static/i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Filled in place from the edition's board by useBoard() (drawBoard calls it): the factions' colours
-// (Scots, Welsh, Romano-British, Loyalists), the colour of a number or mark drawn on them, their marks.
+// (by follower kind: the three factions, then the Loyalists), the colour of a number or mark drawn on them, their
+// marks; INVADERS is the side that takes a region a struggle leaves without a ruler (control 4).
 export const FACTION_COLOURS = [];
 export const FACTION_INKS = [];
 export const FACTION_MARKS = [];
-export let SAXON_COLOUR = "#7d776c";
+export const INVADERS = { colour: "#7d776c", ink: "#fffbe9", mark: "axes" };
 // The seats' colours are the app's, not an edition's.
 export const PLAYER_COLOURS = ["#7b4bb7", "#1f8a5b", "#d9731f", "#1a8fb0"];
 
 let current = null;  // the board whose colours are in the arrays above
-let saxons = { colour: SAXON_COLOUR, ink: "#fffbe9", mark: "axes" };
 
 // Take the factions' colours and marks from `board` (an edition's board.json); cheap when already taken.
 export function useBoard(board) {
@@ -50,8 +52,7 @@ export function useBoard(board) {
   FACTION_COLOURS.splice(0, Infinity, ...board.factions.map((f) => f.colour));
   FACTION_INKS.splice(0, Infinity, ...board.factions.map((f) => f.ink));
   FACTION_MARKS.splice(0, Infinity, ...board.factions.map((f) => f.mark));
-  saxons = board.saxons;
-  SAXON_COLOUR = saxons.colour;
+  Object.assign(INVADERS, board.invaders);
 }
 
 function el(name, attrs = {}, parent = null) {
@@ -76,6 +77,8 @@ export function factionMark(parent, mark, x, y, r, colour, width = 1.6) {
   if (mark === "triangle") return at(`M0,${-r}L${r},${r * 0.8}L${-r},${r * 0.8}Z`);
   if (mark === "circle") return el("circle", { ...line, cx: x, cy: y, r: r * 0.85 }, parent);
   if (mark === "diamond") return at(`M0,${-r}L${r},0L0,${r}L${-r},0Z`);
+  if (mark === "cross") return at(`M0,${-r}L0,${r}M${-r},0L${r},0`);
+  if (mark === "bolt") return at(`M${r * 0.35},${-r}L${-r * 0.45},${r * 0.1}L${r * 0.4},${r * 0.1}L${-r * 0.35},${r}`);
   // axes: two crossed hafts, each with its blade
   const g = at(`M${-r},${r}L${r * 0.7},${-r * 0.7}M${r},${r}L${-r * 0.7},${-r * 0.7}`);
   el("path", { d: `M${r * 0.2},${-r}Q${r * 1.2},${-r * 1.1} ${r},${-r * 0.1}Z M${-r * 0.2},${-r}Q${-r * 1.2},${-r * 1.1} ${-r},${-r * 0.1}Z`,
@@ -98,7 +101,7 @@ export function cube(parent, x, y, kind, size = 10) {
   return g;
 }
 
-// A round token lying on the board: a control token (faction or Saxon) or a Crown token.
+// A round token lying on the board: a control token (faction or invaders) or a seat's token.
 function token(parent, x, y, r, fill, ink, mark, cls) {
   const g = el("g", { class: cls, transform: `translate(${x},${y})` }, parent);
   el("circle", { cx: 1.2, cy: 1.8, r, class: "token-shadow" }, g);
@@ -108,20 +111,27 @@ function token(parent, x, y, r, fill, ink, mark, cls) {
 }
 
 function controlToken(parent, x, y, control, facts, r = 13) {
-  const side = control === 4 ? saxons : current.factions[control];
+  const side = control === 4 ? INVADERS : current.factions[control];
   const g = token(parent, x, y, r, side.colour, side.ink, side.mark, "control-token");
   g.setAttribute("data-control", control);
   el("title", {}, g).textContent = t("Controlled by the {faction}", { faction: facts.controls[control] });
   return g;
 }
 
-function crownToken(parent, x, y, player, r = 9) {
-  const g = token(parent, x, y, r, PLAYER_COLOURS[player], null, null, "crown-token");
+// A seat's token on a region card (the first edition's Crown token, the second's negotiation disc), in the seat's
+// colour; board.seat_token is its glyph: "crown" (a crown on it) or "disc" (a plain disc with a rim).
+function seatToken(parent, x, y, player, facts, r = 9) {
+  const g = token(parent, x, y, r, PLAYER_COLOURS[player], null, null, "seat-token");
   g.setAttribute("data-player", player);
+  g.setAttribute("data-glyph", current.seat_token);
   const s = r / 9;
-  el("path", { d: `M${-5 * s},${3 * s}L${-5 * s},${-3 * s}L${-2.5 * s},0L0,${-4.5 * s}L${2.5 * s},0L${5 * s},${-3 * s}L${5 * s},${3 * s}Z`,
-               class: "crown-glyph" }, g);
-  el("title", {}, g).textContent = t("Crown token of player {n}", { n: player + 1 });
+  if (current.seat_token === "crown") {
+    el("path", { d: `M${-5 * s},${3 * s}L${-5 * s},${-3 * s}L${-2.5 * s},0L0,${-4.5 * s}L${2.5 * s},0L${5 * s},${-3 * s}L${5 * s},${3 * s}Z`,
+                 class: "crown-glyph" }, g);
+  } else {
+    el("circle", { r: r * 0.6, class: "disc-rim" }, g);
+  }
+  el("title", {}, g).textContent = t("{token} of player {n}", { token: facts.seat_token, n: player + 1 });
   return g;
 }
 
@@ -177,7 +187,7 @@ function drawStatic(svg, facts, board) {
   }
   for (const label of board.sea_labels) {
     el("text", { transform: `translate(${label.x},${label.y}) rotate(${label.angle})`, class: "sea-label map-sea-label",
-                 "text-anchor": "middle" }, g).textContent = label.text;
+                 "text-anchor": "middle" }, g).textContent = (label.texts && label.texts[lang]) || label.text;
   }
   const [cx, cy] = board.compass;
   const rose = el("g", { class: "compass", transform: `translate(${cx},${cy})` }, g);
@@ -289,7 +299,7 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     ribbon(g, place.banner, region.name, positionOf.get(r) + 1, table.contested === r, table.control[r] >= 0);
     const home = facts.homes.indexOf(r);
     if (home >= 0) shield(g, ...place.home, home, facts);
-    if (table.crowns[r] >= 0) crownToken(g, ...place.crown, table.crowns[r], 8);
+    if (table.crowns[r] >= 0) seatToken(g, ...place.crown, table.crowns[r], facts, 8);
     if (ui.chosen && ui.chosen.has(r)) {
       // where the last move's badges go (they are not shown while a move is built): beside the pieces, off every banner
       const label = ui.chosen.get(r), [mx, my] = place.marks;
@@ -299,7 +309,7 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     }
   });
   drawStock(layers.pieces, facts, board, table);
-  drawSaxonTrack(layers.pieces, facts, board, table);
+  drawInvaderTrack(layers.pieces, facts, board, table);
   drawKey(layers.pieces, facts, board, table);
   if (ui.loyalists !== false && table.variant === "mordred" && facts.mordred_flags) drawLoyalistFlags(tokens, facts, board, table);
 }
@@ -379,7 +389,7 @@ function drawTrack(parent, facts, board, table, ui, selectable, touched) {
     el("text", { x: 28, y: ch / 2 + 4, class: "card-name" }, card).textContent = name;
     el("rect", { x: 0, y: 0, width: cw, height: ch, rx: 3, class: "card-edge" }, card);
     if (control >= 0) controlToken(card, cw - 13, ch / 2, control, facts, 10);
-    if (table.crowns[region] >= 0) crownToken(card, control >= 0 ? cw - 35 : cw - 13, ch / 2, table.crowns[region], 9);
+    if (table.crowns[region] >= 0) seatToken(card, control >= 0 ? cw - 35 : cw - 13, ch / 2, table.crowns[region], facts, 9);
     if (table.contested === region) el("path", { d: `M-9,${ch / 2 - 6}L-2,${ch / 2}L-9,${ch / 2 + 6}Z`, class: "card-pointer" }, card);
   });
 }
@@ -400,17 +410,21 @@ function drawStock(parent, facts, board, table) {
   }
 }
 
-// The Saxon track: four slots, filled by the Saxon tokens taken; the fourth ends the game.
-function drawSaxonTrack(parent, facts, board, table) {
-  const { title, slots } = board.saxon_track;
-  const g = el("g", { class: "saxon-track", "data-testid": "saxon-track", "data-count": table.saxons }, parent);
-  el("title", {}, g).textContent = t("Saxon control tokens: four end the game") + ` (${table.saxons}/4)`;
-  el("text", { x: title[0], y: title[1], class: "board-title", "text-anchor": "middle" }, g).textContent = facts.controls[4];
+// The invaders' track, one slot per token that ends the game (table.saxons counts those on the board). Its
+// board.invader_track.fill says what a filled slot is: "taken", the first edition's Saxon tokens fill the slots as
+// regions fall to them; "left", the second edition's instability discs start in France, one per slot, and leave it
+// first slot first as regions become unstable. Its title and what it means are facts.invaders' (track, about).
+function drawInvaderTrack(parent, facts, board, table) {
+  const { title, slots, fill } = board.invader_track;
+  const g = el("g", { class: "invader-track", "data-testid": "invader-track", "data-count": table.saxons, "data-fill": fill }, parent);
+  el("title", {}, g).textContent = `${facts.invaders.about} (${table.saxons}/${slots.length})`;
+  el("text", { x: title[0], y: title[1], class: "board-title", "text-anchor": "middle" }, g).textContent = facts.invaders.track;
   slots.forEach(([x, y], i) => {
-    const slot = el("g", { class: "saxon-slot" + (i < table.saxons ? " filled" : ""), "data-testid": "saxon-slot" }, g);
+    const filled = fill === "left" ? i >= table.saxons : i < table.saxons;
+    const slot = el("g", { class: "invader-slot" + (filled ? " filled" : ""), "data-testid": "invader-slot" }, g);
     el("circle", { cx: x, cy: y, r: 14, class: "slot" }, slot);
     el("text", { x, y: y + 4, class: "slot-number", "text-anchor": "middle" }, slot).textContent = i + 1;
-    if (i < table.saxons) token(slot, x, y, 13, saxons.colour, saxons.ink, saxons.mark, "saxon-token");
+    if (filled) token(slot, x, y, 13, INVADERS.colour, INVADERS.ink, INVADERS.mark, "invader-token");
   });
 }
 
@@ -418,7 +432,7 @@ function drawSaxonTrack(parent, facts, board, table) {
 function drawKey(parent, facts, board, table) {
   const [x, y] = board.key;
   const sides = [...current.factions.slice(0, table.variant === "mordred" ? 4 : 3).map((side, k) => [side, facts.factions[k]]),
-                 [saxons, facts.controls[4]]];
+                 [INVADERS, facts.controls[4]]];
   const g = el("g", { class: "faction-key", "data-testid": "faction-key", transform: `translate(${x},${y})` }, parent);
   el("rect", { x: 0, y: 0, width: 110, height: 8 + sides.length * 17, rx: 3, class: "key-box" }, g);
   sides.forEach(([side, name], i) => {

@@ -19,7 +19,7 @@
 //   count      {x, y, n}                    a number badge centred on x,y
 // An unknown primitive or a bad parameter throws an Error naming it: a mistake in the data shows at once.
 import { cube, FACTION_COLOURS } from "/static/board.js";
-import { el, cardText } from "/static/common.js";
+import { el } from "/static/common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const INK = "#5b4a2e";
@@ -309,7 +309,7 @@ function withRule(node, name, rule, onPlay) {
   });
 }
 
-// A card's face: its pictogram, its name (facts.cards) and the count badge, its rule shown on hover,
+// A card's face: its pictogram, its name (facts.cards) and the count badge, its rule (facts.card_rules) shown on hover,
 // focus and long press. `card`: the card's index in facts.card_keys; `cards`: the edition's cards.json.
 // options: size "hand" (default), "small" (a player's top card, hints, the tutorial) or "icon" (the log);
 // tag (default "div"; the hand uses "button"); count (a badge ×n when above 1); playable, unplayable,
@@ -321,7 +321,7 @@ export function cardFace(card, facts, cards, options = {}) {
   const size = options.size || "hand";
   const classes = ["card", "card-face", `size-${size}`, `k-${key}`];
   for (const state of ["playable", "unplayable", "selected"]) if (options[state]) classes.push(state);
-  const name = facts.cards[card], rule = cardText(card);
+  const name = facts.cards[card], rule = facts.card_rules[card];
   const node = el(options.tag || "div", { ...(options.attrs || {}), class: classes.join(" "), "data-card-key": key,
                                          style: `--frame:${face.frame}` },
     pictogram(face, cards.art),

@@ -78,17 +78,6 @@ export function toast(message) {
   toastTimer = setTimeout(() => box.classList.add("hidden"), 4000);
 }
 
-const CARD_TEXTS = [
-  t("Swap two region cards and crown one of them."),
-  t("Trade 2 followers of a region for 1 from a bordering region."),
-  t("Trade 1 follower with 1 from any other region."),
-  t("Place one Scots, one Welsh and one Romano-British follower from the stock."),
-  t("Place 2 Scots next to Scots-held land."),
-  t("Place 2 Welsh next to Welsh-held land."),
-  t("Place 2 Romano-British next to their land."),
-];
-export function cardText(card) { return CARD_TEXTS[card]; }
-
 // Bot levels by name, as GET /api/meta's "levels" gives them (label in the page's language); pages call
 // knowLevels once they have the meta data.
 const LEVELS = new Map();
@@ -117,13 +106,15 @@ export function andList(items) {
   return t("{list} and {last}", { list: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
-export function resultTitle(result, view) {
+// The result's title; `facts` (GET /api/meta for the game's edition) names the invasion (facts.invaders.invasion).
+export function resultTitle(result, view, facts) {
   const name = (p) => seatLabel(view.seats[p]);
   const winners = andList(result.winners.map(name));
   if (result.ending === "invasion") {
-    if (view.players === 4) return t("The Saxons invade: {players} lead the resistance", { players: winners });
-    return result.ruler !== null ? t("The Saxons invade: {player} leads the resistance", { player: name(result.ruler) })
-                                 : t("The Saxons invade: {players} share the lead", { players: winners });
+    const invasion = facts.invaders.invasion;
+    if (view.players === 4) return t("{invasion}: {players} lead the resistance", { invasion, players: winners });
+    return result.ruler !== null ? t("{invasion}: {player} leads the resistance", { invasion, player: name(result.ruler) })
+                                 : t("{invasion}: {players} share the lead", { invasion, players: winners });
   }
   if (result.ruler === null) return t("{players} share the throne", { players: winners });
   const player = name(result.ruler);

@@ -15,7 +15,7 @@ import { loadEdition } from "/static/edition.js";
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
 
-let facts = null;          // the board's fixed data (GET /api/meta)
+let facts = null;          // the board's fixed data in the game's edition (GET /api/meta?edition=)
 let board = null;          // the drawing of the edition's board (its board.json)
 let cardFaces = null;      // the edition's card faces (its cards.json), drawn by cards.js
 let view = null;           // the latest view shown (private when a seat is active)
@@ -48,10 +48,14 @@ function mySeatToMove(v) {
 
 // ---------- start ----------
 async function start() {
-  facts = await api("GET", "/api/meta");
+  // The table is drawn in the game's own edition, which the server wrote into the page (routes/pages.py).
+  const edition = document.body.dataset.edition === "second" ? "second" : "first";
+  facts = await api("GET", `/api/meta?edition=${edition}`);
   board = (await loadEdition(facts.edition)).board;
   useBoard(board);
   cardFaces = (await loadEdition(facts.edition)).cards;
+  document.body.dataset.edition = facts.edition;
+  if (facts.edition === "second") $("rules").href = "/rules#second-edition";  // the differences, with the rest
   knowLevels(facts.levels);
   const [width, height] = board.size;
   document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
@@ -168,7 +172,7 @@ function render() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
-    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
+    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.edition === "second" ? t("2nd edition") : null, view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
     replay ? t("Replay: move {n} of {total}", { n: replay.n, total: replay.frame.total }) : t("move {n}", { n: view.move_number })]
     .filter(Boolean).join(" · ");
   document.body.dataset.replay = replay ? "on" : "off";
@@ -501,7 +505,7 @@ function renderResult() {
   box.classList.remove("hidden");
   const mine = view.you !== null && result.winners.includes(view.you);
   box.replaceChildren(
-    el("h2", { "data-testid": "result-title" }, resultTitle(result, view)),
+    el("h2", { "data-testid": "result-title" }, resultTitle(result, view, facts)),
     el("div", { class: "muted" }, mine ? t("You win!") : view.you !== null ? t("You did not win this time.") : ""),
     // The explanation's headline says what the reason says and more: show it once, here.
     el("p", { class: "reason", "data-testid": "result-reason" },

@@ -10,21 +10,24 @@ export function ratingText(value, provisional) {
   return provisional ? t("provisional") : rating(value);
 }
 
-const boards = new Map();  // players -> GET /api/leaderboard's answer
+const boards = new Map();  // "edition:players" -> GET /api/leaderboard's answer
 let shownPlayers = 2;
+let shownEdition = "first";  // each edition has its own ratings
 let provisionalGames = 5;  // GET /api/meta's provisional_games, once the lobby mounts the rated option
 
-// Fetch the leaderboard of every player count (each lists every bot level's rating).
-export async function loadRatings() {
+// Fetch the leaderboard of every player count of an edition (each lists every bot level's rating).
+export async function loadRatings(edition = "first") {
   try {
-    for (const players of [2, 3, 4]) boards.set(players, await api("GET", `/api/leaderboard?players=${players}`));
+    for (const players of [2, 3, 4]) {
+      boards.set(`${edition}:${players}`, await api("GET", `/api/leaderboard?players=${players}&edition=${edition}`));
+    }
   } catch (err) { toast(err.message); }
   renderBoard();
 }
 
-// A bot level's rating for a player count, as a suffix for its name ("" until known).
+// A bot level's rating for a player count (in the first edition), as a suffix for its name ("" until known).
 export function levelRating(level, players) {
-  const board = boards.get(players);
+  const board = boards.get(`first:${players}`);
   const known = board && board.bots[level];
   return known === undefined ? "" : t(" · rating {rating}", { rating: rating(known) });
 }
@@ -44,8 +47,19 @@ export function ratedChosen() {
   return Boolean(box && box.checked);
 }
 
-// The leaderboard: a panel with one tab per player count, best rating first, bots marked.
+// The leaderboard: a panel with one tab per edition and per player count, best rating first, bots marked.
 export function mountLeaderboard() {
+  const editions = el("div", { class: "tabs", id: "board-editions" }, ...[["first", t("First edition")], ["second", t("Second edition")]]
+    .map(([edition, label]) => {
+      const b = el("button", { class: edition === shownEdition ? "on" : null, "data-testid": `board-edition-${edition}` }, label);
+      b.addEventListener("click", () => {
+        shownEdition = edition;
+        editions.querySelectorAll("button").forEach((x) => x.classList.toggle("on", x === b));
+        if (boards.has(`${edition}:${shownPlayers}`)) renderBoard();
+        else loadRatings(edition);
+      });
+      return b;
+    }));
   const tabs = el("div", { class: "tabs", id: "board-tabs" }, ...[2, 3, 4].map((n) => {
     const b = el("button", { "data-n": n, class: n === shownPlayers ? "on" : null, "data-testid": `board-${n}` },
       n === 4 ? t("4 players (teams)") : t("{n} players", { n }));
@@ -60,14 +74,15 @@ export function mountLeaderboard() {
     el("h2", {}, t("Leaderboard")),
     el("p", { class: "muted", style: "font-size:0.85rem" },
       t("Ratings from rated games (OpenSkill): the estimate minus three times its uncertainty. Bots start where the arena placed them.")),
-    tabs,
-    el("table", { class: "explain leaderboard", "data-testid": "leaderboard" })));
+    editions, tabs,
+    el("table", { class: "explain leaderboard", "data-testid": "leaderboard", "data-edition": shownEdition })));
 }
 
 function renderBoard() {
   const table = document.querySelector("[data-testid=leaderboard]");
-  const board = boards.get(shownPlayers);
+  const board = boards.get(`${shownEdition}:${shownPlayers}`);
   if (!table || !board) return;
+  table.dataset.edition = shownEdition;
   table.replaceChildren(
     el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("Player")), el("th", {}, t("Rating")),
                                el("th", {}, t("Games")))),

@@ -9,7 +9,7 @@ import { inviteField, keepInvites } from "/static/invites.js";
 const $ = (id) => document.getElementById(id);
 let clock = null;  // the time limit and stand-in rows of the create form (clock.js)
 let meta = null;
-let players = 2, variant = "standard", tab = "mine";
+let players = 2, variant = "standard", edition = "first", tab = "mine";
 let seatChoices = ["human", "bot:random", "bot:random", "bot:random"];
 let seatAccess = ["private", "private", "private", "private"];  // per human seat but yours: invite only, or open
 const seatNames = ["", "", "", ""];  // typed names survive a redraw (e.g. when the bots' ratings arrive)
@@ -24,7 +24,21 @@ async function start() {
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
   $("advanced-bots").addEventListener("change", renderSeats);
   segmented("players", (b) => { players = Number(b.dataset.n); renderSeats(); });
-  segmented("variant", (b) => { variant = b.dataset.v; $("variant-help").textContent = $("variant-help").dataset[variant]; });
+  // the variant's help in the chosen edition's words (data-standard-second: the second edition's standard game)
+  const variantHelp = () => {
+    const help = $("variant-help").dataset;
+    $("variant-help").textContent = (edition === "second" && help[`${variant}Second`]) || help[variant];
+  };
+  segmented("variant", (b) => { variant = b.dataset.v; variantHelp(); });
+  segmented("edition", (b) => {
+    edition = b.dataset.e;
+    $("edition-help").textContent = $("edition-help").dataset[edition];
+    // the second edition has no Mordred variant: its button is off, and the standard game is chosen
+    const mordred = $("variant").querySelector("[data-v=mordred]");
+    mordred.disabled = edition === "second";
+    if (mordred.disabled && variant === "mordred") $("variant").querySelector("[data-v=standard]").click();
+    variantHelp();
+  });
   segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
   $("create").addEventListener("click", create);
   renderSeats();
@@ -116,7 +130,7 @@ async function create() {
                                   : { kind: "bot", bot: choice.slice(4), name });
   }
   const seedText = $("seed").value.trim();
-  const body = { players, variant, seats, rated: ratedChosen(), hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
+  const body = { players, variant, edition, seats, rated: ratedChosen(), hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
                  seed: seedText === "" ? null : Number(seedText), ...clock.values() };
   let game;
   try {
@@ -166,7 +180,8 @@ async function loadGames() {
     actions.push(el("a", { class: "btn secondary small", href: `/game/${g.id}` }, g.status === "finished" ? t("View") : (tab === "mine" ? t("Open") : t("Watch"))));
     return el("li", {},
       el("span", { class: "gid" }, g.id),
-      el("span", {}, t("{n}p", { n: g.players }) + (g.variant === "mordred" ? " " + t("Mordred") : "")),
+      el("span", {}, t("{n}p", { n: g.players }) + (g.variant === "mordred" ? " " + t("Mordred") : "") +
+                     (g.edition === "second" ? " " + t("2nd edition") : "")),
       el("span", { class: "muted" }, g.status === "finished" ? t("finished") : t("move {n}", { n: g.move_number })),
       g.time_limit ? el("span", { class: "muted", "data-testid": "game-limit" }, limitText(g.time_limit)) : "",
       el("span", { style: "font-size:0.85rem" }, seats),

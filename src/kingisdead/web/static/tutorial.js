@@ -17,7 +17,8 @@ const TUTOR_DELAY_MS = 700;  // the tutor's reply comes a moment after the learn
 // must have reached before it shows (the tutor's replies up to there are played first) and the learner
 // goes on with Next. `regions`: the regions it speaks of, outlined on the map and the region-card track;
 // `card`: the card it introduces, whose face it shows. `text` gets the board's names: region(r), faction(k), card(c).
-const STEPS = [
+// One list per edition (the tutorial's edition is saved with it by learn.js); each follows its edition's script.
+const FIRST_STEPS = [
   { after: 0, focus: "map", text: (n) => t("Arthur is dead, and you are one of his court. You have no faction of your own: the Scots (blue), the Welsh (red) and the Romano-British (yellow) fight over the eight regions of Britain, one power struggle for each. When all eight are fought, the faction that holds the most regions rules, and the player with the most of its followers at court is crowned.") },
   { after: 0, focus: "players", text: (n) => t("This is your court: the followers in front of you. You start with two. Each card you play lets you call one more follower to your court, from any region not yet resolved. {tutor}, your tutor, plays the other seat.", { tutor: n.tutor }) },
   { after: 0, focus: "track", regions: [0], text: (n) => t("The region cards give the order of the struggles. {region} is contested now (it glows on the map): when its struggle ends, the faction with the most followers there takes it.", { region: n.region(0) }) },
@@ -36,8 +37,29 @@ const STEPS = [
   { after: 15, focus: "result", text: (n) => t("The Saxons invaded. After an invasion the winner is the player with the most complete sets (one follower of each faction): you have 1, {tutor} has 0, so you win. Had all eight struggles been fought, the game would have ended in a coronation: the faction that holds the most regions rules, and the player with the most of its followers is crowned. You know the game now: start a real one from the lobby.", { tutor: n.tutor }) },
 ];
 
+// The second edition's script (web/tutorial.py, SECOND_MOVES): the same lesson, three instability discs end it.
+const SECOND_STEPS = [
+  { after: 0, focus: "map", text: (n) => t("The king is dead, and you are one of the nobles around the empty throne. You have no faction of your own: the {a} (blue), the {b} (red) and the {c} (yellow) fight over the eight regions of Britain, one power struggle for each. When all eight are fought, the faction that holds the most regions rules, and the player with the most of its followers at court is crowned.", { a: n.faction(0), b: n.faction(1), c: n.faction(2) }) },
+  FIRST_STEPS[1],
+  FIRST_STEPS[2],
+  { move: 0, focus: "action", card: 6, text: (n) => t("Your turn. Each of your eight cards can be played once. The {card} card puts 2 {faction} followers from the stock together into one region that borders a region the {faction} hold; while their home, {home}, has no disc on it, the regions that border it count too. Put both into {region}. The other Support cards work the same way. After every card you call one follower to your court.", { card: n.card(6), faction: n.faction(2), home: n.region(6), region: n.region(5) }) },
+  { after: 2, focus: "last-moves", card: 2, text: (n) => t("{tutor} played {card}: one follower of one region changes places with one follower of any other region (here a {a} follower of {x} and a {b} one of {y}). Then {tutor} called a follower to court. The latest moves are listed here, all of them in the log.", { tutor: n.tutor, card: n.card(2), a: n.faction(2), x: n.region(3), b: n.faction(0), y: n.region(5) }) },
+  { move: 2, focus: "action", card: 1, text: (n) => t("{card} exchanges 2 followers of one region for 1 follower of a region that borders it. Send two {a} followers from {x} to {y} for a {b} one, then call the {c} follower of {y} to your court: {y} is left with 4 {a}.", { card: n.card(1), a: n.faction(0), b: n.faction(1), c: n.faction(2), x: n.region(1), y: n.region(0) }) },
+  FIRST_STEPS[6],
+  { after: 5, focus: "track", regions: [0], text: (n) => t("The struggle is over. The {faction} have the most followers in {region}, so they take it, and its followers go back to the stock. A tie for the most, or an empty region, would have made it unstable: an instability disc would have left France for it. The next struggle begins with the player after the one who passed last: {tutor}.", { faction: n.faction(0), region: n.region(0), tutor: n.tutor }) },
+  { after: 6, focus: "track", regions: [6, 7], card: 0, text: (n) => t("{tutor} played {card}: the region cards of {a} and {b} changed places, so {a} is now fought before {b}. {tutor}'s negotiation disc lies on the card of {b}: no one can move that card again.", { tutor: n.tutor, card: n.card(0), a: n.region(6), b: n.region(7) }) },
+  { move: 6, focus: "action", card: 3, text: (n) => t("You hold two {card} cards. Each brings one follower of every faction from the stock into regions not yet resolved, each where you like. Put the {a} follower into {x} and the {b} and {c} ones into {y}, then call a {a} follower of {y} to your court.", { card: n.card(3), a: n.faction(0), b: n.faction(1), c: n.faction(2), x: n.region(2), y: n.region(7) }) },
+  { move: 8, focus: "map", regions: [6], text: (n) => t("{region} is contested now: one follower of each faction, a tie. {tutor} passed; pass too.", { region: n.region(6), tutor: n.tutor }) },
+  { after: 9, focus: "track", regions: [6], text: (n) => t("A tie: no faction takes {region}. It becomes unstable, and an instability disc leaves France for it. When the third disc has left France, the game ends at once: the French invade.", { region: n.region(6) }) },
+  { move: 10, focus: "map", regions: [2], text: (n) => t("{region} is next: 2 {a}, 2 {b} and 1 {c}, tied again. Pass.", { region: n.region(2), a: n.faction(0), b: n.faction(1), c: n.faction(2) }) },
+  { move: 12, focus: "map", regions: [7], text: (n) => t("{region}: 1 {a}, 2 {b} and 2 {c}. A third tie brings the French invasion. Pass.", { region: n.region(7), a: n.faction(0), b: n.faction(1), c: n.faction(2) }) },
+  { after: 13, focus: "result", text: (n) => t("The French invaded. After an invasion the winner is the player with the most complete sets (one follower of each faction): you have 1, {tutor} has 0, so you win. Had all eight struggles been fought, the game would have ended in a coronation: the faction that holds the most regions rules, and the player with the most of its followers is crowned. You know the game now: start a real one from the lobby.", { tutor: n.tutor }) },
+];
+
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const saved = location.pathname.startsWith("/game/") ? JSON.parse(localStorage.getItem(TUTORIAL_KEY) || "null") : null;
+const edition = saved && saved.edition === "second" ? "second" : "first";
+const STEPS = edition === "second" ? SECOND_STEPS : FIRST_STEPS;
 let table = null;      // the latest {view, steps} the table showed
 let script = null;     // GET /api/learn's moves
 let names = null;      // the board's names in the page's language
@@ -183,7 +205,8 @@ async function start() {
   const box = el("section", { class: "tutorial panel", id: "tutorial", "data-testid": "tutorial", "aria-live": "polite",
                               "aria-label": t("Learn to play") });
   document.querySelector("header.topbar").after(box);
-  const [learn, facts] = await Promise.all([api("GET", "/api/learn"), api("GET", "/api/meta")]);
+  const [learn, facts] = await Promise.all([api("GET", `/api/learn?edition=${edition}`),
+                                            api("GET", `/api/meta?edition=${edition}`)]);
   script = learn.moves;
   const cards = (await loadEdition(facts.edition)).cards;
   names = { facts, cards, tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
