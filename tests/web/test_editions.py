@@ -87,6 +87,19 @@ def test_a_bad_edition_is_refused_and_creates_nothing(client, settings):
     assert client.get("/api/games").json()["games"] == before
 
 
+@pytest.mark.parametrize("settings", [{"seats": [human(), bot("master")]},
+                                      {"seats": [human(), bot("random")], "stand_in": "mcts-net"}])
+def test_network_bots_are_refused_for_the_second_edition(client, settings):
+    """The learned network knows only the first edition: its bots are not offered, and refused, for the second."""
+    meta = client.get("/api/meta").json()
+    assert "master" in meta["network_bots"] and meta["trained_editions"] == ["first"]
+    before = client.get("/api/games").json()["games"]
+    response = client.post("/api/games", json={"players": 2, "edition": "second", **settings})
+    assert response.status_code == 422, response.text
+    assert "first edition" in response.json()["detail"]
+    assert client.get("/api/games").json()["games"] == before
+
+
 def test_the_edition_is_stored_and_survives_a_restart(tmp_path: Path):
     from kingisdead.web.service import GameService
 

@@ -24,7 +24,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import VARIANTS
-from ..bots import BOTS
+from ..bots import BOTS, NETWORK_BOTS
+from ..bots.master import TRAINED_EDITIONS
 from ..edition import EDITIONS
 from ..moves import IllegalMoveError, NotationError, parse_move
 from ..state import GameState
@@ -119,6 +120,12 @@ class GameStore:
         if stand_in not in BOTS:
             raise GameError(422, "invalid_request", _("stand_in: unknown bot {bot} (known: {known})", bot=repr(stand_in),
                                                       known=", ".join(BOTS)))
+        chosen_bots = {stand_in} | {(s.get("bot") or "").lower() for s in seats if s["kind"] == "bot"}
+        untrained = sorted(chosen_bots & NETWORK_BOTS) if edition not in TRAINED_EDITIONS else []
+        if untrained:
+            raise GameError(422, "invalid_request", _("{bots} play only the first edition: no network has been "
+                                                      "trained for the second yet (choose strong or max)",
+                                                      bots=", ".join(untrained)))
         if rated:
             check_rated(seats, hints=hints, hotseat=hotseat, stand_in=stand_in, user_id=user_id)
         seed = secrets.randbits(32) if seed is None else seed

@@ -12,6 +12,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ... import VARIANTS, __version__
+from ...bots import NETWORK_BOTS
+from ...bots.master import TRAINED_EDITIONS
 from ...edition import EDITIONS
 from ..accounts import current_user
 from ..games import bot_names
@@ -75,9 +77,11 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     @games.get("/api/meta", summary="Bot levels, variants and an edition's board data", responses=errors())
     async def meta(edition: Literal["first", "second"] = "first") -> dict[str, Any]:
         """The board's fixed data (names, borders, homes...) are the ``edition``'s, in the page's language; a
-        table asks for its game's edition (the view's ``edition``). ``editions`` lists every edition."""
+        table asks for its game's edition (the view's ``edition``). ``editions`` lists every edition;
+        ``network_bots`` play only the ``trained_editions`` (their network learnt no other)."""
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
-                "editions": list(EDITIONS), "provisional_games": PROVISIONAL_GAMES,
+                "editions": list(EDITIONS), "network_bots": sorted(NETWORK_BOTS),
+                "trained_editions": sorted(TRAINED_EDITIONS), "provisional_games": PROVISIONAL_GAMES,
                 "rated_stand_ins": rated_stand_ins(), **board_facts(EDITIONS[edition])}
 
     @games.post("/api/games", status_code=201, summary="Create a game", responses=errors(403, 429))

@@ -38,6 +38,7 @@ async function start() {
     mordred.disabled = edition === "second";
     if (mordred.disabled && variant === "mordred") $("variant").querySelector("[data-v=standard]").click();
     variantHelp();
+    renderSeats();  // the levels offered depend on the edition
   });
   segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
   $("create").addEventListener("click", create);
@@ -94,14 +95,16 @@ function renderSeats() {
 // Bots by level (the engine's ladder, one line each: what playing it is like; the engine's words as the
 // tooltip); the raw engine bots only with "advanced" ticked.
 function botOptions() {
-  const levels = meta.levels.map((l) => el("option", { value: `bot:${l.name}`, "data-testid": "level-option",
+  // the bots guided by the learned network play only the editions it was trained on
+  const plays = (name) => !meta.network_bots.includes(name) || meta.trained_editions.includes(edition);
+  const levels = meta.levels.filter((l) => plays(l.name)).map((l) => el("option", { value: `bot:${l.name}`, "data-testid": "level-option",
                                                          title: l.thinks_in_description ? l.description : `${l.description}; ${l.thinks}` },
     t("Bot: {level} ({about})", { level: l.label, about: `${l.feel}; ${l.thinks}` }) + levelRating(l.name, players)));
   if (!$("advanced-bots").checked) return levels;
   const named = new Set(meta.levels.map((l) => l.name));
   return [el("optgroup", { label: t("Levels") }, ...levels),
           el("optgroup", { label: t("Advanced: engine bots") },
-            ...meta.bots.filter((b) => !named.has(b)).map((b) => el("option", { value: `bot:${b}`, "data-testid": "raw-bot-option" }, t("Engine bot: {name}", { name: b }))))];
+            ...meta.bots.filter((b) => !named.has(b) && plays(b)).map((b) => el("option", { value: `bot:${b}`, "data-testid": "raw-bot-option" }, t("Engine bot: {name}", { name: b }))))];
 }
 
 function defaultLevel() {
