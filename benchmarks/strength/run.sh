@@ -53,3 +53,5 @@ run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --
 # run 2p-net-r1-strong10s-seed62 --players 2 --bots mcts-net:1s,strong:10s --games 16 --jobs 2 --seed 62
 #   (pooled: .venv/bin/python benchmarks/strength/table.py --pool "2p-net-r1-strong10s*")
 # Round r4's comparisons are benchmarks/strength/guidance.py runs (docs/learning.md, "Round r4").
+# The level ladder in the second edition (the 2p-levels command with --edition second; compiled core):
+# run 2p-levels-second          --players 2 --bots beginner,intermediate,strong,max --games 48 --jobs 1 --seed 22 --edition second
