@@ -28,28 +28,30 @@ from typer.testing import CliRunner
 
 from kingisdead import GameState, core
 from kingisdead.cli import app, derive_seed, play_out
+from kingisdead.edition import EDITIONS
 
-CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred")]
+CONFIGS = [(2, "standard", "first"), (3, "standard", "first"), (4, "standard", "first"), (2, "mordred", "first"),
+           (2, "standard", "second"), (3, "standard", "second"), (4, "standard", "second")]
 
 
-def core_rate(players: int, variant: str, games: int) -> float:
+def core_rate(players: int, variant: str, edition: str, games: int) -> float:
     start = time.perf_counter()
-    core.random_games(players, variant, games, seed=0)
+    core.random_games(players, variant, games, seed=0, edition=EDITIONS[edition])
     return games / (time.perf_counter() - start)
 
 
-def simulate_rate(players: int, variant: str, games: int) -> float:
+def simulate_rate(players: int, variant: str, edition: str, games: int) -> float:
     result = CliRunner().invoke(app, ["simulate", "--json", "--games", str(games), "--players", str(players),
-                                      "--variant", variant])
+                                      "--variant", variant, "--edition", edition])
     if result.exit_code != 0:
         raise SystemExit(result.output)
     return float(json.loads(result.stdout)["games_per_second"])
 
 
-def loop_rate(players: int, variant: str, games: int) -> float:
+def loop_rate(players: int, variant: str, edition: str, games: int) -> float:
     start = time.perf_counter()
     for index in range(games):
-        play_out(GameState.new(players, variant, index), None, Random(derive_seed(0, index)))
+        play_out(GameState.new(players, variant, index, edition=edition), None, Random(derive_seed(0, index)))
     return games / (time.perf_counter() - start)
 
 
@@ -66,11 +68,11 @@ def main() -> None:
         "games": args.games,
         "configs": {},
     }
-    for players, variant in CONFIGS:
-        raw = core_rate(players, variant, args.games)
-        simulate = simulate_rate(players, variant, args.games)
-        loop = loop_rate(players, variant, max(1, args.games // 20))
-        report["configs"][f"{players}p-{variant}"] = {  # type: ignore[index]
+    for players, variant, edition in CONFIGS:
+        raw = core_rate(players, variant, edition, args.games)
+        simulate = simulate_rate(players, variant, edition, args.games)
+        loop = loop_rate(players, variant, edition, max(1, args.games // 20))
+        report["configs"][f"{players}p-{variant}-{edition}"] = {  # type: ignore[index]
             "core_games_per_s": raw, "simulate_games_per_s": simulate, "loop_games_per_s": loop,
             "simulate_ratio": simulate / raw, "loop_ratio": loop / raw,
         }
@@ -79,9 +81,9 @@ def main() -> None:
         return
     print(f"Python {report['python']} on {report['machine']}, one process, load {report['load']}, "
           f"{args.games:,} games a measurement")
-    print(f"{'random games/s':<16}{'core':>10}{'simulate':>12}{'ratio':>8}{'per-game loop':>16}{'ratio':>8}")
+    print(f"{'random games/s':<22}{'core':>10}{'simulate':>12}{'ratio':>8}{'per-game loop':>16}{'ratio':>8}")
     for name, row in report["configs"].items():  # type: ignore[attr-defined]
-        print(f"{name:<16}{row['core_games_per_s']:>10,.0f}{row['simulate_games_per_s']:>12,.0f}"
+        print(f"{name:<22}{row['core_games_per_s']:>10,.0f}{row['simulate_games_per_s']:>12,.0f}"
               f"{row['simulate_ratio']:>8.2f}{row['loop_games_per_s']:>16,.0f}{row['loop_ratio']:>8.3f}")
 
 
