@@ -93,23 +93,7 @@ fn ban_from_py(s: &State, (player, reverse): (u8, Vec<i8>)) -> Option<Ban> {
     if !(well_formed && region(a) && region(b) && a != b) || player >= s.players {
         return None;
     }
-    let exact = s.option(board::EXACT_REVERSAL);
-    let (from, to, delta) = rules::exchange_effect(&reverse)?;
-    let (reverse, len) = if exact {
-        let mut parts = [0i8; 5];
-        parts[..reverse.len()].copy_from_slice(&reverse);
-        (parts, reverse.len() as u8)
-    } else {
-        rules::spell_effect(from, to, delta)?
-    };
-    Some(Ban {
-        player,
-        from: from as u8,
-        to: to as u8,
-        delta,
-        reverse,
-        len,
-    })
+    rules::ban_on(player, &reverse, s.option(board::EXACT_REVERSAL))
 }
 
 /// The index into `board::EDITIONS` and the effective option bits of a

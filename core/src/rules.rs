@@ -136,9 +136,18 @@ pub fn spell_effect(from: usize, to: usize, delta: [i8; NUM_KINDS]) -> Option<([
 /// None for no exchange.
 pub fn ban_after(player: u8, action: &[i8], exact: bool) -> Option<Ban> {
     let (reverse, len) = reverse_exchange(action)?;
-    let (from, to, delta) = exchange_effect(&reverse[..len as usize])?;
+    ban_on(player, &reverse[..len as usize], exact)
+}
+
+/// The ban that keeps the others from making the exchange `reverse` (which
+/// undoes `player`'s last one), judged by effect or, with `exact`, literally;
+/// None when judged by effect and `reverse` changes nothing.
+pub fn ban_on(player: u8, reverse: &[i8], exact: bool) -> Option<Ban> {
+    let (from, to, delta) = exchange_effect(reverse)?;
     let (reverse, len) = if exact {
-        (reverse, len)
+        let mut parts = [0i8; 5];
+        parts[..reverse.len()].copy_from_slice(reverse);
+        (parts, reverse.len() as u8)
     } else {
         spell_effect(from, to, delta)?
     };
