@@ -24,9 +24,10 @@ SHOWN_TEXTS = """() => {
   const shown = (node) => !!(node && (node.offsetParent !== null || node.getClientRects().length));
   const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  // names kept in English on purpose (the second edition's, in any language) are marked lang="en"
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
-    if (text && shown(node.parentElement) && !node.parentElement.closest("script, style, .mono, code")) texts.push(text);
+    if (text && shown(node.parentElement) && !node.parentElement.closest("script, style, .mono, code, body [lang]")) texts.push(text);
   }
   for (const el of document.querySelectorAll("[placeholder], [title], [aria-label]")) {
     if (!shown(el) && el.tagName !== "title") continue;
