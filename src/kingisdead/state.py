@@ -33,7 +33,6 @@ class GameState:
 
     - ``edition``: the :class:`~kingisdead.edition.Edition` played (its names, cards, rule
       switches and options), shared between copies (it is immutable)
-
     - ``board[region * 4 + kind]``: followers of each faction (kind 3: Loyalists)
     - ``stock[kind]``: the common stock (kind 3: the Loyalist supply)
     - ``courts[player * 3 + faction]``: followers at each player's court
