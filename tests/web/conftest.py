@@ -190,21 +190,21 @@ class Mailbox:
     """The messages a test SMTP server (aiosmtpd) accepted, and how it answers.
 
     ``answers``: replies given to the next messages instead of accepting them ("451 4.3.0 busy"), one per
-    message, first in first out. ``hold``: while set, each RCPT waits until it is cleared (to catch a sender
-    in the middle of a message)."""
+    message, first in first out. ``hold_after``: once that many messages are accepted, each RCPT waits
+    (``waiting`` is set) until ``released`` is set: a sender caught in the middle of a message."""
 
     def __init__(self) -> None:
         import threading
 
         self.messages: list[Any] = []
         self.answers: list[str] = []
-        self.hold: threading.Event | None = None
-        self.waiting = threading.Event()
+        self.hold_after: int | None = None
+        self.waiting, self.released = threading.Event(), threading.Event()
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
         import asyncio
 
-        while self.hold is not None and self.hold.is_set():
+        while self.hold_after is not None and len(self.messages) >= self.hold_after and not self.released.is_set():
             self.waiting.set()
             await asyncio.sleep(0.02)
         envelope.rcpt_tos.append(address)
