@@ -303,13 +303,11 @@ class Notifier:
         sent, down = 0, set()
         lease = timedelta(seconds=self.settings.lease)
         retry = timedelta(seconds=self.settings.every)
-        for message_id in outbox.due(self.engine, now, limit):
+        for message_id, channel in outbox.due(self.engine, now, limit):
+            if channel in down:  # that server is down: its messages wait for a later round
+                continue
             row = outbox.claim(self.engine, message_id, self.claimer, datetime.now(UTC), lease)
             if row is None:
-                continue
-            if row.channel in down:
-                outbox.finish(self.engine, row.id, self.claimer, "pending", datetime.now(UTC),
-                              row.error, outbox.backoff(row.attempts, retry))
                 continue
             status, error = self._send(row)
             if status == "retry":

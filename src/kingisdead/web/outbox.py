@@ -61,14 +61,14 @@ def known(connection: Connection, keys: list[str]) -> set[str]:
     return found
 
 
-def due(engine: Engine, now: datetime, limit: int) -> list[int]:
-    """Ids of pending messages whose time has come and that no live claim holds, oldest first."""
+def due(engine: Engine, now: datetime, limit: int) -> list[tuple[int, str]]:
+    """(id, channel) of pending messages whose time has come and that no live claim holds, oldest first."""
     with engine.connect() as connection:
-        return list(connection.scalars(
-            select(OutboxRow.id)
+        return [(row.id, row.channel) for row in connection.execute(
+            select(OutboxRow.id, OutboxRow.channel)
             .where(OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now,
                    or_(OutboxRow.claimed_until.is_(None), OutboxRow.claimed_until < now))
-            .order_by(OutboxRow.id).limit(limit)))
+            .order_by(OutboxRow.id).limit(limit))]
 
 
 def claim(engine: Engine, message_id: int, claimer: str, now: datetime, lease: timedelta) -> Row[Any] | None:
