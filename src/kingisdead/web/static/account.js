@@ -4,6 +4,7 @@
 import { api, el, shownName } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
+import { gameClock } from "/static/clock.js";
 
 let panel = null;
 let timer = null;
@@ -137,6 +138,7 @@ function item(game) {
   return el("li", { "data-testid": "my-game", "data-game": game.id, "data-your-turn": game.your_turn ? "yes" : "no" },
     el("span", { class: "gid" }, game.id),
     state,
+    gameClock(game, game.your_turn),
     el("span", {}, t("{n} players", { n: game.players })),
     el("span", { style: "font-size:0.85rem" }, others ? t("against {names}", { names: others }) : ""),
     el("span", { class: "actions" },
