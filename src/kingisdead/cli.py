@@ -597,6 +597,20 @@ def serve(
         min=0.1, help="Seconds a client has to send a whole request (head and body); then 408 and closed.")] = 10.0,
     max_connections_per_address: Annotated[int, typer.Option(
         min=1, help="Open connections one client address may hold (trusted proxies exempt).")] = 100,
+    smtp_host: Annotated[str | None, typer.Option(
+        help="SMTP server for e-mail to players (default: $KINGISDEAD_SMTP_HOST; none: no e-mail). The password "
+             "is read from $KINGISDEAD_SMTP_PASSWORD only, never from the command line.")] = None,
+    smtp_port: Annotated[int | None, typer.Option(help="SMTP port (default: $KINGISDEAD_SMTP_PORT, else 25, "
+                                                       "587 with starttls, 465 with ssl).")] = None,
+    smtp_tls: Annotated[str | None, typer.Option(help="none, starttls or ssl (default: $KINGISDEAD_SMTP_TLS, "
+                                                      "else none).")] = None,
+    smtp_user: Annotated[str | None, typer.Option(help="SMTP login (default: $KINGISDEAD_SMTP_USER).")] = None,
+    mail_from: Annotated[str | None, typer.Option(help="The From address (default: $KINGISDEAD_MAIL_FROM).")] = None,
+    vapid_key: Annotated[str | None, typer.Option(
+        help="The VAPID private key file for Web Push, made by `kingisdead vapid` (default: $KINGISDEAD_VAPID_KEY; "
+             "none: no push).")] = None,
+    vapid_subject: Annotated[str | None, typer.Option(
+        help="mailto: or https: contact given to push services (default: $KINGISDEAD_VAPID_SUBJECT).")] = None,
 ) -> None:
     """Play in the browser: start the web server (lobby, tables, API at /docs). docs/hosting.md: on the internet."""
     import os
@@ -605,6 +619,7 @@ def serve(
         import uvicorn
 
         from .web import create_app
+        from .web.notify import NotifySettings
         from .web.server import ServerLimits, trusted_networks, uvicorn_config
     except ImportError:
         fail("the web server needs the web extra: pip install 'kingisdead[web]'")
@@ -615,14 +630,36 @@ def serve(
         limits = ServerLimits(request_timeout=request_timeout, per_address=max_connections_per_address)
         proxies = os.environ.get("KINGISDEAD_TRUSTED_PROXIES", "") if trusted_proxies is None else trusted_proxies
         trusted_networks(proxies)  # before the database is touched
-        web_app = create_app(database, bot_delay=bot_delay, public_url=public, lan=lan)
+        notify = NotifySettings.from_env({"host": smtp_host, "port": smtp_port, "tls": smtp_tls, "user": smtp_user,
+                                          "sender": mail_from}, vapid_key, vapid_subject)
+        web_app = create_app(database, bot_delay=bot_delay, public_url=public, lan=lan, notify=notify)
         config = uvicorn_config(web_app, host, port, limits, proxies)
-    except ValueError as exc:  # a bad setting in the environment (compute pool, rate limits, proxies)
+    except ValueError as exc:  # a bad setting (compute pool, rate limits, proxies, e-mail, push)
         fail(str(exc))
     typer.echo(f"The King Is Dead: open http://{shown}:{port}/")
     if lan:
         typer.echo("LAN mode: plain http, so passwords, sessions and invite links cross the network unencrypted.")
     uvicorn.Server(config).run()
+
+
+@app.command()
+def vapid(
+    out: Annotated[Path, typer.Option(help="Where to write the new private key (PEM); it must not exist.")],
+) -> None:
+    """Make the site's VAPID key pair for Web Push; prints the public key. Serve with --vapid-key OUT."""
+    try:
+        from .web.push import generate_keys
+    except ImportError:
+        fail("Web Push needs the web extra: pip install 'kingisdead[web]'")
+    try:
+        public = generate_keys(out)
+    except FileExistsError:
+        fail(f"{out} exists: a new key would end every browser's subscription; choose another path")
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror}")
+    typer.echo(f"VAPID private key written to {out} (keep it secret; readable by you only).")
+    typer.echo(f"Public key (applicationServerKey): {public}")
+    typer.echo(f"Serve with: kingisdead serve --vapid-key {out} --vapid-subject mailto:you@example.org")
 
 
 # -- arena (tournaments between bots) ------------------------------------------------------------

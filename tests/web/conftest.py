@@ -184,3 +184,68 @@ def new_page(browser: Any) -> Iterator[Any]:
         for page in context.pages:
             assert not page.errors, page.errors
         context.close()
+
+
+class Mailbox:
+    """The messages a test SMTP server (aiosmtpd) accepted, and how it answers.
+
+    ``answers``: replies given to the next messages instead of accepting them ("451 4.3.0 busy"), one per
+    message, first in first out. ``hold``: while set, each RCPT waits until it is cleared (to catch a sender
+    in the middle of a message)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.messages: list[Any] = []
+        self.answers: list[str] = []
+        self.hold: threading.Event | None = None
+        self.waiting = threading.Event()
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+        import asyncio
+
+        while self.hold is not None and self.hold.is_set():
+            self.waiting.set()
+            await asyncio.sleep(0.02)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        from email import message_from_bytes, policy
+
+        if self.answers:
+            return self.answers.pop(0)
+        self.messages.append(message_from_bytes(envelope.original_content or envelope.content, policy=policy.default))
+        return "250 Message accepted"
+
+    def ids(self) -> list[str]:
+        return [str(m["Message-ID"]) for m in self.messages]
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[Any]:
+    """A real SMTP server on loopback (aiosmtpd): ``.port``, ``.mailbox`` (:class:`Mailbox`), ``.stop()`` and
+    ``.start()`` again on the same port (a server that is down, then back)."""
+    from aiosmtpd.controller import Controller
+    from webtools import free_port
+
+    mailbox = Mailbox()
+    port = free_port("127.0.0.1")
+
+    class Server:
+        def __init__(self) -> None:
+            self.port, self.mailbox, self.controller = port, mailbox, None
+
+        def start(self) -> Server:
+            self.controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+            self.controller.start()
+            return self
+
+        def stop(self) -> None:
+            if self.controller is not None:
+                self.controller.stop()
+                self.controller = None
+
+    server = Server().start()
+    yield server
+    server.stop()

@@ -31,11 +31,12 @@ from .i18n import LanguageMiddleware, LocalizedRoute, _, join
 from .i18n import LocalizedJSON as JSONResponse  # every JSON answer in the request's language
 from .languages import account_language, router as languages_router
 from .live import BotRunner, Hub, evict_idle, quiet_bad_text
+from .notify import Notifier, NotifySettings
 from .outage import DATABASE_DOWN, database_unavailable
 from .pubsub import Listener
 from .ratings import apply_pending, keep_applied, router as ratings_router
 from .rematch import router as rematch_router
-from .routes import games, live, moves, pages, seats
+from .routes import games, live, moves, notifications, pages, seats
 from .routes.deps import STATIC, page
 from .security import BodyLimit, RateLimited, RateLimiter, RateLimits, SecurityHeaders
 from .service import GameService
@@ -43,7 +44,8 @@ from .tutorial import router as tutorial_router
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
-               rate_limits: RateLimits | None = None, compute: ComputePool | None = None, lan: bool = False) -> FastAPI:
+               rate_limits: RateLimits | None = None, compute: ComputePool | None = None, lan: bool = False,
+               notify: NotifySettings | None = None) -> FastAPI:
     """The app, storing games at ``database_url`` (default: $DATABASE_URL, else a SQLite file).
 
     ``public_url``: the address people reach the server at, for invite links
@@ -52,15 +54,18 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     :meth:`RateLimits.from_env`). ``compute``: where bot moves, hints and analyses run
     (default: :meth:`ComputePool.from_env`, worker processes); the app shuts it down. ``lan``: plain-http
     LAN mode (docs/hosting.md): the session cookie without Secure, and the lobby says what is unprotected.
+    ``notify``: e-mail and push (default: :meth:`NotifySettings.from_env`; docs/web.md, "Notifications").
     """
     url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_URL
     public = (public_url or os.environ.get("KINGISDEAD_PUBLIC_URL") or "http://localhost:8000").rstrip("/")
     limits = (rate_limits or RateLimits.from_env()).items()
     pool = compute or ComputePool.from_env()  # settings are checked before the database is touched
+    notify = notify or NotifySettings.from_env()
     service = GameService(url)
     limiter = RateLimiter(limits, service.engine)
     hub = Hub(service)
     runner = BotRunner(service, hub, pool, bot_delay)
+    notifier = Notifier(service.engine, notify, public)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -73,6 +78,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         # Rated games that ended just before a crash, their ratings not yet applied; later, those of an outage.
         await asyncio.to_thread(apply_pending, service.engine)
         background.append(asyncio.create_task(keep_applied(service)))
+        if notify.enabled:  # e-mail and push for players away from the site
+            background.append(asyncio.create_task(notifier.run()))
         try:
             yield
         finally:
@@ -101,8 +108,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.add_middleware(LanguageMiddleware, user_language=account_language)
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
     app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
+    app.state.notifier = notifier
     for make in (pages.router, games.router, seats.router, moves.router, live.router, account_router, ratings_router,
-                 rematch_router, clocks_router, tutorial_router):  # tutorial: /learn, the guided first game
+                 rematch_router, clocks_router, tutorial_router, notifications.router):  # tutorial: /learn, the guided first game
         app.include_router(make(responses))
     app.include_router(languages_router)
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).

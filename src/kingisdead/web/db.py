@@ -194,6 +194,70 @@ class RateHitRow(Base):
     at: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch
 
 
+class NotificationSettingsRow(Base):
+    """An account's e-mail address and what it wants to be told (see :mod:`kingisdead.web.notify`).
+
+    ``confirm_hash``: sha256 of the secret in the confirmation link sent to ``email``; nothing else is sent
+    before ``confirmed_at`` is set. ``unsubscribe_key``: the secret of the account's one-click unsubscribe
+    links (it can only turn messages off, and is stored as it is so that each message can carry it).
+    """
+
+    __tablename__ = "notification_settings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    confirm_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    confirm_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    unsubscribe_key: Mapped[str] = mapped_column(String(64), unique=True)
+    digest: Mapped[bool] = mapped_column(Boolean, default=True)
+    clock: Mapped[bool] = mapped_column(Boolean, default=True)
+    ended: Mapped[bool] = mapped_column(Boolean, default=False)
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)  # the page's when the address was set
+
+
+class PushSubscriptionRow(Base):
+    """A browser's Web Push subscription (RFC 8030 endpoint, RFC 8291 keys) for an account."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(128))  # the browser's public key, base64url
+    auth: Mapped[str] = mapped_column(String(64))  # the shared authentication secret, base64url
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)  # the page's when it subscribed
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class OutboxRow(Base):
+    """One message to send (an e-mail or a push message), written before it is sent.
+
+    ``key`` names what the message is about (``digest:7:2026-12-01``): the unique key makes queueing it
+    idempotent across processes. A sender claims a row by setting ``claimed_until`` in one conditional
+    UPDATE, sends, then marks it ``sent``; a claim whose process died expires and the row is sent then.
+    ``content``: the message as composed when it was queued (in the account's language).
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    channel: Mapped[str] = mapped_column(String(8))  # "mail" or "push"
+    kind: Mapped[str] = mapped_column(String(16))  # "confirm", "digest", "clock", "ended", "turn"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    content: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(8), default="pending")  # pending, sent, failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 def normalise_url(url: str) -> str:
     """Plain ``postgresql://`` URLs (as hosting services hand them out) use the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):

@@ -1,0 +1,395 @@
+"""Telling players about their games while they are away: e-mail and Web Push.
+
+What is due is found in the database, not announced by the code that makes moves: each round of
+:class:`Notifier` (every ``KINGISDEAD_NOTIFY_EVERY`` seconds, in every server process) looks at
+the games and queues what is due in the :mod:`~kingisdead.web.outbox` under a key naming it, then
+sends what is pending. So a restart loses nothing, and several processes say each thing once.
+
+What is said, and when (the account's choices are in ``notification_settings``):
+
+- **digest** (e-mail, once a UTC day from ``digest_hour``): the games waiting for the account's move for
+  at least :data:`DIGEST_WAIT`, each with its time left.
+- **clock** (e-mail and push): :data:`CLOCK_WARNING` before a slow game's deadline (a move limit of a day
+  or more), the player to move is warned that the stand-in bot will play for them.
+- **ended** (e-mail): one of the account's games has ended, with its winners.
+- **turn** (push only): it has become the account's turn in a slow game.
+- **confirm** (e-mail): the link that confirms an address; nothing else goes to an unconfirmed address.
+
+Texts are composed in the account's language when queued. A message that is no longer wanted when its
+turn to be sent comes (the address changed, the choice was turned off, the move was made) is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, selectinload
+
+from . import mail as smtp
+from . import outbox, push as webpush
+from .db import GameRow, NotificationSettingsRow, PushSubscriptionRow, SeatRow, UserRow
+from .i18n import Text, _, and_list, join, ngettext
+from .live_game import as_utc
+from .outage import DATABASE_DOWN
+
+SLOW = 86_400
+"""Move time limits from this many seconds up make a slow game: its players are told when it is their turn."""
+CLOCK_WARNING = timedelta(hours=1)
+"""How long before a slow game's deadline the player to move is warned."""
+DIGEST_WAIT = timedelta(hours=1)
+"""A game waiting less than this for the account's move is left out of its digest (they are playing it)."""
+RECENT = timedelta(days=1)
+"""Turns and endings older than this are not announced (a new subscription gets no backlog)."""
+CONFIRM_VALID = timedelta(days=7)
+"""How long a confirmation link works."""
+CONFIRMATIONS_PER_HOUR = 3
+"""Confirmation messages an account may ask for in an hour (each goes to an address it typed)."""
+CHOICES = ("digest", "clock", "ended")
+"""The e-mail messages an account may choose."""
+
+log = logging.getLogger("kingisdead.web")
+
+
+@dataclass(frozen=True)
+class NotifySettings:
+    """Everything the notification job needs. ``every``: seconds between rounds; ``lease``: seconds a
+    sender's claim on a message lasts (each connection may take an eighth of it); ``digest_hour``: the UTC
+    hour from which the day's digests go out."""
+
+    mail: smtp.MailSettings = field(default_factory=smtp.MailSettings)
+    push: webpush.PushSettings = field(default_factory=webpush.PushSettings)
+    every: float = 30.0
+    lease: float = 240.0
+    digest_hour: int = 7
+
+    @property
+    def enabled(self) -> bool:
+        return self.mail.enabled or self.push.enabled
+
+    @classmethod
+    def from_env(cls, mail: dict[str, Any] | None = None, vapid_key: str | None = None,
+                 vapid_subject: str | None = None) -> NotifySettings:
+        """From the environment (``KINGISDEAD_SMTP_*``, ``KINGISDEAD_MAIL_FROM``, ``KINGISDEAD_VAPID_*``,
+        ``KINGISDEAD_NOTIFY_EVERY``, ``KINGISDEAD_NOTIFY_LEASE``, ``KINGISDEAD_DIGEST_HOUR``); ``mail``: the
+        command line's SMTP options (None values are left to the environment). ValueError for a bad one."""
+        numbers = {}
+        for name, default, cast in (("EVERY", 30.0, float), ("LEASE", 240.0, float), ("DIGEST_HOUR", 7, int)):
+            variable = f"KINGISDEAD_NOTIFY_{name}" if name != "DIGEST_HOUR" else "KINGISDEAD_DIGEST_HOUR"
+            text = os.environ.get(variable)
+            try:
+                numbers[name] = cast(text) if text else default
+            except ValueError:
+                raise ValueError(f"{variable} must be a number, not {text!r}") from None
+        if not 0 < numbers["EVERY"] or not 0 < numbers["LEASE"] or not 0 <= numbers["DIGEST_HOUR"] < 24:
+            raise ValueError("KINGISDEAD_NOTIFY_EVERY and _LEASE must be positive, KINGISDEAD_DIGEST_HOUR 0 to 23")
+        timeout = numbers["LEASE"] / 8
+        base = smtp.MailSettings.from_env(**(mail or {}))
+        return cls(mail=smtp.MailSettings(base.host, base.port, base.tls, base.user, base.password, base.sender,
+                                          timeout),
+                   push=webpush.PushSettings.from_env(vapid_key, vapid_subject), every=numbers["EVERY"],
+                   lease=numbers["LEASE"], digest_hour=int(numbers["DIGEST_HOUR"]))
+
+
+@dataclass
+class _Context:
+    """What one round knows: the accounts' names, languages, choices and push subscriptions."""
+
+    users: dict[int, UserRow]
+    settings: dict[int, NotificationSettingsRow]
+    subscriptions: dict[int, list[PushSubscriptionRow]]
+
+    def language(self, user_id: int, preferred: str | None = None) -> str:
+        """The language of messages to the account: the one chosen where it subscribed, else its own."""
+        user = self.users.get(user_id)
+        return preferred or (user.language if user and user.language else None) or "en"
+
+    def wants(self, user_id: int, choice: str) -> NotificationSettingsRow | None:
+        row = self.settings.get(user_id)
+        return row if row is not None and row.email and row.confirmed_at and getattr(row, choice) else None
+
+
+class Notifier:
+    """The notification job of one process: :meth:`round` queues what is due and sends what is pending."""
+
+    def __init__(self, engine: Engine, settings: NotifySettings, public_url: str) -> None:
+        self.engine, self.settings, self.public_url = engine, settings, public_url.rstrip("/")
+        self.claimer = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+    async def run(self) -> None:
+        """Rounds every ``settings.every`` seconds until cancelled; a failed round is logged and retried."""
+        while True:
+            try:
+                await asyncio.to_thread(self.round)
+            except DATABASE_DOWN as exc:
+                log.warning("notifications: the database is unavailable (%s); next round in %.0f s",
+                            type(exc).__name__, self.settings.every)
+            except Exception:
+                log.exception("notifications: a round failed")
+            await asyncio.sleep(self.settings.every)
+
+    def round(self, now: datetime | None = None) -> tuple[int, int]:
+        """Queue what is due at ``now`` (default: the present), then send what is pending: (queued, sent)."""
+        now = now or datetime.now(UTC)
+        queued = self.queue_due(now)
+        return queued, self.deliver(now)
+
+    # -- what is due ---------------------------------------------------------------------------
+
+    def queue_due(self, now: datetime) -> int:
+        """Queue every message due at ``now`` that is not queued yet; how many were new."""
+        if not self.settings.enabled:
+            return 0
+        with Session(self.engine) as session:
+            waiting = session.execute(
+                select(GameRow, SeatRow.user_id)
+                .join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.to_move))
+                .where(GameRow.status == "running", GameRow.hotseat.is_(False), SeatRow.kind == "human",
+                       SeatRow.user_id.is_not(None), SeatRow.away.is_(False), SeatRow.left.is_(False))
+                .options(selectinload(GameRow.seats))).all()
+            ended = session.execute(
+                select(GameRow, SeatRow.user_id).join(SeatRow, SeatRow.game_id == GameRow.id)
+                .join(NotificationSettingsRow, NotificationSettingsRow.user_id == SeatRow.user_id)
+                .where(GameRow.status == "finished", GameRow.updated_at >= now - RECENT,
+                       NotificationSettingsRow.ended.is_(True), NotificationSettingsRow.confirmed_at.is_not(None))
+                .options(selectinload(GameRow.seats))).unique().all()
+            involved = {user_id for _game, user_id in [*waiting, *ended]}
+            context = _Context(
+                users={u.id: u for u in session.scalars(select(UserRow).where(UserRow.id.in_(involved)))},
+                settings={s.user_id: s for s in session.scalars(
+                    select(NotificationSettingsRow).where(NotificationSettingsRow.user_id.in_(involved)))},
+                subscriptions={})
+            if self.settings.push.enabled:
+                for sub in session.scalars(select(PushSubscriptionRow).where(PushSubscriptionRow.user_id.in_(involved))):
+                    context.subscriptions.setdefault(sub.user_id, []).append(sub)
+            candidates = [*self._clock_and_turn(waiting, context, now), *self._digests(waiting, context, now),
+                          *self._endings(ended, context, now)]
+        if not candidates:
+            return 0
+        with self.engine.begin() as connection:
+            have = outbox.known(connection, [key for key, _make in candidates])
+            return outbox.queue(connection, [make() for key, make in candidates if key not in have], now)
+
+    def _clock_and_turn(self, waiting: Sequence[Any], context: _Context, now: datetime) -> list[Any]:
+        found: list[Any] = []
+        for game, user_id in waiting:
+            deadline = as_utc(game.deadline)
+            if not game.time_limit or game.time_limit < SLOW or deadline is None or deadline <= now:
+                continue
+            warn = deadline - now <= CLOCK_WARNING
+            updated = as_utc(game.updated_at) or now
+            if warn and context.wants(user_id, "clock"):
+                found.append((f"clock:mail:{game.id}:{game.move_count}:{user_id}",
+                              _bind(self._clock_mail, game, user_id, context, deadline - now)))
+            for sub in context.subscriptions.get(user_id, []):
+                if warn:
+                    found.append((f"clock:push:{game.id}:{game.move_count}:{sub.id}",
+                                  _bind(self._push, "clock", game, user_id, sub, context, deadline - now)))
+                elif game.move_count > 0 and now - updated <= RECENT and updated >= (as_utc(sub.created_at) or now):
+                    found.append((f"turn:push:{game.id}:{game.move_count}:{sub.id}",
+                                  _bind(self._push, "turn", game, user_id, sub, context, deadline - now)))
+        return found
+
+    def _digests(self, waiting: Sequence[Any], context: _Context, now: datetime) -> list[Any]:
+        if now.hour < self.settings.digest_hour:
+            return []
+        games: dict[int, list[GameRow]] = {}
+        for game, user_id in waiting:
+            if context.wants(user_id, "digest") and now - (as_utc(game.updated_at) or now) >= DIGEST_WAIT:
+                games.setdefault(user_id, []).append(game)
+        return [(f"digest:{user_id}:{now.date().isoformat()}", _bind(self._digest, user_id, mine, context, now))
+                for user_id, mine in games.items()]
+
+    def _endings(self, ended: Sequence[Any], context: _Context, now: datetime) -> list[Any]:
+        found = []
+        for game, user_id in ended:
+            settings = context.wants(user_id, "ended")
+            if settings is not None and (as_utc(game.updated_at) or now) >= (as_utc(settings.confirmed_at) or now):
+                found.append((f"ended:mail:{game.id}:{user_id}", _bind(self._ended, game, user_id, context)))
+        return found
+
+    # -- the texts -----------------------------------------------------------------------------
+
+    def link(self, path: str, **query: str) -> str:
+        return f"{self.public_url}{path}" + (f"?{urlencode(query)}" if query else "")
+
+    def _mail(self, kind: str, key: str, user: UserRow, settings: NotificationSettingsRow, subject: Text,
+              lines: list[Any], extra: dict[str, Any] | None = None) -> outbox.Message:
+        """An e-mail to ``settings.email`` in the account's language, with its one-click unsubscribe."""
+        lang = settings.language or user.language or "en"
+        stop = self.link("/unsubscribe", token=settings.unsubscribe_key, kind=kind if kind in CHOICES else "all")
+        body = [_("Hello {name},", name=user.name), "", *lines, "", "--",
+                _("Stop these messages with one click: {url}", url=stop),
+                _("Choose what you receive in your account, in the lobby: {url}", url=self.link("/"))]
+        text = "\n".join(line.in_language(lang) if isinstance(line, Text) else str(line) for line in body)
+        content = {"to": settings.email, "subject": subject.in_language(lang), "text": text, "unsubscribe": stop,
+                   "message_id": smtp.new_message_id(self.settings.mail), **(extra or {})}
+        return outbox.Message(key, "mail", kind, user.id, content)
+
+    def _digest(self, user_id: int, games: list[GameRow], context: _Context, now: datetime) -> outbox.Message:
+        games = sorted(games, key=lambda g: as_utc(g.deadline) or datetime.max.replace(tzinfo=UTC))
+        lines: list[Any] = [_("These games wait for your move:"), ""]
+        for game in games:
+            deadline = as_utc(game.deadline)
+            if deadline is None:
+                lines.append(_("Game {game} against {names}: no time limit.", game=game.id,
+                               names=_opponents(game, user_id)))
+            else:
+                lines.append(_("Game {game} against {names}: {left} left.", game=game.id,
+                               names=_opponents(game, user_id), left=duration(deadline - now)))
+            lines.extend([f"  {self.link(f'/game/{game.id}')}", ""])
+        subject = ngettext("{n} game waits for your move", "{n} games wait for your move", len(games))
+        return self._mail("digest", f"digest:{user_id}:{now.date().isoformat()}", context.users[user_id],
+                          context.settings[user_id], subject, lines)
+
+    def _clock_mail(self, game: GameRow, user_id: int, context: _Context, left: timedelta) -> outbox.Message:
+        lines = [_("Your move in game {game} against {names} must be made within {left}; then the stand-in bot "
+                   "plays for you until you come back.", game=game.id, names=_opponents(game, user_id),
+                   left=duration(left)),
+                 _("Play now: {url}", url=self.link(f"/game/{game.id}"))]
+        return self._mail("clock", f"clock:mail:{game.id}:{game.move_count}:{user_id}", context.users[user_id],
+                          context.settings[user_id], _("Your time runs out soon in game {game}", game=game.id), lines,
+                          {"game": game.id, "move": game.move_count})
+
+    def _ended(self, game: GameRow, user_id: int, context: _Context) -> outbox.Message:
+        winners = set((game.result or {}).get("winners", []))
+        mine = {s.seat for s in game.seats if s.user_id == user_id}
+        names = [s.name for s in game.seats if s.seat in winners]
+        lines = [_("You won.") if mine & winners else _("You lost."),
+                 _("Winners: {names}.", names=and_list(names)) if names else _("Nobody won."),
+                 _("See the game and its analysis: {url}", url=self.link(f"/game/{game.id}"))]
+        return self._mail("ended", f"ended:mail:{game.id}:{user_id}", context.users[user_id],
+                          context.settings[user_id], _("Game {game} has ended", game=game.id), lines)
+
+    def _push(self, kind: str, game: GameRow, user_id: int, sub: PushSubscriptionRow, context: _Context,
+              left: timedelta) -> outbox.Message:
+        lang = context.language(user_id, sub.language)
+        names = _opponents(game, user_id)
+        if kind == "turn":
+            title, body = _("Your turn"), _("Game {game} against {names}: you have {left} to move.", game=game.id,
+                                            names=names, left=duration(left))
+        else:
+            title, body = _("Your time runs out soon"), _(
+                "Your move in game {game} against {names}: {left} left, then a bot plays for you.",
+                game=game.id, names=names, left=duration(left))
+        payload = {"kind": kind, "title": title.in_language(lang), "body": body.in_language(lang),
+                   "url": f"/game/{game.id}", "game": game.id, "tag": f"game-{game.id}"}
+        return outbox.Message(f"{kind}:push:{game.id}:{game.move_count}:{sub.id}", "push", kind, user_id,
+                              {"subscription": sub.id, "payload": payload, "game": game.id, "move": game.move_count})
+
+    def confirmation(self, user: UserRow, settings: NotificationSettingsRow, token: str) -> outbox.Message:
+        """The message with the link that confirms ``settings.email`` (``token``: the link's secret)."""
+        lines = [_("Open this link to receive messages about your games at this address:"),
+                 self.link("/email/confirm", token=token), "",
+                 _("If you did not ask for this, ignore this message: nothing more will be sent to you.")]
+        return self._mail("confirm", f"confirm:{user.id}:{settings.confirm_hash}", user, settings,
+                          _("Confirm your address for The King Is Dead"), lines, {"confirm_hash": settings.confirm_hash})
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def deliver(self, now: datetime, limit: int = 200) -> int:
+        """Send up to ``limit`` pending messages; how many were sent. A server found down is not tried again
+        in the same round."""
+        sent, down = 0, set()
+        lease = timedelta(seconds=self.settings.lease)
+        retry = timedelta(seconds=self.settings.every)
+        for message_id in outbox.due(self.engine, now, limit):
+            row = outbox.claim(self.engine, message_id, self.claimer, datetime.now(UTC), lease)
+            if row is None:
+                continue
+            if row.channel in down:
+                outbox.finish(self.engine, row.id, self.claimer, "pending", datetime.now(UTC),
+                              row.error, outbox.backoff(row.attempts, retry))
+                continue
+            status, error = self._send(row)
+            if status == "retry":
+                down.add(row.channel)
+                log.warning("notifications: %s %s not sent (%s); trying again later", row.channel, row.key, error)
+                outbox.finish(self.engine, row.id, self.claimer, "pending", datetime.now(UTC), error,
+                              outbox.backoff(row.attempts, retry))
+            else:
+                if status == "failed":
+                    log.warning("notifications: %s %s refused for good: %s", row.channel, row.key, error)
+                outbox.finish(self.engine, row.id, self.claimer, status, datetime.now(UTC), error)
+                sent += status == "sent"
+        return sent
+
+    def _send(self, row: Any) -> tuple[str, str | None]:
+        """Send one claimed message: ("sent" | "failed" | "dropped" | "retry", the reason)."""
+        reason = self._unwanted(row)
+        if reason:
+            return "dropped", reason
+        content = row.content
+        try:
+            if row.channel == "mail":
+                smtp.send(self.settings.mail, smtp.message(
+                    self.settings.mail, content["to"], content["subject"], content["text"], content["message_id"],
+                    content.get("unsubscribe")))
+            else:
+                with Session(self.engine) as session:
+                    sub = session.get(PushSubscriptionRow, content["subscription"])
+                if sub is None:
+                    return "dropped", "the subscription was withdrawn"
+                self.settings.push.send(sub.endpoint, sub.p256dh, sub.auth, content["payload"],
+                                        timeout=self.settings.lease / 8)
+        except (smtp.TryLater, webpush.TryLater) as exc:
+            return "retry", str(exc)
+        except (smtp.Refused, webpush.Refused) as exc:
+            return "failed", str(exc)
+        except webpush.Gone as exc:
+            with self.engine.begin() as connection:
+                connection.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.id == content["subscription"]))
+            return "dropped", str(exc)
+        return "sent", None
+
+    def _unwanted(self, row: Any) -> str | None:
+        """Why a queued message should no longer be sent, or None."""
+        content = row.content
+        with Session(self.engine) as session:
+            if "move" in content:
+                game = session.get(GameRow, content["game"])
+                if game is None or game.status != "running" or game.move_count != content["move"]:
+                    return "the move was made"
+            if row.channel != "mail":
+                return None
+            settings = session.get(NotificationSettingsRow, row.user_id)
+            if settings is None or settings.email != content["to"]:
+                return "the address changed"
+            if row.kind == "confirm":
+                return None if settings.confirm_hash == content["confirm_hash"] else "the address was confirmed or changed"
+            if not settings.confirmed_at or not getattr(settings, row.kind):
+                return "turned off"
+        return None
+
+
+def _bind(function: Any, *args: Any) -> Any:
+    return lambda: function(*args)
+
+
+def _opponents(game: GameRow, user_id: int) -> Any:
+    return and_list([s.name for s in game.seats if s.user_id != user_id]) or "-"
+
+
+def duration(left: timedelta) -> Text:
+    """``left`` to the minute, in words: "2 days 4 hours", "5 hours 12 minutes", "0 minutes"."""
+    minutes = max(int(left.total_seconds() // 60), 0)
+    days, rest = divmod(minutes, 1440)
+    hours, rest = divmod(rest, 60)
+    parts = []
+    if days:
+        parts.append(ngettext("{n} day", "{n} days", days))
+    if hours:
+        parts.append(ngettext("{n} hour", "{n} hours", hours))
+    if not days and (rest or not parts):
+        parts.append(ngettext("{n} minute", "{n} minutes", rest))
+    return join(parts, " ")
