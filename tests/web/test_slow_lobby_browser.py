@@ -1,5 +1,5 @@
-"""The lobby for slow games in Debian's headless chromium: "my games" by time left with each game's clock, and
-what a time-out does, said where the clock is chosen."""
+"""The lobby for slow games in Debian's headless chromium: "my games" by time left with each game's clock, what a
+time-out does, said where the clock is chosen, and the account's e-mail settings against a real SMTP server."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 from sqlalchemy import create_engine, update
-from webtools import Server, bot, human, serious_accessibility_violations
+from webtools import Server, bot, human, serious_accessibility_violations, wait_for
 
 from kingisdead.web.accounts import SESSION_COOKIE
 from kingisdead.web.db import GameRow
@@ -84,6 +85,9 @@ def test_my_slow_games_come_by_time_left_with_their_clocks_ticking(server, new_p
     assert shown[1][1:] == ["2 d 3 h left", "no"], shown
     assert re.fullmatch(r"(19|20) min left", shown[2][1]) and shown[2][2] == "no", shown
     assert serious_accessibility_violations(page) == []  # the urgent clock's colours too
+    # this server has no SMTP server: the account panel says so, and asks for no address
+    expect(page.get_by_test_id("mail-off")).to_have_text("This site sends no e-mail.")
+    assert page.get_by_test_id("email-input").count() == 0
 
 
 def test_the_create_form_says_what_a_time_out_does_for_the_chosen_clock(server, new_page):
@@ -101,3 +105,54 @@ def test_the_create_form_says_what_a_time_out_does_for_the_chosen_clock(server, 
     said = help_text.inner_text()
     assert "(3 days per move) is played by the intermediate bot" in said
     assert "come by e-mail and push once you turn them on in your account" in said
+
+
+def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_server, tmp_path, new_page):
+    mail = {"KINGISDEAD_SMTP_HOST": "127.0.0.1", "KINGISDEAD_SMTP_PORT": str(smtp_server.port),
+            "KINGISDEAD_SMTP_TLS": "none", "KINGISDEAD_MAIL_FROM": "king@example.org",
+            "KINGISDEAD_NOTIFY_EVERY": "0.2"}
+    server = Server(tmp_path / "games.sqlite3", env=mail).start()
+    try:
+        page = new_page()
+        sign_up(page, server, "Dagonet")
+        panel = page.get_by_test_id("notifications")
+        panel.get_by_test_id("email-input").fill("not an address")
+        panel.get_by_test_id("email-save").click()
+        expect(panel.get_by_test_id("email-error")).to_contain_text("this is not an e-mail address: not an address")
+        assert smtp_server.mailbox.messages == []
+
+        panel.get_by_test_id("email-input").fill("dagonet@example.org")
+        panel.get_by_test_id("email-save").click()
+        state = panel.get_by_test_id("email-state")
+        assert state.inner_text().startswith("Waiting for confirmation: we sent a link to dagonet@example.org.")
+        assert state.get_attribute("data-confirmed") == "no"
+        assert panel.get_by_test_id("email-pending-note").is_visible()
+        [message] = wait_for(lambda: smtp_server.mailbox.messages, what="the confirmation message")
+        assert message["To"] == "dagonet@example.org"
+        [link] = re.findall(r"http://\S+/email/confirm\?token=\S+", message.get_body(("plain",)).get_content())
+
+        confirming = page.context.new_page()
+        confirming.goto(link)
+        assert "dagonet@example.org" in confirming.inner_text("main")
+        confirming.close()
+        page.reload()
+        expect(state).to_have_text("dagonet@example.org: confirmed")
+        assert panel.get_by_test_id("email-pending-note").count() == 0
+
+        choices = {name: panel.get_by_test_id(f"email-{name}") for name in ("digest", "clock", "ended")}
+        assert [box.is_checked() for box in choices.values()] == [True, True, False]  # the defaults
+        with page.expect_response(lambda r: r.url.endswith("/api/account/notifications") and r.request.method == "PATCH"):
+            choices["ended"].check()
+        with page.expect_response(lambda r: r.url.endswith("/api/account/notifications") and r.request.method == "PATCH"):
+            choices["digest"].uncheck()
+        page.reload()
+        expect(state).to_be_visible()
+        assert [box.is_checked() for box in choices.values()] == [False, True, True]
+        assert len(smtp_server.mailbox.messages) == 1  # nothing but the confirmation
+        panel.get_by_test_id("email-remove").click()
+        panel.get_by_test_id("email-input").wait_for()
+        page.reload()
+        expect(panel.get_by_test_id("email-input")).to_have_value("")
+    finally:
+        server.stop()
+
