@@ -138,6 +138,7 @@ def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_ser
         page.reload()
         expect(state).to_have_text("dagonet@example.org: confirmed")
         assert panel.get_by_test_id("email-pending-note").count() == 0
+        assert serious_accessibility_violations(page) == []
 
         choices = {name: panel.get_by_test_id(f"email-{name}") for name in ("digest", "clock", "ended")}
         assert [box.is_checked() for box in choices.values()] == [True, True, False]  # the defaults

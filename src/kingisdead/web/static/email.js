@@ -121,8 +121,9 @@ export function emailSettings() {
     draw();
   })();
   // Back from the mail program, where the link was opened: show the address confirmed.
-  document.addEventListener("visibilitychange", async () => {
-    if (document.hidden || !section.isConnected || !view || !view.email || view.email_confirmed) return;
+  document.addEventListener("visibilitychange", async function back() {
+    if (!section.isConnected && view) { document.removeEventListener("visibilitychange", back); return; }  // signed out
+    if (document.hidden || !view || !view.email || view.email_confirmed) return;
     try { view = await api("GET", "/api/account/notifications"); } catch { return; }
     if (view.email_confirmed) draw();
   });
