@@ -363,3 +363,45 @@ def test_a_game_the_stand_in_played_mostly_counts_as_played_not_won(make_client)
     [entry] = alice.get("/api/account/games").json()["games"]
     assert entry["status"] == "finished" and entry["won"] is False
     assert alice.get("/api/account").json()["by_players"]["2"] == {"played": 1, "won": 0}
+
+
+def test_my_running_games_are_ordered_by_time_left_and_carry_their_deadline(make_client):
+    from kingisdead.web.db import GameRow
+
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    day = 86400
+
+    def versus_bob(seed: int, first_player: int) -> str:
+        game = create(alice, [human(), {"kind": "human", "public": True}], seed=seed, claim=False,
+                      first_player=first_player, time_limit=day)
+        assert bob.post(f"/api/games/{game['id']}/join", json={}).status_code == 200
+        return game["id"]
+
+    # each group made in the wrong order for "most recently changed first", so that only the clocks order it
+    finished = create(alice, [human(), bot("random")], seed=40)["id"]
+    mine_soon, mine_late = versus_bob(42, 0), versus_bob(43, 0)
+    mine_unlimited = create(alice, [human(), bot("random")], seed=41)["id"]  # no clock: after the clocks
+    theirs_late, theirs_soon = versus_bob(45, 1), versus_bob(46, 1)
+    theirs_unlimited = create(alice, [human(), {"kind": "human", "public": True}], seed=44, claim=False,
+                              first_player=1)["id"]
+    now = datetime.now(UTC)
+    deadlines = {mine_late: now + timedelta(hours=20), mine_soon: now + timedelta(minutes=30),
+                 theirs_soon: now + timedelta(hours=2), theirs_late: now + timedelta(hours=23)}
+    with alice.app.state.service.sessions.begin() as session:
+        for game_id, deadline in deadlines.items():
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(deadline=deadline))
+        session.execute(update(GameRow).where(GameRow.id == finished)
+                        .values(status="finished", to_move=None, result={"winners": [1]}, deadline=None))
+    games = alice.get("/api/account/games").json()["games"]
+    assert [g["id"] for g in games] == [mine_soon, mine_late, mine_unlimited,
+                                       theirs_soon, theirs_late, theirs_unlimited, finished]
+    assert [g["your_turn"] for g in games] == [True, True, True, False, False, False, False]
+    for entry in games:
+        expected = deadlines.get(entry["id"])
+        if expected is None:
+            assert entry["deadline"] is None
+        else:
+            assert datetime.fromisoformat(entry["deadline"]) == expected  # aware, UTC, to the microsecond
+    assert games[0]["time_limit"] == day and games[2]["time_limit"] is None

@@ -265,20 +265,33 @@ def _held(session: Session, user_id: int
     return seats, forfeited_seats(session, finished) if finished else {}, games
 
 
+def _time_left(entry: dict[str, Any]) -> tuple[bool, datetime]:
+    """Sort key of running games: the soonest deadline first, those without one last (the sort is stable, so
+    games without a deadline, or with the same one, stay most recently changed first)."""
+    deadline = entry["deadline"]
+    return deadline is None, datetime.min.replace(tzinfo=UTC) if deadline is None else datetime.fromisoformat(deadline)
+
+
 def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dict[str, Any]]:
     """The account's games: running ones where one of its seats is to move first, then its other
-    running games (both most recent first), then its ``finished`` most recent finished games."""
+    running games (both by time left: the soonest ``deadline`` first, then those without a clock running,
+    most recently changed first), then its ``finished`` most recent finished games. Each entry is
+    :meth:`GameService._summary` plus ``your_seats``, ``your_turn``, ``won``, ``result`` and ``deadline``
+    (ISO 8601 UTC of the current turn's deadline, or None)."""
     with service.sessions() as session:
         seats, left, rows = _held(session, user_id)
         entries = []
         for row in rows:
             mine = sorted(seats[row.id])
             entry = GameService._summary(row)
-            entry.update(your_seats=mine, your_turn=row.status == "running" and row.to_move in mine,
-                         won=_won(row.result, mine, left.get(row.id, set())), result=row.result)
+            live = row.status == "running"
+            entry.update(your_seats=mine, your_turn=live and row.to_move in mine,
+                         won=_won(row.result, mine, left.get(row.id, set())), result=row.result,
+                         deadline=_aware(row.deadline).astimezone(UTC).isoformat()
+                         if live and row.deadline is not None else None)
             entries.append(entry)
-    turn = [e for e in entries if e["your_turn"]]
-    running = [e for e in entries if e["status"] == "running" and not e["your_turn"]]
+    turn = sorted((e for e in entries if e["your_turn"]), key=_time_left)
+    running = sorted((e for e in entries if e["status"] == "running" and not e["your_turn"]), key=_time_left)
     done = [e for e in entries if e["status"] == "finished"][:finished]
     return turn + running + done
 
@@ -425,12 +438,16 @@ def router(errors: Any) -> APIRouter:
     async def change(body: AccountChange, user: SignedIn, request: Request) -> dict[str, Any]:
         return account_view(await asyncio.to_thread(set_language, _service(request), user.id, body.language))
 
-    @api.get("/games", summary="Your games: your turn first, then running, then finished", responses=errors_of(401))
+    @api.get("/games", summary="Your games: your turn first, by time left, then running, then finished",
+             responses=errors_of(401))
     async def games(user: SignedIn, request: Request,
                     finished: Annotated[int, Query(ge=0, le=100, description="finished games listed")] = 20
                     ) -> dict[str, Any]:
-        """Each game as in GET /api/games, plus ``your_seats``, ``your_turn``, and ``won`` and ``result`` (the
-        ending, winners, ruler and reason; both null while the game runs)."""
+        """Each game as in GET /api/games, plus ``your_seats``, ``your_turn``, ``deadline`` (ISO 8601 UTC: when
+        the seat to move runs out of time; null without a clock running) and ``won`` and ``result`` (the ending,
+        winners, ruler and reason; both null while the game runs). Running games where you are to move come
+        first, then your other running games, each by time left (the soonest deadline first, then those without
+        one, most recently changed first); then finished ones, most recent first."""
         return {"games": await asyncio.to_thread(my_games, _service(request), user.id, finished)}
 
     return api

@@ -1,9 +1,12 @@
 // The lobby's account panel: sign up or sign in (or carry on as a guest), then the signed-in name with
-// a sign-out button, "my games" (those where it is your turn first, marked), finished games and statistics.
+// a sign-out button, "my games" (those where it is your turn first, marked, each with its clock), finished games,
+// statistics and the e-mail settings (email.js).
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
 import { api, el, shownName } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
+import { gameClock } from "/static/clock.js";
+import { emailSettings } from "/static/email.js";
 
 let panel = null;
 let timer = null;
@@ -91,7 +94,8 @@ function showAccount(account) {
     el("h3", {}, t("Finished games")),
     el("ul", { class: "game-list", "data-testid": "my-finished" }),
     el("h3", {}, t("Statistics")),
-    statistics(account));
+    statistics(account),
+    emailSettings());
 }
 
 function statistics(account) {
@@ -137,6 +141,7 @@ function item(game) {
   return el("li", { "data-testid": "my-game", "data-game": game.id, "data-your-turn": game.your_turn ? "yes" : "no" },
     el("span", { class: "gid" }, game.id),
     state,
+    gameClock(game, game.your_turn),
     el("span", {}, t("{n} players", { n: game.players })),
     el("span", { style: "font-size:0.85rem" }, others ? t("against {names}", { names: others }) : ""),
     el("span", { class: "actions" },

@@ -14,9 +14,11 @@ export function limitText(seconds) {
   return days === 1 ? t("1 day per move") : t("{n} days per move", { n: days });
 }
 
-// Time left, to the second under an hour, then hours and minutes, then days and hours.
-export function remainingText(ms) {
+// Time left, to the second under an hour (in minutes with `seconds` false: a list of slow games), then hours
+// and minutes, then days and hours.
+export function remainingText(ms, seconds = true) {
   const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 3600 && !seconds) return t("{m} min", { m: Math.max(1, Math.floor(s / 60)) });
   if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   if (s < 86400) return t("{h} h {m} min", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
   return t("{d} d {h} h", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
@@ -24,13 +26,27 @@ export function remainingText(ms) {
 
 // ---------- the clock ----------
 let ticking = null;  // {node, deadline}: the clock on screen, updated every second
+const URGENT_MS = 3600 * 1000;  // a game list marks your clock urgent in its last hour
 
 function paint({ node, deadline }) {
   const left = Date.parse(deadline) - Date.now();
   node.textContent = left > 0 ? t("{time} left", { time: remainingText(left) }) : t("time is up");
   node.classList.toggle("low", left < 30000);
 }
-setInterval(() => { if (ticking && ticking.node.isConnected) paint(ticking); }, 1000);
+
+// A game list's clock (gameClock): to the minute, urgent in your last hour.
+function paintListed(node) {
+  const left = Date.parse(node.dataset.deadline) - Date.now();
+  node.textContent = left > 0 ? t("{time} left", { time: remainingText(left, false) }) : t("time is up");
+  const urgent = node.dataset.yours === "yes" && left < URGENT_MS;
+  node.classList.toggle("urgent", urgent);
+  node.dataset.urgent = urgent ? "yes" : "no";
+}
+
+setInterval(() => {
+  if (ticking && ticking.node.isConnected) paint(ticking);
+  document.querySelectorAll(".clock[data-deadline]").forEach(paintListed);
+}, 1000);
 
 // The clock of the seat to move, or "" when no clock runs (no limit, a bot to move, the game over).
 export function clockNode(view) {
@@ -38,6 +54,18 @@ export function clockNode(view) {
   const node = el("span", { class: "clock", "data-testid": "clock", title: limitText(view.time_limit) });
   ticking = { node, deadline: view.deadline };
   paint(ticking);
+  return node;
+}
+
+// The time left to the seat to move in a list of games (the lobby's "my games"), or "" when no clock runs;
+// `yours`: that seat is yours (then its last hour is marked urgent). Repainted with the table's clock.
+export function gameClock(game, yours) {
+  if (!game.deadline || game.status === "finished") return "";
+  const node = el("span", { class: "clock listed", "data-testid": "game-clock", "data-deadline": game.deadline,
+                            "data-yours": yours ? "yes" : "no",
+                            title: yours ? t("time left for your move ({limit})", { limit: limitText(game.time_limit) })
+                              : t("time left for the player to move ({limit})", { limit: limitText(game.time_limit) }) });
+  paintListed(node);
   return node;
 }
 
@@ -136,16 +164,35 @@ export function clockSettings(levels) {
   const standIn = el("select", { id: "stand-in", class: "clock-setting", "data-testid": "stand-in", "aria-label": t("Stand-in bot") },
     ...levels.map((l) => el("option", { value: l.name }, levelLabel(l.name))));
   standIn.value = levels.some((l) => l.name === "intermediate") ? "intermediate" : levels[0].name;
+  const timeout = el("p", { class: "help timeout-help", "data-testid": "timeout-help", "aria-live": "polite" });
+  const explain = () => { timeout.textContent = timeoutText(limit.value === "" ? null : Number(limit.value), standIn.value); };
+  limit.addEventListener("change", explain);
+  standIn.addEventListener("change", explain);
+  explain();
   const rows = [
-    el("div", { class: "form-row" }, el("label", { class: "lbl", for: "time-limit" }, t("Time per move")), limit,
-       el("span", { class: "muted", style: "font-size:0.85rem" }, t("a player out of time is replaced by a bot until they come back"))),
+    el("div", { class: "form-row" }, el("label", { class: "lbl", for: "time-limit" }, t("Time per move")), limit),
     el("div", { class: "form-row" }, el("label", { class: "lbl", for: "stand-in" }, t("Stand-in bot")), standIn,
        el("span", { class: "help", "data-testid": "stand-in-help" }, t("the bot that plays for a person who runs out of time (until they come back) or leaves the game"))),
+    timeout,
   ];
   // A rated game's stand-in is at most as strong as the levels in `allowed` (the server refuses stronger ones).
   const rated = (on, allowed) => {
     for (const option of standIn.options) option.disabled = on && !allowed.includes(option.value);
     if (on && !allowed.includes(standIn.value)) standIn.value = allowed[allowed.length - 1];
+    explain();
   };
   return { rows, rated, values: () => ({ time_limit: limit.value === "" ? null : Number(limit.value), stand_in: standIn.value }) };
+}
+
+// What running out of time does under a limit (seconds, or null) with the stand-in `level`, as the server does it
+// (clocks.py: the seat is away and the stand-in plays it until its player takes it back; ratings.py: a seat the
+// stand-in played more than its player is rated as a loss). Slow clocks add where the reminders come from.
+export function timeoutText(seconds, level) {
+  if (seconds === null) return t("No time limit: nobody runs out of time. The stand-in bot plays only for a person who leaves the game.");
+  const parts = [
+    t("Whoever runs out of time ({limit}) is played by the {level} bot until they come back.", { limit: limitText(seconds), level: levelLabel(level) }),
+    t("In a rated game, a seat played more by the stand-in than by its player counts as a loss."),
+  ];
+  if (seconds >= 86400) parts.push(t("Reminders of your turn and of your last hour come by e-mail and push once you turn them on in your account."));
+  return parts.join(" ");
 }
