@@ -133,7 +133,7 @@ def test_setup_from_a_seed_is_the_same_game(players, variant, edition):
         assert compiled.edition is edition
 
 
-@settings(max_examples=40 * SCALE, deadline=None)
+@settings(max_examples=24 * SCALE, deadline=None)
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), data=st.data())
 def test_both_engines_follow_the_same_random_moves(config, seed, data):
     """Hypothesis picks each move from the legal list; both engines play it and must agree."""

@@ -269,13 +269,14 @@ def normalise_url(url: str) -> str:
 def make_engine(url: str) -> Engine:
     """An engine for ``url``, its database upgraded to the latest schema (:func:`upgrade`).
 
-    SQLite gets WAL mode and a busy timeout for concurrent access. A statement's parameters (password
+    SQLite gets WAL mode and a busy timeout for concurrent access (30 s; the URL's ``?timeout=N`` sets another). A statement's parameters (password
     hashes, token hashes) never appear in its errors, so never in a logged traceback. Raises
     SQLAlchemy's ``OperationalError`` when the database cannot be reached.
     """
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
+        waits = {} if "timeout=" in url else {"timeout": 30}  # seconds a writer waits for the lock; ?timeout=N
+        engine = create_engine(url, connect_args={"check_same_thread": False, **waits}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection: Any, _record: Any) -> None:
