@@ -340,6 +340,30 @@ class Browser:
         return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"))
 
 
+def check_vapid(authorization: str, public_key: str, audience: str, subject: str) -> None:
+    """RFC 8292: ``vapid t=<JWT>, k=<key>``; the JWT (ES256) is signed by the site's key for the push
+    service's origin, names the operator and has not expired."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+    scheme, _space, params = authorization.partition(" ")
+    fields = dict(part.strip().split("=", 1) for part in params.split(","))
+    assert scheme == "vapid" and fields["k"] == public_key
+    header, claims, signature = fields["t"].split(".")
+    assert json.loads(_unb64(header))["alg"] == "ES256"
+    body = json.loads(_unb64(claims))
+    assert body["aud"] == audience and body["sub"] == subject and body["exp"] > time.time()
+    raw = _unb64(signature)
+    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), _unb64(public_key))
+    key.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+               f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -363,8 +387,7 @@ def test_your_turn_and_an_hour_left_reach_a_subscribed_browser_encrypted(db_url,
     notifier.round()
     [(headers, body)] = service.received
     assert headers["content-encoding"] == "aes128gcm" and int(headers["ttl"]) > 0
-    scheme, _space, params = headers["authorization"].partition(" ")
-    assert scheme == "vapid" and f"k={public_key}" in params
+    check_vapid(headers["authorization"], public_key, service.url, "mailto:ops@kid.example")
     payload = device.decrypt(body)
     assert payload == {"kind": "turn", "title": "À vous de jouer", "body": payload["body"], "url": f"/game/{game}",
                        "game": game, "tag": f"game-{game}"}
