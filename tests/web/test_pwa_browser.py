@@ -1,0 +1,89 @@
+"""The installable app in Debian's headless chromium: chromium finds the site installable, the service worker
+shows a pushed "your turn" (handed to it through the DevTools protocol: a real subscription needs the browser
+vendor's push service, out of reach here), and a page opened offline shows the site's own offline page."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from webtools import CHROMIUM, CHROMIUM_ARGS, Server
+
+PUSHED = {"kind": "turn", "title": "Your turn", "body": "Game abc123: it is your move.", "url": "/game/abc123",
+          "game": "abc123", "tag": "game-abc123"}
+"""A push message as the server sends it (docs/web.md, "Notifications")."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("pwa") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+def controlled(page: Any) -> None:
+    """Wait until the service worker is active and controls ``page``."""
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def test_chromium_finds_the_site_installable_opening_on_the_lobby(server, browser, tmp_path):
+    # A profile on disk: chromium never offers to install from an incognito one (a new_context() is)
+    context = browser.browser_type.launch_persistent_context(tmp_path / "profile", executable_path=CHROMIUM,
+                                                             args=CHROMIUM_ARGS)
+    page = context.pages[0] if context.pages else context.new_page()
+    try:
+        page.goto(server.url + "/")
+        controlled(page)
+        devtools = context.new_cdp_session(page)
+        errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        manifest = devtools.send("Page.getAppManifest")
+    finally:
+        context.close()
+    assert errors == []
+    assert manifest["errors"] == [] and manifest["url"] == server.url + "/manifest.webmanifest"
+    assert json.loads(manifest["data"])["start_url"] == "/"
+
+
+def test_a_pushed_turn_is_shown_as_a_notification_that_names_the_game(server, new_page):
+    page = new_page()
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    page.goto(server.url + "/rules")
+    controlled(page)
+    devtools = page.context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+    devtools.send("ServiceWorker.enable")
+    page.wait_for_function("true")  # lets the registration event arrive
+    [registration] = [r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]]
+    devtools.send("ServiceWorker.deliverPushMessage", {"origin": server.url, "registrationId":
+                                                        registration["registrationId"], "data": json.dumps(PUSHED)})
+    shown = page.evaluate("""async () => {
+        const registration = await navigator.serviceWorker.ready;
+        for (let tries = 0; tries < 300; tries++) {  // the worker shows it as the push event runs: wait for it
+            const shown = await registration.getNotifications();
+            if (shown.length) return shown.map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data}));
+            await new Promise((wake) => setTimeout(wake, 50));
+        }
+        return [];
+    }""")
+    assert shown == [{"title": PUSHED["title"], "body": PUSHED["body"], "tag": "game-abc123",
+                      "data": {"url": "/game/abc123"}}]
+
+
+def test_offline_a_page_of_the_site_says_so_in_the_page_language(server, new_page):
+    page = new_page(locale="fr-FR")
+    page.goto(server.url + "/")
+    controlled(page)
+    page.context.set_offline(True)
+    try:
+        page.goto(server.url + "/rules")
+    finally:
+        page.context.set_offline(False)
+    offline = page.get_by_test_id("offline")
+    assert offline.is_visible()
+    assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.get_by_test_id("try-again").inner_text() == "Réessayer"
+    assert page.url == server.url + "/rules"  # "Try again" reloads the page that failed
