@@ -19,6 +19,7 @@ def test_the_manifest_names_the_app_opens_the_lobby_and_its_icons_exist(client):
     response = client.get("/manifest.webmanifest", headers={"Accept-Language": "de"})
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/manifest+json"
+    assert "manifest-src 'self'" in response.headers["content-security-policy"]
     manifest = response.json()
     assert manifest["name"] == "The King Is Dead" and manifest["short_name"]
     assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/", "standalone")
@@ -39,6 +40,7 @@ def test_the_service_worker_is_served_at_the_root_and_never_kept_stale(client):
     assert response.headers["content-type"].startswith("text/javascript")
     assert response.headers["cache-control"] == "no-cache"
     assert "addEventListener(\"push\"" in response.text
+    assert "worker-src 'self'" in response.headers["content-security-policy"]
 
 
 @pytest.mark.parametrize(("lang", "retry"), [("en", "Try again"), ("fr", "Réessayer"), ("de", "Erneut versuchen")])

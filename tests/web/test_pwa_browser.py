@@ -87,3 +87,26 @@ def test_offline_a_page_of_the_site_says_so_in_the_page_language(server, new_pag
     assert page.locator("html").get_attribute("lang") == "fr"
     assert page.get_by_test_id("try-again").inner_text() == "Réessayer"
     assert page.url == server.url + "/rules"  # "Try again" reloads the page that failed
+
+
+PUSH_KEY = "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U"
+"""A VAPID public key (an uncompressed P-256 point, base64url), as GET /api/account/notifications gives it."""
+
+
+def test_the_device_switch_says_why_this_browser_cannot_subscribe(server, new_page):
+    page = new_page()
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    view = {"email": None, "email_confirmed": False, "digest": True, "clock": True, "ended": False, "mail": False,
+            "push_key": PUSH_KEY, "push_devices": 0}
+    page.route("**/api/account/notifications", lambda route: route.fulfill(json=view))  # the server's push on
+    page.goto(server.url + "/")
+    page.get_by_test_id("account-name").fill("Gawain")
+    page.get_by_test_id("account-password").fill("a long enough secret")
+    page.get_by_test_id("sign-up").click()
+    switch = page.get_by_test_id("push-switch")
+    assert not switch.is_checked()
+    switch.click()
+    # Headless chromium has no push service to subscribe with: the browser's reason is said, the switch stays off
+    message = page.get_by_test_id("push-message")
+    message.filter(has_text="This browser could not subscribe to notifications: ").wait_for()
+    assert not switch.is_checked() and not switch.is_disabled()

@@ -4,6 +4,7 @@
 import { api, el, shownName } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
+import { mountPush } from "/static/push.js";
 
 let panel = null;
 let timer = null;
@@ -83,9 +84,12 @@ function showAccount(account) {
     document.body.dataset.session = "";
     await refresh();
   });
+  const device = el("div", { class: "push-device", "data-testid": "push" });
+  api("GET", "/api/account/notifications").then((view) => mountPush(device, view), () => {});  // none: no switch
   panel.replaceChildren(
     el("div", { class: "account-head" },
       el("h2", {}, t("Signed in as {name}", { name: account.name })), out),
+    device,
     el("h3", {}, t("My games")),
     el("ul", { class: "game-list", "data-testid": "my-games" }),
     el("h3", {}, t("Finished games")),
