@@ -24,8 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def controlled(page: Any) -> None:
-    """Wait until the service worker is active and controls ``page``."""
-    page.evaluate("navigator.serviceWorker.ready")
+    """Wait until the service worker is active and controls ``page`` (it claims the page that registered it)."""
     page.wait_for_function("navigator.serviceWorker.controller !== null")
 
 
