@@ -25,7 +25,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def controlled(page: Any) -> None:
     """Wait until the service worker is active and controls ``page`` (it claims the page that registered it)."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def test_chromium_finds_the_site_installable_opening_on_the_lobby(server, browser, tmp_path):
@@ -55,8 +55,12 @@ def test_a_pushed_turn_is_shown_as_a_notification_that_names_the_game(server, ne
     registrations: list[dict[str, Any]] = []
     devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
     devtools.send("ServiceWorker.enable")
-    page.wait_for_function("true")  # lets the registration event arrive
-    [registration] = [r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]]
+    for _attempt in range(100):  # the registrations are told as events
+        site = [r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]]
+        if site:
+            break
+        page.wait_for_timeout(50)
+    [registration] = site
     devtools.send("ServiceWorker.deliverPushMessage", {"origin": server.url, "registrationId":
                                                         registration["registrationId"], "data": json.dumps(PUSHED)})
     shown = page.evaluate("""async () => {
@@ -78,14 +82,16 @@ def test_offline_a_page_of_the_site_says_so_in_the_page_language(server, new_pag
     controlled(page)
     page.context.set_offline(True)
     try:
-        page.goto(server.url + "/rules")
+        page.goto(server.url + "/rules#setup")
+        assert page.get_by_test_id("offline").is_visible()
+        assert page.locator("html").get_attribute("lang") == "fr"
+        assert page.get_by_test_id("try-again").inner_text() == "Réessayer"
     finally:
         page.context.set_offline(False)
-    offline = page.get_by_test_id("offline")
-    assert offline.is_visible()
-    assert page.locator("html").get_attribute("lang") == "fr"
-    assert page.get_by_test_id("try-again").inner_text() == "Réessayer"
-    assert page.url == server.url + "/rules"  # "Try again" reloads the page that failed
+    with page.expect_navigation():  # "Try again" reloads the address that failed, its #fragment kept
+        page.get_by_test_id("try-again").click()
+    assert page.url == server.url + "/rules#setup" and page.get_by_test_id("offline").count() == 0
+    assert page.locator("main h1").count() == 1
 
 
 PUSH_KEY = "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U"

@@ -35,13 +35,16 @@ export async function mountPush(container, view) {
   const key = keyBytes(view.push_key);
   const registration = await navigator.serviceWorker.ready;
   const toggle = el("input", { type: "checkbox", "data-testid": "push-switch" });
-  const message = el("p", { class: "muted push-message", "data-testid": "push-message", role: "status" });
+  const message = el("p", { class: "push-message hidden", "data-testid": "push-message", role: "status" });
   container.replaceChildren(
     el("label", { class: "push-switch" }, toggle, " ", t("Notifications on this device")),
     el("p", { class: "muted", style: "font-size:0.85rem" },
       t("Your turn and the last hour of your time to move in slow games, even with the site closed.")),
     message);
-  const say = (text) => { message.textContent = text; };
+  const say = (text, fine = false) => {  // what went wrong stands out; what went right is said quietly
+    message.textContent = text;
+    message.className = `push-message ${text ? (fine ? "muted" : "error-box") : "hidden"}`;
+  };
 
   const subscription = await current(registration, key).catch(() => null);
   toggle.checked = subscription !== null && Notification.permission === "granted";
@@ -86,7 +89,7 @@ async function subscribe(registration, key, say) {
     say(t("The server did not record this device: {error}", { error: err.message }));
     return false;
   }
-  say(t("This device will be notified."));
+  say(t("This device will be notified."), true);
   return true;
 }
 
@@ -103,6 +106,6 @@ async function unsubscribe(registration, key, say) {
     say(t("Notifications could not be turned off: {error}", { error: err.message || String(err) }));
     return (await registration.pushManager.getSubscription()) === null;
   }
-  say(t("This device will not be notified any more."));
+  say(t("This device will not be notified any more."), true);
   return true;
 }

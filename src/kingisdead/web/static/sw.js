@@ -7,7 +7,7 @@
 
 const OFFLINE_CACHE = "kid-offline-v1";
 const OFFLINE = "/offline";
-const OFFLINE_ASSETS = [OFFLINE, "/static/style.css", "/static/favicon.svg"];
+const OFFLINE_ASSETS = [OFFLINE, "/static/style.css", "/static/favicon.svg", "/static/offline.js"];
 const ICON = "/static/icons/icon-192.png";
 
 // The offline page as the server renders it now: in the language of the browser's cookie or account.
@@ -35,7 +35,7 @@ self.addEventListener("message", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.mode === "navigate") {
+  if (request.mode === "navigate" && request.method === "GET") {  // a form's POST goes to the network untouched
     event.respondWith((async () => {
       try {
         return (await event.preloadResponse) || await fetch(request);
