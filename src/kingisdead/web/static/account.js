@@ -89,13 +89,13 @@ function showAccount(account) {
   panel.replaceChildren(
     el("div", { class: "account-head" },
       el("h2", {}, t("Signed in as {name}", { name: account.name })), out),
-    device,
     el("h3", {}, t("My games")),
     el("ul", { class: "game-list", "data-testid": "my-games" }),
     el("h3", {}, t("Finished games")),
     el("ul", { class: "game-list", "data-testid": "my-finished" }),
     el("h3", {}, t("Statistics")),
-    statistics(account));
+    statistics(account),
+    device);
 }
 
 function statistics(account) {

@@ -37,6 +37,7 @@ export async function mountPush(container, view) {
   const toggle = el("input", { type: "checkbox", "data-testid": "push-switch" });
   const message = el("p", { class: "push-message hidden", "data-testid": "push-message", role: "status" });
   container.replaceChildren(
+    el("h3", {}, t("Notifications")),
     el("label", { class: "push-switch" }, toggle, " ", t("Notifications on this device")),
     el("p", { class: "muted", style: "font-size:0.85rem" },
       t("Your turn and the last hour of your time to move in slow games, even with the site closed.")),
