@@ -35,8 +35,9 @@ from .outage import DATABASE_DOWN, database_unavailable
 from .pubsub import Listener
 from .ratings import apply_pending, keep_applied, router as ratings_router
 from .rematch import router as rematch_router
-from .routes import games, live, moves, pages, pwa, seats
+from .routes import games, live, moves, pages, seats
 from .routes.deps import STATIC, page
+from .routes.pwa import router as pwa_router
 from .security import BodyLimit, RateLimited, RateLimiter, RateLimits, SecurityHeaders
 from .service import GameService
 from .tutorial import router as tutorial_router
@@ -101,10 +102,11 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.add_middleware(LanguageMiddleware, user_language=account_language)
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
     app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
-    for make in (pages.router, pwa.router, games.router, seats.router, moves.router, live.router, account_router,
-                 ratings_router, rematch_router, clocks_router, tutorial_router):  # tutorial: /learn, the guided first game
+    for make in (pages.router, games.router, seats.router, moves.router, live.router, account_router, ratings_router,
+                 rematch_router, clocks_router, tutorial_router):  # tutorial: /learn, the guided first game
         app.include_router(make(responses))
     app.include_router(languages_router)
+    app.include_router(pwa_router(responses))  # the installable app: manifest, service worker, offline page
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
     app.mount("/static", GZipMiddleware(StaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")

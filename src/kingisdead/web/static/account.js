@@ -2,9 +2,9 @@
 // a sign-out button, "my games" (those where it is your turn first, marked), finished games and statistics.
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
 import { api, el, shownName } from "/static/common.js";
+import { mountPush } from "/static/push.js";
 import { t } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
-import { mountPush } from "/static/push.js";
 
 let panel = null;
 let timer = null;
@@ -40,6 +40,8 @@ async function refresh() {
   document.body.dataset.account = account ? account.name : "";
   if (!account) { showForm(); return; }
   showAccount(account);
+  const device = panel.appendChild(el("div", { class: "push-device", "data-testid": "push" }));  // static/push.js
+  api("GET", "/api/account/notifications").then((view) => mountPush(device, view), () => {});  // none: no switch
   await loadMyGames();
   timer = setInterval(loadMyGames, 10000);
 }
@@ -84,8 +86,6 @@ function showAccount(account) {
     document.body.dataset.session = "";
     await refresh();
   });
-  const device = el("div", { class: "push-device", "data-testid": "push" });
-  api("GET", "/api/account/notifications").then((view) => mountPush(device, view), () => {});  // none: no switch
   panel.replaceChildren(
     el("div", { class: "account-head" },
       el("h2", {}, t("Signed in as {name}", { name: account.name })), out),
@@ -94,8 +94,7 @@ function showAccount(account) {
     el("h3", {}, t("Finished games")),
     el("ul", { class: "game-list", "data-testid": "my-finished" }),
     el("h3", {}, t("Statistics")),
-    statistics(account),
-    device);
+    statistics(account));
 }
 
 function statistics(account) {
