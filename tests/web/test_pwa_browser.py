@@ -76,16 +76,32 @@ def test_a_pushed_turn_is_shown_as_a_notification_that_names_the_game(server, ne
                       "data": {"url": "/game/abc123"}}]
 
 
+KEPT_OFFLINE_LANGUAGE = """async () => {  // the language of the offline page the worker keeps, once it is there
+    for (let tries = 0; tries < 300; tries++) {
+        const kept = await caches.match("/offline");
+        const lang = kept && /<html lang="(\\w+)"/.exec(await kept.text());
+        if (lang && lang[1] === document.documentElement.lang) return lang[1];
+        await new Promise((wake) => setTimeout(wake, 50));
+    }
+    return null;
+}"""
+
+
 def test_offline_a_page_of_the_site_says_so_in_the_page_language(server, new_page):
     page = new_page(locale="fr-FR")
     page.goto(server.url + "/")
     controlled(page)
+    assert page.evaluate(KEPT_OFFLINE_LANGUAGE) == "fr"
+    # The player picks German (the language cookie): the worker fetches the offline page again, in German
+    page.context.add_cookies([{"name": "lang", "value": "de", "url": server.url}])
+    page.reload()
+    assert page.evaluate(KEPT_OFFLINE_LANGUAGE) == "de"
     page.context.set_offline(True)
     try:
         page.goto(server.url + "/rules#setup")
         assert page.get_by_test_id("offline").is_visible()
-        assert page.locator("html").get_attribute("lang") == "fr"
-        assert page.get_by_test_id("try-again").inner_text() == "Réessayer"
+        assert page.locator("html").get_attribute("lang") == "de"
+        assert page.get_by_test_id("try-again").inner_text() == "Erneut versuchen"
     finally:
         page.context.set_offline(False)
     with page.expect_navigation():  # "Try again" reloads the address that failed, its #fragment kept
