@@ -38,6 +38,7 @@ from .ratings import apply_pending, keep_applied, router as ratings_router
 from .rematch import router as rematch_router
 from .routes import games, live, moves, notifications, pages, seats
 from .routes.deps import STATIC, page
+from .routes.pwa import router as pwa_router
 from .security import BodyLimit, RateLimited, RateLimiter, RateLimits, SecurityHeaders
 from .service import GameService
 from .tutorial import router as tutorial_router
@@ -113,6 +114,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
                  rematch_router, clocks_router, tutorial_router, notifications.router):  # tutorial: /learn, the guided first game
         app.include_router(make(responses))
     app.include_router(languages_router)
+    app.include_router(pwa_router(responses))  # the installable app: manifest, service worker, offline page
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
     app.mount("/static", GZipMiddleware(StaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")

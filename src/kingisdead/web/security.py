@@ -3,7 +3,8 @@
 - :class:`BodyLimit` answers ``413`` to a request body over the limit before the
   app reads it (by its Content-Length, or by counting a streamed body).
 - :class:`SecurityHeaders` adds a Content-Security-Policy (scripts only from
-  this server, no framing), ``nosniff`` and a Referrer-Policy to every response.
+  this server, as are the service worker and the app manifest; no framing), ``nosniff`` and a
+  Referrer-Policy to every response.
 - :class:`RateLimits` counts game creations, seat joins and claims, wrong
   tokens, wrong passwords and new accounts per client address in moving windows
   (the ``limits`` library's notation and semantics), in the database's
@@ -44,7 +45,8 @@ MAX_WS_DEPTH = 4
 """Nesting of objects and lists in a WebSocket message: ``{"steps": [{...}]}`` is 3 deep."""
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+       "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'; "
+       "form-action 'self'; frame-ancestors 'none'")
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),

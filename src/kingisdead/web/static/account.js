@@ -3,6 +3,7 @@
 // statistics and the e-mail settings (email.js).
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
 import { api, el, shownName } from "/static/common.js";
+import { mountPush } from "/static/push.js";
 import { t } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
 import { gameClock } from "/static/clock.js";
@@ -42,6 +43,8 @@ async function refresh() {
   document.body.dataset.account = account ? account.name : "";
   if (!account) { showForm(); return; }
   showAccount(account);
+  const device = panel.appendChild(el("div", { class: "push-device", "data-testid": "push" }));  // static/push.js
+  api("GET", "/api/account/notifications").then((view) => mountPush(device, view), () => {});  // none: no switch
   await loadMyGames();
   timer = setInterval(loadMyGames, 10000);
 }
