@@ -240,6 +240,7 @@ def test_a_server_that_is_down_loses_nothing_and_gets_it_once_back_up(site, smtp
     assert len(site.mailbox.messages) == 1
 
 
+@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)  # several processes: PostgreSQL
 def test_two_senders_on_one_database_send_each_message_once(site, db_url):
     clients = [site.browser() for _ in range(12)]
     for number, client in enumerate(clients):
