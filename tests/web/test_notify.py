@@ -62,14 +62,19 @@ def signed_up(client: Any, name: str = "Ada", language: str | None = None) -> di
     return response.json()
 
 
+def confirmation_link(site: Any) -> str:
+    """The path of the confirmation link in the last message received."""
+    return re.search(re.escape(SITE) + r"(/email/confirm\S+)", site.mailbox.messages[-1].get_content()).group(1)
+
+
 def confirmed(site: Any, client: Any, email: str = "ada@example.org") -> str:
-    """Set the address, follow the confirmation link that arrives; the link."""
+    """Set the address, follow the confirmation link that arrives and press its page's button; the link."""
     before = len(site.mailbox.messages)
     assert client.put("/api/account/email", json={"email": email}).status_code == 200
     site.notifier.round()
     assert len(site.mailbox.messages) == before + 1
-    link = re.search(re.escape(SITE) + r"(/email/confirm\S+)", site.mailbox.messages[-1].get_content()).group(1)
-    page = client.get(link)
+    link = confirmation_link(site)
+    page = client.post(link, content="")
     assert page.status_code == 200 and email in page.text
     return link
 
@@ -107,10 +112,14 @@ def test_nothing_but_the_confirmation_goes_to_an_address_before_its_link_is_open
     site.notifier.round(datetime.now(UTC) + LATER)
     assert [m["Subject"] for m in site.mailbox.messages] == ["Confirm your address for The King Is Dead"]
     assert site.mailbox.messages[0]["To"] == "ada@example.org"
-    link = re.search(re.escape(SITE) + r"(/email/confirm\S+)", site.mailbox.messages[0].get_content()).group(1)
-    assert client.get(link).status_code == 200
+    link = confirmation_link(site)
+    assert 'data-testid="notice-action"' in client.get(link).text  # a mail scanner opening it confirms nothing
+    assert client.get("/api/account/notifications").json()["email_confirmed"] is False
+    assert client.post(link, content="").status_code == 200
     assert client.get("/api/account/notifications").json()["email_confirmed"] is True
-    assert client.get(link).status_code == 404  # a link works once
+    again = client.post(link, content="")  # opened twice: it says so again, and changes nothing
+    assert again.status_code == 200 and "ada@example.org" in again.text
+    assert client.post(link.replace("token=", "token=x"), content="").status_code == 404
     site.notifier.round(datetime.now(UTC) + LATER)
     digest = site.mailbox.messages[-1]
     assert digest["Subject"] == "1 game waits for your move" and game in digest.get_content()
@@ -130,7 +139,7 @@ def test_the_digest_lists_the_waiting_games_in_the_accounts_language(site, langu
     text = digest.get_content()
     assert digest["Subject"] == ngettext("{n} game waits for your move", "{n} games wait for your move",
                                          2).in_language(language)
-    assert _("These games wait for your move:").in_language(language) in text
+    assert ngettext("This game waits for your move:", "These games wait for your move:", 2).in_language(language) in text
     assert _("Hello {name},", name="Ada").in_language(language) in text
     assert text.index(games[1]) < text.index(games[0])
     assert f"{SITE}/game/{games[0]}" in text and f"{SITE}/game/{games[1]}" in text
@@ -152,7 +161,7 @@ def test_a_clock_warning_and_the_end_of_a_game_as_chosen(site):
     subjects = sorted(m["Subject"] for m in site.mailbox.messages[1:])
     assert subjects == sorted([f"Your time runs out soon in game {warned}", f"Game {ending} has ended"])
     ended = next(m for m in site.mailbox.messages if ending in m["Subject"]).get_content()
-    assert "You lost." in ended and "Winners: Random bot." in ended
+    assert "You lost." in ended and "Winner: random bot." in ended
     site.notifier.round()
     assert len(site.mailbox.messages) == 3
 
@@ -168,7 +177,7 @@ def test_one_click_unsubscribe_turns_off_that_kind_and_a_get_changes_nothing(sit
     url = digest["List-Unsubscribe"].strip("<>").removeprefix(SITE)
     mail_client = site.browser()  # RFC 8058: the mail client posts, with no cookie
     page = mail_client.get(url)
-    assert page.status_code == 200 and 'data-testid="unsubscribe"' in page.text
+    assert page.status_code == 200 and 'data-testid="notice-action"' in page.text
     assert client.get("/api/account/notifications").json()["digest"] is True
     answer = mail_client.post(url, content="List-Unsubscribe=One-Click",
                               headers={"Content-Type": "application/x-www-form-urlencoded"})
@@ -176,6 +185,36 @@ def test_one_click_unsubscribe_turns_off_that_kind_and_a_get_changes_nothing(sit
     view = client.get("/api/account/notifications").json()
     assert view["digest"] is False and view["clock"] is True and view["email_confirmed"] is True
     assert mail_client.post(url.replace("token=", "token=x"), content="").status_code == 404
+    bogus = mail_client.get(url.replace("kind=digest", "kind=weekly"))  # a page, not the API's JSON
+    assert bogus.status_code == 404 and 'data-testid="notice"' in bogus.text
+
+
+def test_a_new_address_waits_for_its_link_while_the_confirmed_one_still_works(site):
+    client = site.browser()
+    signed_up(client)
+    slow_game(client)
+    confirmed(site, client, "ada@example.org")
+    view = client.put("/api/account/email", json={"email": "ada@exmaple.org"}).json()  # a typo
+    assert (view["email"], view["email_confirmed"], view["confirmed_email"]) == ("ada@exmaple.org", False,
+                                                                                   "ada@example.org")
+    site.notifier.round(datetime.now(UTC) + LATER)
+    assert [m["To"] for m in site.mailbox.messages[1:]] == ["ada@exmaple.org", "ada@example.org"]  # link; digest
+    typo_link = re.search(re.escape(SITE) + r"(/email/confirm\S+)", site.mailbox.messages[1].get_content()).group(1)
+    view = client.put("/api/account/email", json={"email": "Ada@Example.org"}).json()  # back: nothing sent
+    assert (view["email"], view["email_confirmed"]) == ("ada@example.org", True)
+    assert client.post(typo_link, content="").status_code == 404  # the typo's link no longer works
+    site.notifier.round(datetime.now(UTC) + LATER)
+    assert len(site.mailbox.messages) == 3
+
+
+def test_one_address_gets_few_confirmation_links_whoever_asks(site):
+    for number in range(4):
+        client = site.browser()
+        signed_up(client, f"Stranger {number}")
+        answer = client.put("/api/account/email", json={"email": "victim@example.org"})
+        assert answer.status_code == (200 if number < 3 else 429), answer.text
+    site.notifier.round()
+    assert len(site.mailbox.messages) == 3
 
 
 def test_bad_input_is_refused_and_changes_nothing(site, db_url):
@@ -425,6 +464,32 @@ def test_push_subscriptions_are_checked(db_url, smtp_server, browsers, tmp_path)
     assert client.request("DELETE", "/api/push/subscriptions", json={"endpoint": "https://push.example/x"}
                           ).status_code == 204
     assert client.get("/api/account/notifications").json()["push_devices"] == 0
+
+
+def test_a_push_message_the_service_could_not_take_for_a_day_is_dropped(db_url, smtp_server, browsers, tmp_path):
+    generate_keys(tmp_path / "vapid.pem")
+    app = create_app(db_url, public_url="http://kid.test",
+                     notify=settings(smtp_server.port, PushSettings(tmp_path / "vapid.pem")))
+    client, device = browsers(app), Browser()
+    signed_up(client)
+    game = slow_game(client)
+    client.post("/api/push/subscriptions", json={"endpoint": "http://127.0.0.1:9/gone", "keys": device.keys})
+    notifier = app.state.notifier
+    change_game(Holder(notifier), game, move_count=2, updated_at=datetime.now(UTC))
+    notifier.round()
+    [row] = outbox(notifier.engine)
+    assert row.status == "pending" and row.attempts == 1  # nobody listens there: tried again later
+    with notifier.engine.begin() as connection:
+        connection.execute(update(OutboxRow).values(created_at=datetime.now(UTC) - timedelta(days=2)))
+    notifier.round(datetime.now(UTC) + timedelta(hours=2))
+    [row] = outbox(notifier.engine)
+    assert row.status == "dropped" and "too old" in row.error
+
+
+def test_a_key_file_that_holds_no_key_is_refused_in_words(tmp_path: Path):
+    (tmp_path / "bad.pem").write_text("garbage")
+    with pytest.raises(ValueError, match="holds no VAPID private key"):
+        PushSettings(tmp_path / "bad.pem")
 
 
 def test_kingisdead_vapid_makes_a_key_once(tmp_path: Path):

@@ -197,15 +197,18 @@ class RateHitRow(Base):
 class NotificationSettingsRow(Base):
     """An account's e-mail address and what it wants to be told (see :mod:`kingisdead.web.notify`).
 
-    ``confirm_hash``: sha256 of the secret in the confirmation link sent to ``email``; nothing else is sent
-    before ``confirmed_at`` is set. ``unsubscribe_key``: the secret of the account's one-click unsubscribe
-    links (it can only turn messages off, and is stored as it is so that each message can carry it).
+    ``email``: the confirmed address messages go to (confirmed at ``confirmed_at``), or None.
+    ``pending_email``: a new address waiting for its confirmation link (``confirm_hash``: sha256 of the
+    link's secret); nothing but that link goes to it, and ``email`` keeps working until it is confirmed.
+    ``unsubscribe_key``: the secret of the account's one-click unsubscribe links (it can only turn messages
+    off, and is stored as it is so that each message can carry it).
     """
 
     __tablename__ = "notification_settings"
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    pending_email: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
     confirm_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     confirm_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -42,6 +42,7 @@ from .db import GameRow, NotificationSettingsRow, PushSubscriptionRow, SeatRow, 
 from .i18n import Text, _, and_list, join, ngettext
 from .live_game import as_utc
 from .outage import DATABASE_DOWN
+from .views import LEVEL_TEXTS
 
 SLOW = 86_400
 """Move time limits from this many seconds up make a slow game: its players are told when it is their turn."""
@@ -55,6 +56,8 @@ CONFIRM_VALID = timedelta(days=7)
 """How long a confirmation link works."""
 CONFIRMATIONS_PER_HOUR = 3
 """Confirmation messages an account may ask for in an hour (each goes to an address it typed)."""
+STALE_PUSH = timedelta(seconds=webpush.TIME_TO_LIVE)
+"""A push message not delivered within this time is dropped: a turn or a warning that old means nothing."""
 CHOICES = ("digest", "clock", "ended")
 """The e-mail messages an account may choose."""
 
@@ -224,30 +227,32 @@ class Notifier:
         return f"{self.public_url}{path}" + (f"?{urlencode(query)}" if query else "")
 
     def _mail(self, kind: str, key: str, user: UserRow, settings: NotificationSettingsRow, subject: Text,
-              lines: list[Any], extra: dict[str, Any] | None = None) -> outbox.Message:
-        """An e-mail to ``settings.email`` in the account's language, with its one-click unsubscribe."""
+              lines: list[Any], extra: dict[str, Any] | None = None, to: str | None = None) -> outbox.Message:
+        """An e-mail to ``to`` (default: the confirmed ``settings.email``) in the account's language, with its
+        one-click unsubscribe."""
         lang = settings.language or user.language or "en"
         stop = self.link("/unsubscribe", token=settings.unsubscribe_key, kind=kind if kind in CHOICES else "all")
         body = [_("Hello {name},", name=user.name), "", *lines, "", "--",
                 _("Stop these messages with one click: {url}", url=stop),
                 _("Choose what you receive in your account, in the lobby: {url}", url=self.link("/"))]
         text = "\n".join(line.in_language(lang) if isinstance(line, Text) else str(line) for line in body)
-        content = {"to": settings.email, "subject": subject.in_language(lang), "text": text, "unsubscribe": stop,
+        content = {"to": to or settings.email, "subject": subject.in_language(lang), "text": text, "unsubscribe": stop,
                    "message_id": smtp.new_message_id(self.settings.mail), **(extra or {})}
         return outbox.Message(key, "mail", kind, user.id, content)
 
     def _digest(self, user_id: int, games: list[GameRow], context: _Context, now: datetime) -> outbox.Message:
         games = sorted(games, key=lambda g: as_utc(g.deadline) or datetime.max.replace(tzinfo=UTC))
-        lines: list[Any] = [_("These games wait for your move:"), ""]
+        lines: list[Any] = [ngettext("This game waits for your move:", "These games wait for your move:", len(games))]
         for game in games:
             deadline = as_utc(game.deadline)
+            lines.append("")
             if deadline is None:
                 lines.append(_("Game {game} against {names}: no time limit.", game=game.id,
                                names=_opponents(game, user_id)))
             else:
                 lines.append(_("Game {game} against {names}: {left} left.", game=game.id,
                                names=_opponents(game, user_id), left=duration(deadline - now)))
-            lines.extend([f"  {self.link(f'/game/{game.id}')}", ""])
+            lines.append(f"  {self.link(f'/game/{game.id}')}")
         subject = ngettext("{n} game waits for your move", "{n} games wait for your move", len(games))
         return self._mail("digest", f"digest:{user_id}:{now.date().isoformat()}", context.users[user_id],
                           context.settings[user_id], subject, lines)
@@ -264,9 +269,10 @@ class Notifier:
     def _ended(self, game: GameRow, user_id: int, context: _Context) -> outbox.Message:
         winners = set((game.result or {}).get("winners", []))
         mine = {s.seat for s in game.seats if s.user_id == user_id}
-        names = [s.name for s in game.seats if s.seat in winners]
+        names = [seat_name(s) for s in game.seats if s.seat in winners]
         lines = [_("You won.") if mine & winners else _("You lost."),
-                 _("Winners: {names}.", names=and_list(names)) if names else _("Nobody won."),
+                 ngettext("Winner: {names}.", "Winners: {names}.", len(names), names=and_list(names))
+                 if names else _("Nobody won."),
                  _("See the game and its analysis: {url}", url=self.link(f"/game/{game.id}"))]
         return self._mail("ended", f"ended:mail:{game.id}:{user_id}", context.users[user_id],
                           context.settings[user_id], _("Game {game} has ended", game=game.id), lines)
@@ -288,12 +294,13 @@ class Notifier:
                               {"subscription": sub.id, "payload": payload, "game": game.id, "move": game.move_count})
 
     def confirmation(self, user: UserRow, settings: NotificationSettingsRow, token: str) -> outbox.Message:
-        """The message with the link that confirms ``settings.email`` (``token``: the link's secret)."""
+        """The message with the link that confirms ``settings.pending_email`` (``token``: the link's secret)."""
         lines = [_("Open this link to receive messages about your games at this address:"),
                  self.link("/email/confirm", token=token), "",
                  _("If you did not ask for this, ignore this message: nothing more will be sent to you.")]
         return self._mail("confirm", f"confirm:{user.id}:{settings.confirm_hash}", user, settings,
-                          _("Confirm your address for The King Is Dead"), lines, {"confirm_hash": settings.confirm_hash})
+                          _("Confirm your address for The King Is Dead"), lines, {"confirm_hash": settings.confirm_hash},
+                          to=settings.pending_email)
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -304,14 +311,15 @@ class Notifier:
         lease = timedelta(seconds=self.settings.lease)
         retry = timedelta(seconds=self.settings.every)
         for message_id, channel in outbox.due(self.engine, now, limit):
-            if channel in down:  # that server is down: its messages wait for a later round
+            if channel in down:  # the mail server is down: its messages wait for a later round
                 continue
             row = outbox.claim(self.engine, message_id, self.claimer, datetime.now(UTC), lease)
             if row is None:
                 continue
             status, error = self._send(row)
             if status == "retry":
-                down.add(row.channel)
+                if row.channel == "mail":  # push messages go to many services: one down stops no other
+                    down.add(row.channel)
                 log.warning("notifications: %s %s not sent (%s); trying again later", row.channel, row.key, error)
                 outbox.finish(self.engine, row.id, self.claimer, "pending", datetime.now(UTC), error,
                               outbox.backoff(row.attempts, retry))
@@ -353,6 +361,8 @@ class Notifier:
     def _unwanted(self, row: Any) -> str | None:
         """Why a queued message should no longer be sent, or None."""
         content = row.content
+        if row.channel == "push" and datetime.now(UTC) - (as_utc(row.created_at) or datetime.now(UTC)) > STALE_PUSH:
+            return "too old: the push service could not be reached in time"
         with Session(self.engine) as session:
             if "move" in content:
                 game = session.get(GameRow, content["game"])
@@ -361,10 +371,12 @@ class Notifier:
             if row.channel != "mail":
                 return None
             settings = session.get(NotificationSettingsRow, row.user_id)
+            if row.kind == "confirm":
+                waiting = settings is not None and (settings.pending_email, settings.confirm_hash) == (
+                    content["to"], content["confirm_hash"])
+                return None if waiting else "the address was confirmed or changed"
             if settings is None or settings.email != content["to"]:
                 return "the address changed"
-            if row.kind == "confirm":
-                return None if settings.confirm_hash == content["confirm_hash"] else "the address was confirmed or changed"
             if not settings.confirmed_at or not getattr(settings, row.kind):
                 return "turned off"
         return None
@@ -375,7 +387,14 @@ def _bind(function: Any, *args: Any) -> Any:
 
 
 def _opponents(game: GameRow, user_id: int) -> Any:
-    return and_list([s.name for s in game.seats if s.user_id != user_id]) or "-"
+    return and_list([seat_name(s) for s in game.seats if s.user_id != user_id]) or "-"
+
+
+def seat_name(seat: SeatRow) -> Any:
+    """A seat's name as the table shows it: a bot named by default ("Beginner bot") in the reader's language."""
+    if seat.kind == "bot" and seat.bot and seat.name == f"{seat.bot.capitalize()} bot":
+        return _("{level} bot", level=LEVEL_TEXTS.get(seat.bot, (seat.bot,))[0])
+    return seat.name
 
 
 def duration(left: timedelta) -> Text:

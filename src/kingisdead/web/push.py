@@ -47,7 +47,12 @@ class PushSettings:
             if not Path(self.key_file).is_file():
                 raise ValueError(f"KINGISDEAD_VAPID_KEY: no key file at {self.key_file} (make one with "
                                  "`kingisdead vapid --out FILE`)")
-            object.__setattr__(self, "_vapid", Vapid02.from_file(str(self.key_file)))
+            try:
+                vapid = Vapid02.from_file(str(self.key_file))
+            except Exception as exc:  # py_vapid raises its own exception, or ValueError, for a file not a key
+                raise ValueError(f"KINGISDEAD_VAPID_KEY: {self.key_file} holds no VAPID private key ({exc}); "
+                                 "make one with `kingisdead vapid --out FILE`") from None
+            object.__setattr__(self, "_vapid", vapid)
         if not self.subject.startswith(("mailto:", "https:")):
             raise ValueError(f"KINGISDEAD_VAPID_SUBJECT must be a mailto: or https: URL, not {self.subject!r}")
 
@@ -63,7 +68,7 @@ class PushSettings:
     @classmethod
     def from_env(cls, key_file: str | None = None, subject: str | None = None) -> PushSettings:
         """From ``KINGISDEAD_VAPID_KEY`` (the private key's PEM file) and ``KINGISDEAD_VAPID_SUBJECT``; given
-        values win. ValueError for a missing key file or a bad subject."""
+        values win. ValueError for a missing or unreadable key file or a bad subject."""
         path = key_file or os.environ.get("KINGISDEAD_VAPID_KEY") or None
         return cls(key_file=Path(path) if path else None,
                    subject=subject or os.environ.get("KINGISDEAD_VAPID_SUBJECT") or cls.subject)

@@ -11,8 +11,8 @@ import re
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from typing import Annotated, Any
+from urllib.parse import urlencode, urlsplit
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -33,6 +33,8 @@ from .deps import page
 EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
 """An address a mail server can take: a local part without spaces or specials, and a host name."""
+CONFIRMATIONS_PER_ADDRESS = 3
+"""Confirmation links one address may get within an hour, whichever accounts ask (then 429)."""
 SUBSCRIPTIONS_PER_ACCOUNT = 20
 """Push subscriptions kept per account (the oldest goes when a new one comes)."""
 
@@ -61,15 +63,19 @@ def notifications_view(notifier: Notifier, user_id: int) -> dict[str, Any]:
         row = session.get(NotificationSettingsRow, user_id)
         devices = session.scalar(select(func.count()).select_from(PushSubscriptionRow)
                                  .where(PushSubscriptionRow.user_id == user_id)) or 0
-    return {"email": row.email if row else None, "email_confirmed": bool(row and row.email and row.confirmed_at),
+    return {"email": (row.pending_email or row.email) if row else None,
+            "email_confirmed": bool(row and row.email and not row.pending_email),
+            "confirmed_email": row.email if row else None,
             "digest": row.digest if row else True, "clock": row.clock if row else True,
             "ended": row.ended if row else False, "mail": notifier.settings.mail.enabled,
             "push_key": notifier.settings.push.public_key, "push_devices": devices}
 
 
 def set_email(notifier: Notifier, user: Any, email: str | None, lang: str) -> dict[str, Any]:
-    """Set (or with None remove) the account's address; a new one is unconfirmed and gets the confirmation
-    message. 422 ``invalid_email``, 409 ``mail_off``, 429 when asked too often."""
+    """Set (or with None remove) the account's address. A new one waits for its confirmation link, which is
+    sent to it; the confirmed address, if any, keeps receiving messages until then, and setting it again
+    drops the new one. 422 ``invalid_email``, 409 ``mail_off``, 429 when an account or an address was sent
+    confirmation links too often."""
     if email is not None:
         email = email.strip()
         if len(email) > 254 or not EMAIL.match(email):
@@ -80,15 +86,22 @@ def set_email(notifier: Notifier, user: Any, email: str | None, lang: str) -> di
     with Session(notifier.engine) as session, session.begin():
         row = _settings_row(session, user.id)
         if email is None:
-            row.email = row.confirm_hash = row.confirmed_at = None
-        elif email != row.email or not row.confirmed_at:
+            row.email = row.pending_email = row.confirm_hash = row.confirmed_at = None
+        elif row.email and email.casefold() == row.email.casefold():
+            row.pending_email = row.confirm_hash = None  # back to the confirmed address: nothing to send
+        else:
+            hour = now - timedelta(hours=1)
             asked = session.scalar(select(func.count()).select_from(OutboxRow).where(
-                OutboxRow.user_id == user.id, OutboxRow.kind == "confirm",
-                OutboxRow.created_at >= now - timedelta(hours=1))) or 0
+                OutboxRow.user_id == user.id, OutboxRow.kind == "confirm", OutboxRow.created_at >= hour)) or 0
             if asked >= CONFIRMATIONS_PER_HOUR:
                 raise RateLimited(3600, _("too many confirmation messages: try again in an hour"))
+            others = session.scalar(select(func.count()).select_from(NotificationSettingsRow).where(
+                func.lower(NotificationSettingsRow.pending_email) == email.lower(),
+                NotificationSettingsRow.user_id != user.id, NotificationSettingsRow.confirm_sent_at >= hour)) or 0
+            if others >= CONFIRMATIONS_PER_ADDRESS:
+                raise RateLimited(3600, _("this address was sent confirmation links lately: try again in an hour"))
             token = secrets.token_urlsafe(32)
-            row.email, row.confirm_hash, row.confirm_sent_at, row.confirmed_at = email, _hash(token), now, None
+            row.pending_email, row.confirm_hash, row.confirm_sent_at = email, _hash(token), now
             row.language = lang
             session.flush()
             outbox.queue(session.connection(), [notifier.confirmation(user, row, token)], now)
@@ -104,14 +117,19 @@ def set_choices(notifier: Notifier, user_id: int, choices: dict[str, bool]) -> d
 
 
 def confirm(notifier: Notifier, token: str) -> str | None:
-    """Confirm the address whose link carries ``token``; the address, or None for an unknown or old link."""
+    """Confirm the address whose link carries ``token`` (again: nothing changes); the address, or None for
+    an unknown link or one over a week old."""
     now = datetime.now(UTC)
     with Session(notifier.engine) as session, session.begin():
         row = session.scalar(select(NotificationSettingsRow)
                              .where(NotificationSettingsRow.confirm_hash == _hash(token)))
-        if row is None or not row.email or now - (as_utc(row.confirm_sent_at) or now) > CONFIRM_VALID:
+        if row is None:
             return None
-        row.confirmed_at, row.confirm_hash = now, None
+        if row.pending_email is None:  # this link confirmed the address already
+            return row.email
+        if now - (as_utc(row.confirm_sent_at) or now) > CONFIRM_VALID:
+            return None
+        row.email, row.pending_email, row.confirmed_at = row.pending_email, None, now
         return row.email
 
 
@@ -123,7 +141,7 @@ def unsubscribe(notifier: Notifier, token: str, kind: str) -> bool:
         if row is None or not secrets.compare_digest(row.unsubscribe_key, token):
             return False
         if kind == "all":
-            row.email = row.confirm_hash = row.confirmed_at = None
+            row.email = row.pending_email = row.confirm_hash = row.confirmed_at = None
         else:
             setattr(row, kind, False)
         return True
@@ -205,7 +223,13 @@ class Endpoint(BaseModel):
 
 
 Token = Annotated[str, Query(max_length=100, description="the secret of the message's link")]
-Kind = Annotated[Literal["digest", "clock", "ended", "all"], Query(description="what to stop; all: every e-mail")]
+Kind = Annotated[str, Query(max_length=20, description="what to stop: digest, clock, ended; all: every e-mail")]
+
+
+def _unknown_link(request: Request) -> HTMLResponse:
+    return page("notice.html", request, 404, title=_("This link does not work"),
+                text=_("This unsubscribe link is unknown. Sign in and choose what you receive in your account, "
+                       "in the lobby."))
 
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
@@ -255,6 +279,13 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
 
     @api.get("/email/confirm", include_in_schema=False)
     async def confirm_page(token: Token, request: Request) -> HTMLResponse:
+        """A page with the button (a link opened by a mail scanner must not confirm an address)."""
+        return page("notice.html", request, title=_("Confirm your address?"),
+                    text=_("Messages about your games will go to this address once you confirm it."),
+                    action=f"/email/confirm?{urlencode({'token': token})}", button=_("Confirm my address"))
+
+    @api.post("/email/confirm", include_in_schema=False)
+    async def confirm_now(token: Token, request: Request) -> HTMLResponse:
         email = await asyncio.to_thread(confirm, _notifier(request), token)
         if email is None:
             return page("notice.html", request, 404, title=_("This link does not work"),
@@ -267,17 +298,17 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     @api.get("/unsubscribe", include_in_schema=False)
     async def unsubscribe_page(token: Token, kind: Kind, request: Request) -> HTMLResponse:
         """A page with the button (a link opened by a mail scanner must not unsubscribe anyone)."""
+        if kind not in UNSUBSCRIBE_TEXTS:
+            return _unknown_link(request)
         return page("notice.html", request, title=_("Stop these messages?"), text=UNSUBSCRIBE_TEXTS[kind],
-                    action=f"/unsubscribe?token={token}&kind={kind}")
+                    action=f"/unsubscribe?{urlencode({'token': token, 'kind': kind})}",
+                    button=_("Stop these messages"))
 
     @api.post("/unsubscribe", include_in_schema=False)
     async def unsubscribe_now(token: Token, kind: Kind, request: Request) -> HTMLResponse:
         """The one-click unsubscribe (RFC 8058): the mail client or the page's button posts here."""
-        done = await asyncio.to_thread(unsubscribe, _notifier(request), token, kind)
-        if not done:
-            return page("notice.html", request, 404, title=_("This link does not work"),
-                        text=_("This unsubscribe link is unknown. Sign in and choose what you receive in your "
-                               "account, in the lobby."))
+        if kind not in UNSUBSCRIBE_TEXTS or not await asyncio.to_thread(unsubscribe, _notifier(request), token, kind):
+            return _unknown_link(request)
         return page("notice.html", request, title=_("Done"), text=UNSUBSCRIBED_TEXTS[kind])
 
     return api

@@ -29,7 +29,8 @@ def manifest(lang: str) -> dict[str, Any]:
         "id": "/",
         "name": "The King Is Dead",
         "short_name": "King Is Dead",
-        "description": _("Play The King Is Dead, the board game of Britain after the Romans, with friends or bots."),
+        "description": _("Play The King Is Dead, the board game of Britain after the Romans, with friends or bots."
+                         ).in_language(lang),
         "lang": lang,
         "dir": "ltr",
         "start_url": "/",

@@ -59,9 +59,12 @@ export function emailSettings() {
   };
 
   const address = () => {
-    const state = view.email_confirmed
-      ? t("{email}: confirmed", { email: view.email })
-      : t("Waiting for confirmation: we sent a link to {email}. Open it to receive messages there.", { email: view.email });
+    let state;
+    if (view.email_confirmed) state = t("{email}: confirmed", { email: view.email });
+    else if (view.confirmed_email) {  // a new address waits for its link: the confirmed one still works
+      state = t("Waiting for confirmation: we sent a link to {email}. Until it is opened, messages still go to {confirmed}.",
+                { email: view.email, confirmed: view.confirmed_email });
+    } else state = t("Waiting for confirmation: we sent a link to {email}. Open it to receive messages there.", { email: view.email });
     const button = (label, testid, onClick) => {
       const b = el("button", { class: "btn secondary small", type: "button", "data-testid": testid }, label);
       b.addEventListener("click", onClick);
@@ -73,6 +76,10 @@ export function emailSettings() {
     ];
     if (!view.email_confirmed) {
       buttons.unshift(button(t("Send the link again"), "email-resend", () => change("PUT", "/api/account/email", { email: view.email })));
+      if (view.confirmed_email) {
+        buttons.push(button(t("Keep {email}", { email: view.confirmed_email }), "email-keep",
+                            () => change("PUT", "/api/account/email", { email: view.confirmed_email })));
+      }
     }
     return el("div", { class: "email-address" },
       el("p", { "data-testid": "email-state", "data-confirmed": view.email_confirmed ? "yes" : "no" }, state),

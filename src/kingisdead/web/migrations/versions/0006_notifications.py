@@ -25,6 +25,7 @@ def upgrade() -> None:
         "notification_settings",
         sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
         sa.Column("email", sa.String(254), nullable=True),
+        sa.Column("pending_email", sa.String(254), nullable=True, index=True),
         sa.Column("confirm_hash", sa.String(64), nullable=True, index=True),
         sa.Column("confirm_sent_at", _WHEN, nullable=True),
         sa.Column("confirmed_at", _WHEN, nullable=True),
