@@ -102,6 +102,8 @@ def test_offline_a_page_of_the_site_says_so_in_the_page_language(server, new_pag
         assert page.get_by_test_id("offline").is_visible()
         assert page.locator("html").get_attribute("lang") == "de"
         assert page.get_by_test_id("try-again").inner_text() == "Erneut versuchen"
+        # its own files ("?offline") come from the worker's cache: the style sheet is there
+        assert page.evaluate("() => [...document.styleSheets].some((sheet) => sheet.cssRules.length > 0)")
     finally:
         page.context.set_offline(False)
     with page.expect_navigation():  # "Try again" reloads the address that failed, its #fragment kept

@@ -7,7 +7,8 @@
 
 const OFFLINE_CACHE = "kid-offline-v1";
 const OFFLINE = "/offline";
-const OFFLINE_ASSETS = [OFFLINE, "/static/style.css", "/static/favicon.svg", "/static/offline.js"];
+// The offline page's own files, marked "?offline" so that the worker never stands between a live page and its files.
+const OFFLINE_ASSETS = [OFFLINE, "/static/style.css?offline", "/static/favicon.svg?offline", "/static/offline.js?offline"];
 const ICON = "/static/icons/icon-192.png";
 
 // The offline page as the server renders it now: in the language of the browser's cookie or account.
@@ -46,10 +47,11 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   const url = new URL(request.url);
-  if (request.method === "GET" && url.origin === self.location.origin && OFFLINE_ASSETS.includes(url.pathname)) {
+  const kept = url.pathname + url.search;
+  if (request.method === "GET" && url.origin === self.location.origin && OFFLINE_ASSETS.includes(kept)) {
     // What the offline page needs: the network's copy while there is one.
     event.respondWith(fetch(request).catch(async () =>
-      (await caches.match(url.pathname, { cacheName: OFFLINE_CACHE })) || Response.error()));
+      (await caches.match(kept, { cacheName: OFFLINE_CACHE })) || Response.error()));
   }
 });
 
