@@ -136,6 +136,26 @@ def test_opponent_moves_marked_struggle_banner_and_auto_taken_choices(server, op
         shoot(page, "table-resolution-banner-phone")
 
 
+def test_a_click_pressed_while_the_table_redraws_is_not_lost(server, open_page):
+    """A click counts only where its press and its release land: the end of an opponent's move shown (a redraw of
+    the table, STEP_MS after it arrives) falling between them must not swallow the click on a card."""
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), human("Morgan")], seed=11)
+        page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+        page.wait_for_function("() => document.body.dataset.turn === 'you'")
+        play_as(client, game, 0, "pass")
+        page.wait_for_function("() => +document.body.dataset.move === 1")
+        play_as(client, game, 1, opponent_card_move(game, client, 1))
+        page.wait_for_selector("[data-testid=stepping]")  # the move is being shown: the redraw comes in 1.2 s
+        card = page.locator("[data-testid=hand-card].playable").first.bounding_box()
+        page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+        page.mouse.down()
+        page.wait_for_timeout(2_000)
+        page.mouse.up()
+        page.wait_for_selector("[data-testid=choice], [data-testid=confirm]", timeout=5_000)
+        assert not page.locator("[data-testid=stepping]").count()  # the redraw held back ran after the click
+
+
 def test_moves_of_several_bots_are_stepped_and_skippable(server, open_page):
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Arthur"), bot(), bot(), bot()], seed=11, first_player=1)

@@ -2,7 +2,7 @@
 // a sign-out button, "my games" (those where it is your turn first, marked, each with its clock), finished games,
 // statistics and the e-mail settings (email.js).
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
-import { api, el, shownName } from "/static/common.js";
+import { api, el, shownName, redraw } from "/static/common.js";
 import { mountPush } from "/static/push.js";
 import { t } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
@@ -130,8 +130,10 @@ async function loadMyGames() {
   if (!list || !finished) return;
   const running = games.filter((g) => g.status !== "finished");
   const done = games.filter((g) => g.status === "finished");
-  list.replaceChildren(...(running.length ? running.map(item) : [el("li", { class: "muted" }, t("No running games: create one."))]));
-  finished.replaceChildren(...(done.length ? done.map(item) : [el("li", { class: "muted" }, t("None yet."))]));
+  redraw(() => {  // refreshed every 10 s: a click on a game is kept
+    list.replaceChildren(...(running.length ? running.map(item) : [el("li", { class: "muted" }, t("No running games: create one."))]));
+    finished.replaceChildren(...(done.length ? done.map(item) : [el("li", { class: "muted" }, t("None yet."))]));
+  });
 }
 
 function item(game) {

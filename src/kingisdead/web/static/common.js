@@ -68,6 +68,30 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// ---------- redraws that keep clicks ----------
+// A browser fires a click only on the node both the press and the release landed on: a redraw between them (a
+// view from the server, the end of an opponent's move shown, a list refreshed) would swallow the click. While a
+// pointer is down, redraws wait, and run just after the release's click.
+const pressed = new Set();  // the pointers down now
+const held = new Set();     // the redraws waiting for their release
+function releaseRedraws() {
+  if (pressed.size) return;
+  const due = [...held];
+  held.clear();
+  for (const draw of due) draw();
+}
+addEventListener("pointerdown", (event) => pressed.add(event.pointerId), true);
+for (const type of ["pointerup", "pointercancel"]) {
+  addEventListener(type, (event) => { pressed.delete(event.pointerId); setTimeout(releaseRedraws); }, true);
+}
+addEventListener("blur", () => { pressed.clear(); releaseRedraws(); });  // a release the page never heard of
+
+// Run `draw` now, or once no pointer is down (the same function asked twice meanwhile runs once).
+export function redraw(draw) {
+  if (pressed.size) held.add(draw);
+  else draw();
+}
+
 let toastTimer = null;
 export function toast(message) {
   const box = document.getElementById("toast");

@@ -2,7 +2,7 @@
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
 import { drawBoard, useBoard, cube, PLAYER_COLOURS } from "/static/board.js";
-import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, resultTitle, knowLevels, levelLabel } from "/static/common.js";
+import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, resultTitle, knowLevels, levelLabel, redraw } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
@@ -168,7 +168,10 @@ function show(v, fresh = false) {
   if (myTurn && !build.options && !replay) loadOptions([]);
 }
 
-function render() {
+// Every redraw waits for a pointer held down to be released (common.js redraw): a click is never lost to it.
+function render() { redraw(drawTable); }
+
+function drawTable() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
@@ -197,7 +200,9 @@ function announceTable() {
 
 // A step of building a move changes only the board's preview, the region cards and the action bar: redrawing
 // just these keeps a click well under a frame's budget (the log and the players force a layout of the page).
-function renderBuild() {
+function renderBuild() { redraw(drawBuild); }
+
+function drawBuild() {
   const shown = build.options && build.options.preview ? build.options.preview : view.table;
   renderMap(shown);
   $("preview-flag").classList.toggle("hidden", shown === view.table);

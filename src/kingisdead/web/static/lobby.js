@@ -1,5 +1,5 @@
 // The lobby: create a game, hand out invite links, list games to join, watch or replay.
-import { api, el, myGames, saveTokens, toast, seatLabel, knowLevels, levelLabel } from "/static/common.js";
+import { api, el, myGames, saveTokens, toast, seatLabel, knowLevels, levelLabel, redraw } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { mountAccount } from "/static/account.js";
 import { levelRating, loadRatings, mountLeaderboard, mountRatedOption, ratedChosen } from "/static/leaderboard.js";
@@ -191,7 +191,7 @@ async function loadGames() {
       el("span", { class: "actions" }, ...actions));
   });
   if (!items.length) items.push(el("li", { class: "muted" }, tab === "mine" ? t("No games yet: create one.") : t("None right now.")));
-  $("games").replaceChildren(...items);
+  redraw(() => $("games").replaceChildren(...items));  // refreshed every 5 s: a click on Join is kept
 }
 
 async function joinGame(id) {
