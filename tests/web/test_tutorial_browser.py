@@ -8,6 +8,7 @@ build/test-output/web/screenshots/; docs/img/tutorial-*.png are copies of them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import httpx
@@ -134,6 +135,45 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
         assert page.locator("[data-testid=play-again]").is_hidden()  # no rematch against a scripted tutor
         assert lang == "en" or untranslated(page, lang) == []
         assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_next_pressed_before_the_table_shows_the_game_waits_for_it(browser, server: Server):
+    """The tutorial's box draws before the table (game.js asks the server several times first): a learner who
+    presses Next through the opening steps meanwhile reaches the first move step, which waits for the table."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    held: list = []  # the table's requests, held back until let_go is set
+    let_go = threading.Event()
+
+    def hold(route) -> None:
+        if let_go.is_set():
+            route.continue_()
+        else:
+            held.append(route)
+
+    try:
+        page.goto(server.url + "/learn")
+        page.wait_for_url("**/game/*")
+        page.route("**/api/games/*", hold)  # the table's views, held back
+        page.reload()
+        page.wait_for_selector("#tutorial[data-wait=next]")
+        while page.get_attribute("#tutorial", "data-wait") == "next":
+            step = page.get_attribute("#tutorial", "data-step")
+            page.click("[data-testid=tutorial-next]")
+            page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step", arg=step)
+        assert page.get_attribute("#tutorial", "data-wait") == "tutor"
+        assert page.text_content("[data-testid=tutorial-step]") == "The table is being set…"
+        assert held and not errors, errors
+        let_go.set()
+        for route in held:
+            route.continue_()
+        page.wait_for_selector("#tutorial[data-wait=move] [data-testid=tutorial-clicks]")
+        assert page.get_attribute("#tutorial", "data-step") == "3" and not errors, errors
     finally:
         context.close()
 

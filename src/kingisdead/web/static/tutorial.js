@@ -166,7 +166,8 @@ function render() {
         el("a", { class: "btn secondary", href: "/learn?again=1" }, t("Start the tutorial again"))));
     return;
   }
-  const ready = moved() >= needed(s);
+  // A step that asks for a move waits for the table to show the game (the learner may press Next before it does).
+  const ready = moved() >= needed(s) && (table !== null || s.move === undefined);
   box.dataset.step = String(saved.step);
   box.dataset.wait = !ready ? "tutor" : s.move !== undefined ? "move" : "next";
   const focus = document.getElementById(s.focus);
@@ -180,7 +181,8 @@ function render() {
   if (ready && s.card !== undefined) {
     parts.push(cardFace(s.card, names.facts, names.cards, { size: "small", attrs: { "data-testid": "tutorial-card", "data-card": s.card } }));
   }
-  parts.push(el("p", { "data-testid": "tutorial-step" }, ready ? s.text(names) : t("{tutor} is playing…", { tutor: names.tutor })));
+  parts.push(el("p", { "data-testid": "tutorial-step" }, ready ? s.text(names)
+    : table === null ? t("The table is being set…") : t("{tutor} is playing…", { tutor: names.tutor })));
   if (ready && s.move !== undefined) {
     const want = wanted();
     const clicks = [...script[s.move].steps, { kind: "confirm", value: -1 }];
