@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 import test_browser
@@ -191,7 +193,9 @@ def test_the_explanations_speak_the_second_editions_names():
 
 def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_server, new_page):
     """The lobby's edition choice makes a second-edition game; its table draws the second edition's board, hand
-    and log, and the game is played to its end by clicks (test_browser's helpers)."""
+    and log; four turns are played by clicks (test_browser's helpers, which play a first-edition game to its end
+    by clicks), the rest by the same seat's passes through the API, and the table shows the end in the second
+    edition's words."""
     from test_browser import play_turn, shoot, wait_for_turn
 
     server = browser_server
@@ -218,13 +222,21 @@ def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_ser
     hand = page.locator("[data-testid=hand-card] .title").all_text_contents()
     assert "Negotiate" in hand and "Scottish Support" in hand and "Crown" not in hand
     shoot(page, "table-second-edition-start")
-    while turn == "you":
+    while turn == "you" and turns < 4:
         before = play_turn(page, with_card=turns % 2 == 0)
         turns += 1
-        if turns == 4:
-            shoot(page, "table-second-edition-mid")
         turn = wait_for_turn(page, before)
-    assert turn == "over"
+    shoot(page, "table-second-edition-mid")
+    game_id = page.url.rsplit("/", 1)[1]
+    token = json.loads(page.evaluate(f"() => localStorage.getItem('kid:tokens:{game_id}')"))[0]
+    with httpx.Client(base_url=server.url, headers=auth(token), timeout=30) as http:
+        while (view := http.get(f"/api/games/{game_id}").json())["status"] != "finished":
+            if view["table"]["to_move"] == view["you"]:
+                answer = http.post(f"/api/games/{game_id}/moves", json={"move": "pass", "move_number": view["move_number"]})
+                assert answer.status_code == 200, answer.text
+            else:
+                time.sleep(0.05)
+    page.wait_for_function("() => document.body.dataset.turn === 'over'")
     title = page.locator("[data-testid=result-title]").inner_text()
     assert "Saxon" not in title and "Saxon" not in page.locator("[data-testid=result]").inner_text()
     shoot(page, "table-second-edition-end")
