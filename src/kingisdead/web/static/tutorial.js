@@ -195,7 +195,8 @@ function render() {
   if (s.move === undefined) {
     const next = el("button", { class: "btn", "data-testid": "tutorial-next", disabled: ready ? null : "" },
       saved.step === STEPS.length - 1 ? t("Finish") : t("Next"));
-    next.addEventListener("click", () => { saved.step += 1; refusal = ""; save(); render(); reply(); });
+    // advance: a step whose move was made already (the game went on in another tab) is passed over
+    next.addEventListener("click", () => { saved.step += 1; refusal = ""; advance(); render(); reply(); });
     parts.push(el("div", { class: "buttons" }, next));
   }
   box.replaceChildren(...parts);
