@@ -62,12 +62,24 @@ def move_number(page) -> int:
     return int(page.get_attribute("body", "data-move") or -1)
 
 
+TUTORIAL_SCREEN = {"width": 1366, "height": 900}
+
+
+def next_until_move_or_done(page) -> None:
+    """Press Next through the steps that only tell, up to one that asks for a move (or waits), or the end."""
+    while page.get_attribute("#tutorial", "data-wait") == "next":
+        step = page.get_attribute("#tutorial", "data-step")
+        page.click("[data-testid=tutorial-next]")
+        page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step "
+                               "|| document.getElementById('tutorial').dataset.wait === 'done'", arg=step)
+
+
 # Each edition's tutorial is played by clicks in English; the translated one in the test after this.
 @pytest.mark.parametrize(("edition", "lang"), [("first", "en"), ("second", "en")])
 def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str, lang: str):
     moves = httpx.get(server.url + "/api/learn", params={"edition": edition}).json()["moves"]
     shots = edition == "first" and lang == "en"  # docs/img's copies
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale=f"{lang}-{lang.upper()}",
+    context = browser.new_context(viewport=TUTORIAL_SCREEN, locale=f"{lang}-{lang.upper()}",
                                   reduced_motion="reduce")
     context.set_default_timeout(30_000)
     page = context.new_page()
@@ -141,66 +153,48 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
         context.close()
 
 
-def test_the_tutorial_speaks_french_from_its_first_step_to_its_end(browser, server: Server):
+def test_the_tutorial_speaks_french_from_its_first_step_to_its_end(new_page, server: Server):
     """French stands for the translated tutorials (tools/i18n.py check proves every German text is there too):
     its steps, a refusal and its end carry no English. The clicks are the English runs' job: here the moves after
     the refusal up to the last go through the API, the tutorial's page closed meanwhile, /learn resumes the game
     and the learner's last move is clicked."""
     moves = httpx.get(server.url + "/api/learn").json()["moves"]
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="fr-FR", reduced_motion="reduce")
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        page.goto(server.url + "/")
-        page.click("[data-testid=learn-start]")
-        page.wait_for_selector("#tutorial[data-wait=next] [data-testid=tutorial-step]")
-        assert untranslated(page, "fr") == []
-        while page.get_attribute("#tutorial", "data-wait") == "next":
-            step = page.get_attribute("#tutorial", "data-step")
-            page.click("[data-testid=tutorial-next]")
-            page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step", arg=step)
-        page.click("[data-testid=pass]")
-        assert REFUSED["first", "fr"] in page.text_content("[data-testid=tutorial-refusal]")
-        assert untranslated(page, "fr") == []
-        saved = json.loads(page.evaluate("() => localStorage.getItem('kid:tutorial')"))
-        learner = json.loads(page.evaluate(f"() => localStorage.getItem('kid:tokens:{saved['id']}')"))[0]
-        page.goto("about:blank")
-        for number, move in enumerate(moves[:-1]):
-            answer = httpx.post(f"{server.url}/api/games/{saved['id']}/moves",
-                                json={"move": move["move"], "move_number": number},
-                                headers=auth(learner if move["seat"] == 0 else saved["tutor"]))
-            assert answer.status_code == 200, answer.text
-        page.goto(server.url + "/learn")
-        for wanted in ("move", "done"):  # the last move (a pass), then the result's step
-            page.wait_for_selector("#tutorial:is([data-wait=next], [data-wait=move])")
-            while page.get_attribute("#tutorial", "data-wait") == "next":
-                step = page.get_attribute("#tutorial", "data-step")
-                page.click("[data-testid=tutorial-next]")
-                page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step "
-                                       "|| document.getElementById('tutorial').dataset.wait === 'done'", arg=step)
-            assert page.get_attribute("#tutorial", "data-wait") == wanted
-            if wanted == "move":
-                assert moves[-1]["steps"] == [{"kind": "pass", "value": -1}]
-                page.click("[data-testid=pass]")
-                page.click("[data-testid=confirm]")
-                page.wait_for_function("n => Number(document.body.dataset.move) === n", arg=len(moves))
-        assert page.get_attribute("body", "data-turn") == "over"
-        assert untranslated(page, "fr") == []
-        assert not errors, errors
-    finally:
-        context.close()
+    page = new_page(TUTORIAL_SCREEN, server.url + "/", locale="fr-FR")
+    page.click("[data-testid=learn-start]")
+    page.wait_for_selector("#tutorial[data-wait=next] [data-testid=tutorial-step]")
+    assert untranslated(page, "fr") == []
+    next_until_move_or_done(page)
+    page.wait_for_selector("#tutorial[data-wait=move]")  # once the table shows the game
+    page.click("[data-testid=pass]")
+    assert REFUSED["first", "fr"] in page.text_content("[data-testid=tutorial-refusal]")
+    assert untranslated(page, "fr") == []
+    saved = json.loads(page.evaluate("() => localStorage.getItem('kid:tutorial')"))
+    learner = json.loads(page.evaluate(f"() => localStorage.getItem('kid:tokens:{saved['id']}')"))[0]
+    page.goto("about:blank")
+    for number, move in enumerate(moves[:-1]):
+        answer = httpx.post(f"{server.url}/api/games/{saved['id']}/moves",
+                            json={"move": move["move"], "move_number": number},
+                            headers=auth(learner if move["seat"] == 0 else saved["tutor"]))
+        assert answer.status_code == 200, answer.text
+    page.goto(server.url + "/learn")
+    page.wait_for_selector("#tutorial:is([data-wait=next], [data-wait=move])")
+    next_until_move_or_done(page)
+    assert page.get_attribute("#tutorial", "data-wait") == "move"
+    assert moves[-1]["steps"] == [{"kind": "pass", "value": -1}]  # the last move, clicked
+    page.click("[data-testid=pass]")
+    page.click("[data-testid=confirm]")
+    page.wait_for_function("n => Number(document.body.dataset.move) === n", arg=len(moves))
+    page.wait_for_selector("#tutorial[data-wait=next]")  # the result's step
+    next_until_move_or_done(page)
+    assert page.get_attribute("#tutorial", "data-wait") == "done"
+    assert page.get_attribute("body", "data-turn") == "over"
+    assert untranslated(page, "fr") == []
 
 
-def test_next_pressed_before_the_table_shows_the_game_waits_for_it(browser, server: Server):
+def test_next_pressed_before_the_table_shows_the_game_waits_for_it(new_page, server: Server):
     """The tutorial's box draws before the table (game.js asks the server several times first): a learner who
     presses Next through the opening steps meanwhile reaches the first move step, which waits for the table."""
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, reduced_motion="reduce")
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = new_page(TUTORIAL_SCREEN, server.url + "/learn")
     held: list = []  # the table's requests, held back until let_go is set
     let_go = threading.Event()
 
@@ -210,26 +204,19 @@ def test_next_pressed_before_the_table_shows_the_game_waits_for_it(browser, serv
         else:
             held.append(route)
 
-    try:
-        page.goto(server.url + "/learn")
-        page.wait_for_url("**/game/*")
-        page.route("**/api/games/*", hold)  # the table's views, held back
-        page.reload()
-        page.wait_for_selector("#tutorial[data-wait=next]")
-        while page.get_attribute("#tutorial", "data-wait") == "next":
-            step = page.get_attribute("#tutorial", "data-step")
-            page.click("[data-testid=tutorial-next]")
-            page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step", arg=step)
-        assert page.get_attribute("#tutorial", "data-wait") == "tutor"
-        assert page.text_content("[data-testid=tutorial-step]") == "The table is being set…"
-        assert held and not errors, errors
-        let_go.set()
-        for route in held:
-            route.continue_()
-        page.wait_for_selector("#tutorial[data-wait=move] [data-testid=tutorial-clicks]")
-        assert page.get_attribute("#tutorial", "data-step") == "3" and not errors, errors
-    finally:
-        context.close()
+    page.wait_for_url("**/game/*")
+    page.route("**/api/games/*", hold)  # the table's views, held back
+    page.reload()
+    page.wait_for_selector("#tutorial[data-wait=next]")
+    next_until_move_or_done(page)
+    assert page.get_attribute("#tutorial", "data-wait") == "tutor"
+    assert page.text_content("[data-testid=tutorial-step]") == "The table is being set…"
+    assert held and not page.errors, page.errors
+    let_go.set()
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("#tutorial[data-wait=move] [data-testid=tutorial-clicks]")
+    assert page.get_attribute("#tutorial", "data-step") == "3"
 
 
 def test_on_a_phone_the_step_and_its_refusal_stay_in_view_above_the_map(browser, server: Server):
@@ -244,11 +231,9 @@ def test_on_a_phone_the_step_and_its_refusal_stay_in_view_above_the_map(browser,
 
     try:
         page.goto(server.url + "/learn")
-        page.wait_for_selector("#tutorial[data-wait]")
-        while page.get_attribute("#tutorial", "data-wait") != "move":
-            step = page.get_attribute("#tutorial", "data-step")
-            page.click("[data-testid=tutorial-next]")
-            page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step", arg=step)
+        page.wait_for_selector("#tutorial[data-wait=next]")
+        next_until_move_or_done(page)
+        page.wait_for_selector("#tutorial[data-wait=move]")  # once the table shows the game
         moves = httpx.get(server.url + "/api/learn").json()["moves"]
         page.click("[data-testid=pass]")  # refused: the step asks for a card
         in_view("[data-testid=tutorial-refusal]")
