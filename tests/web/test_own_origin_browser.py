@@ -71,5 +71,7 @@ def test_the_table_lobby_and_learn_load_only_from_the_app_and_nothing_fails(serv
         assert not elsewhere, f"{name} loads from another origin: {elsewhere}"
         assert not page.evaluate("() => window.__blocked"), f"{name}: {page.evaluate('() => window.__blocked')}"
         assert not page.evaluate("() => [...document.fonts].filter((f) => f.status === 'error').map((f) => f.family)")
+        if urlsplit(page.url).path != urlsplit(path).path:  # /learn goes on to its table: what it left is cut short
+            broken[:] = [failure for failure in broken if not failure.startswith("net::ERR_ABORTED ")]
         assert not broken and not page.failed, f"{name}: {broken} {page.failed}"
         requested.clear()
