@@ -240,9 +240,10 @@ def smtp_server() -> Iterator[Any]:
     class Server:
         def __init__(self) -> None:
             self.port, self.mailbox, self.controller = port, mailbox, None
+            self.utf8 = True  # False: a relay without SMTPUTF8 (from the next start)
 
         def start(self) -> Server:
-            self.controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+            self.controller = Controller(mailbox, hostname="127.0.0.1", port=port, enable_SMTPUTF8=self.utf8)
             self.controller.start()
             return self
 

@@ -126,7 +126,7 @@ def send(settings: MailSettings, mail: EmailMessage, deadline: float | None = No
         try:
             client.connect(settings.host, settings.port)
         except (smtplib.SMTPException, OSError) as exc:
-            raise Unreachable(f"{type(exc).__name__}: {exc}") from None
+            raise Unreachable(_why(exc, passed, deadline or settings.timeout)) from None
         with client:
             if settings.tls == "starttls":
                 client.starttls(context=context)
@@ -141,11 +141,13 @@ def send(settings: MailSettings, mail: EmailMessage, deadline: float | None = No
     except smtplib.SMTPNotSupportedError as exc:  # a non-ASCII address, a server without SMTPUTF8
         raise Refused(f"the mail server cannot take this address ({exc})") from None
     except (smtplib.SMTPException, OSError) as exc:
-        if passed.is_set():
-            raise TryLater(f"no answer within {deadline or settings.timeout:.0f} s") from None
-        raise TryLater(f"{type(exc).__name__}: {exc}") from None
+        raise TryLater(_why(exc, passed, deadline or settings.timeout)) from None
     finally:
         watchdog.cancel()
+
+
+def _why(exc: BaseException, passed: threading.Event, deadline: float) -> str:
+    return f"no answer within {deadline:g} s" if passed.is_set() else f"{type(exc).__name__}: {exc}"
 
 
 def _cut(client: smtplib.SMTP, passed: threading.Event) -> None:

@@ -119,7 +119,7 @@ class PushSettings:
                     response = await http.post(url, content=encoded["body"], headers=headers,
                                                extensions={"sni_hostname": target.host})
         except TimeoutError:
-            raise TryLater(f"no answer within {deadline:.0f} s") from None
+            raise TryLater(f"no answer within {deadline:g} s") from None
         except (BadEndpoint, httpx.HTTPError):
             raise TryLater("the push service could not be reached") from None
         status = response.status_code
