@@ -101,11 +101,12 @@ def test_a_push_service_that_drips_its_answer_holds_no_other_message(db_url, smt
     change_game(Holder(notifier), game, move_count=2, updated_at=datetime.now(UTC))
     assert notifier.queue_due(datetime.now(UTC)) == 1  # the push message is first in the outbox
     client.put("/api/account/email", json={"email": "ada@example.org"})  # then a confirmation
-    sender = threading.Thread(target=notifier.deliver, args=(datetime.now(UTC),))
+    sender = threading.Thread(target=notifier.deliver, args=(datetime.now(UTC),), daemon=True)
     sender.start()
     assert wait_for(lambda: len(smtp_server.mailbox.messages) == 1)
     assert not drip.ended.is_set()  # the confirmation went out while the push message was on its way
-    sender.join()
+    sender.join(60)
+    assert not sender.is_alive()
     assert drip.connected.is_set() and wait_for(drip.ended.is_set)  # it was cut at the deadline
     push, mail = outbox(notifier.engine)
     assert (push.channel, push.status, push.attempts) == ("push", "pending", 1) and "no answer within" in push.error
@@ -159,7 +160,8 @@ def test_an_endpoint_resolved_to_an_internal_address_at_send_time_is_never_reach
     """DNS rebinding: the name was public at subscribe time and is internal when the message goes. Whether
     the internal address would answer 410 or 201 changes nothing the subscriber can see."""
     answers = {"gone.example": [PUBLIC_ADDRESS], "fine.example": [PUBLIC_ADDRESS]}
-    app = push_site(db_url, smtp_server, tmp_path, EndpointPolicy(resolver=lambda host, port: answers[host]))
+    policy = EndpointPolicy(schemes=("https", "http"), resolver=lambda host, port: answers[host])  # http: reachable
+    app = push_site(db_url, smtp_server, tmp_path, policy)
     notifier = app.state.notifier
     services = {"gone.example": PushService(), "fine.example": PushService()}
     services["gone.example"].status = 410
@@ -167,7 +169,7 @@ def test_an_endpoint_resolved_to_an_internal_address_at_send_time_is_never_reach
         client = browsers(app)
         signed_up(client, f"Player {number}")
         game = slow_game(client, f"Player {number}")
-        assert client.post("/api/push/subscriptions", json={"endpoint": f"https://{name}:{service.port}/sub",
+        assert client.post("/api/push/subscriptions", json={"endpoint": f"http://{name}:{service.port}/sub",
                                                             "keys": Browser().keys}).status_code == 201
         change_game(Holder(notifier), game, move_count=2, updated_at=datetime.now(UTC))
     answers.update({"gone.example": ["127.0.0.1"], "fine.example": ["127.0.0.1"]})

@@ -158,18 +158,22 @@ class Notifier:
         message does not delay the next round). The database out of reach is logged once, and once when
         it is back (:class:`~.outage.Outage`); another failed round is logged and retried."""
         pool = _Pool()
-        while True:
-            wait = self.settings.every
-            try:
-                now = datetime.now(UTC)
-                await asyncio.to_thread(self.queue_due, now)
-                await self.dispatch(now, pool)
-                self.outage.ok()
-            except DATABASE_DOWN as exc:
-                wait = self.outage.failed(exc)
-            except Exception:
-                log.exception("notifications: a round failed")
-            await asyncio.sleep(wait)
+        try:
+            while True:
+                wait = self.settings.every
+                try:
+                    now = datetime.now(UTC)
+                    await asyncio.to_thread(self.queue_due, now)
+                    await self.dispatch(now, pool)
+                    self.outage.ok()
+                except DATABASE_DOWN as exc:
+                    wait = self.outage.failed(exc)
+                except Exception:
+                    log.exception("notifications: a round failed")
+                await asyncio.sleep(wait)
+        finally:  # shutting down: messages on their way keep their claims and are sent after the lease
+            for task in list(pool.tasks):
+                task.cancel()
 
     def round(self, now: datetime | None = None) -> tuple[int, int]:
         """Queue what is due at ``now`` (default: the present), then send what is pending and wait for it:

@@ -293,8 +293,9 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     @api.post("/api/push/subscriptions", status_code=201, summary="Send push notifications to this browser",
               responses=errors(401, 403, 409))
     async def post_subscription(body: Subscription, user: SignedIn, request: Request) -> dict[str, Any]:
-        """409 ``push_off`` when the site has no VAPID key; 422 for an endpoint that is not https (http
-        only on a site served over plain http) or keys that are not a browser's."""
+        """409 ``push_off`` when the site has no VAPID key; 409 ``endpoint_taken`` for an endpoint another
+        account subscribed with other keys; 422 ``invalid_endpoint`` for an endpoint that is not a push
+        service's https URL on the public Internet, 422 for keys that are not a browser's."""
         devices = await asyncio.to_thread(subscribe, _notifier(request), user.id, body.endpoint, body.keys.p256dh,
                                           body.keys.auth, current_language())
         return {"push_devices": devices}
