@@ -88,7 +88,8 @@ class PushSettings:
     @classmethod
     def from_env(cls, key_file: str | None = None, subject: str | None = None) -> PushSettings:
         """From ``KINGISDEAD_VAPID_KEY`` (the private key's PEM file) and ``KINGISDEAD_VAPID_SUBJECT``; given
-        values win. ValueError for a missing or unreadable key file or a bad subject."""
+        values win. ValueError for a missing or unreadable key file, one other users can read (``chmod 600``),
+        or a bad subject."""
         path = key_file or os.environ.get("KINGISDEAD_VAPID_KEY") or None
         return cls(key_file=Path(path) if path else None,
                    subject=subject or os.environ.get("KINGISDEAD_VAPID_SUBJECT") or cls.subject)
@@ -148,7 +149,8 @@ def generate_keys(path: Path) -> str:
     application server key. FileExistsError if ``path`` exists: a new key would orphan every subscription."""
     vapid = Vapid02()
     vapid.generate_keys()
-    with open(path, "xb") as handle:  # x: never overwrite the key subscriptions were made with
-        os.chmod(path, 0o600)
+    # O_EXCL: never overwrite the key subscriptions were made with; 0600 from the start, whatever the umask
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
+        os.fchmod(handle.fileno(), 0o600)
         handle.write(vapid.private_pem())
     return application_server_key(vapid)
