@@ -190,13 +190,15 @@ class Mailbox:
     """The messages a test SMTP server (aiosmtpd) accepted, and how it answers.
 
     ``answers``: replies given to the next messages instead of accepting them ("451 4.3.0 busy"), one per
-    message, first in first out. ``hold_after``: once that many messages are accepted, each RCPT waits
+    message, first in first out; ``refuse``: RCPT replies for some addresses; ``raw``: the bytes received. ``hold_after``: once that many messages are accepted, each RCPT waits
     (``waiting`` is set) until ``released`` is set: a sender caught in the middle of a message."""
 
     def __init__(self) -> None:
         import threading
 
         self.messages: list[Any] = []
+        self.raw: list[bytes] = []  # each accepted message as it came
+        self.refuse: dict[str, str] = {}  # RCPT answers for these addresses ("450 4.2.1 mailbox busy")
         self.answers: list[str] = []
         self.hold_after: int | None = None
         self.waiting, self.released = threading.Event(), threading.Event()
@@ -207,6 +209,8 @@ class Mailbox:
         while self.hold_after is not None and len(self.messages) >= self.hold_after and not self.released.is_set():
             self.waiting.set()
             await asyncio.sleep(0.02)
+        if address in self.refuse:
+            return self.refuse[address]
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -215,7 +219,8 @@ class Mailbox:
 
         if self.answers:
             return self.answers.pop(0)
-        self.messages.append(message_from_bytes(envelope.original_content or envelope.content, policy=policy.default))
+        self.raw.append(envelope.original_content or envelope.content)
+        self.messages.append(message_from_bytes(self.raw[-1], policy=policy.default))
         return "250 Message accepted"
 
     def ids(self) -> list[str]:
@@ -235,9 +240,10 @@ def smtp_server() -> Iterator[Any]:
     class Server:
         def __init__(self) -> None:
             self.port, self.mailbox, self.controller = port, mailbox, None
+            self.utf8 = True  # False: a relay without SMTPUTF8 (from the next start)
 
         def start(self) -> Server:
-            self.controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+            self.controller = Controller(mailbox, hostname="127.0.0.1", port=port, enable_SMTPUTF8=self.utf8)
             self.controller.start()
             return self
 

@@ -159,3 +159,28 @@ def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_ser
     finally:
         server.stop()
 
+
+
+def test_a_message_that_could_not_be_delivered_is_shown_in_the_account(smtp_server, tmp_path, new_page):
+    smtp_server.mailbox.refuse["nobody@example.org"] = "550 5.1.1 no such mailbox"
+    mail = {"KINGISDEAD_SMTP_HOST": "127.0.0.1", "KINGISDEAD_SMTP_PORT": str(smtp_server.port),
+            "KINGISDEAD_NOTIFY_EVERY": "0.2"}
+    server = Server(tmp_path / "games.sqlite3", env=mail).start()
+    try:
+        page = new_page()
+        sign_up(page, server, "Dagonet")
+        panel = page.get_by_test_id("notifications")
+        panel.get_by_test_id("email-input").fill("nobody@example.org")
+        panel.get_by_test_id("email-save").click()
+        expect(panel.get_by_test_id("email-state")).to_contain_text("nobody@example.org")
+
+        def shown() -> bool:
+            page.reload()
+            panel.get_by_test_id("email-state").wait_for()
+            return panel.get_by_test_id("email-undelivered").count() == 1
+
+        wait_for(shown, what="the failure in the account panel")
+        expect(panel.get_by_test_id("email-undelivered")).to_contain_text(
+            "The last message to nobody@example.org could not be delivered: recipient refused: [550]")
+    finally:
+        server.stop()

@@ -200,8 +200,9 @@ class NotificationSettingsRow(Base):
     ``email``: the confirmed address messages go to (confirmed at ``confirmed_at``), or None.
     ``pending_email``: a new address waiting for its confirmation link (``confirm_hash``: sha256 of the
     link's secret); nothing but that link goes to it, and ``email`` keeps working until it is confirmed.
-    ``unsubscribe_key``: the secret of the account's one-click unsubscribe links (it can only turn messages
-    off, and is stored as it is so that each message can carry it).
+    ``unsubscribe_key``: the secret of the one-click unsubscribe links of the confirmed address (it can only
+    turn messages off, and is stored as it is so that each message can carry it); a new one with each newly
+    confirmed address, and none goes to an unconfirmed one.
     """
 
     __tablename__ = "notification_settings"
@@ -239,7 +240,8 @@ class OutboxRow(Base):
     ``key`` names what the message is about (``digest:7:2026-12-01``): the unique key makes queueing it
     idempotent across processes. A sender claims a row by setting ``claimed_until`` in one conditional
     UPDATE, sends, then marks it ``sent``; a claim whose process died expires and the row is sent then.
-    ``content``: the message as composed when it was queued (in the account's language).
+    ``content``: the message as composed when it was queued (in the account's language). ``recipient``:
+    sha256 of an e-mail's address, casefolded (the per-address limits count it across accounts).
     """
 
     __tablename__ = "outbox"
@@ -251,7 +253,7 @@ class OutboxRow(Base):
     kind: Mapped[str] = mapped_column(String(16))  # "confirm", "digest", "clock", "ended", "turn"
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     content: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(8), default="pending")  # pending, sent, failed
+    status: Mapped[str] = mapped_column(String(8), default="pending")  # pending, sending, sent, failed, dropped
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -259,6 +261,7 @@ class OutboxRow(Base):
     error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    recipient: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)  # sha256 of the address
 
 
 def normalise_url(url: str) -> str:

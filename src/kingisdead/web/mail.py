@@ -2,9 +2,16 @@
 
 :class:`MailSettings` says where to send (``KINGISDEAD_SMTP_*`` variables or ``kingisdead serve``
 options); :func:`send` hands one message to the server and sorts its failures into those worth
-retrying (:class:`TryLater`: the server is down or busy, answers 4xx, or refuses the site's login or
-sender, which the operator fixes) and those that are not (:class:`Refused`: a 5xx answer to the
-recipient or the message, RFC 5321 section 4.2.1).
+retrying (:class:`TryLater`: the server is busy, answers 4xx, or refuses the site's login or sender,
+which the operator fixes; :class:`Unreachable` when the server cannot be reached at all, so that the
+other messages wait too) and those that are not (:class:`Refused`: a 5xx answer to the recipient or the
+message, RFC 5321 section 4.2.1, or an address with non-ASCII characters for a server without SMTPUTF8).
+
+A message has one deadline for the whole conversation: a watchdog thread closes the socket when it
+passes, which ends any read the sending thread is blocked in (``smtplib``'s timeout is per read: a
+server answering a byte every few seconds would hold the sender for ever). This keeps the standard
+library's SMTP client, which the tests run against a real server (aiosmtpd), rather than adding an async
+client for one call per message.
 """
 
 from __future__ import annotations
@@ -12,7 +19,9 @@ from __future__ import annotations
 import os
 import smtplib
 import ssl
+import threading
 from dataclasses import dataclass
+from email import policy
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
 from typing import Any
@@ -20,10 +29,17 @@ from typing import Any
 TLS_MODES = ("none", "starttls", "ssl")
 """``none``: plain SMTP (a server on the same host); ``starttls``: upgrade on port 587; ``ssl``: TLS from the
 first byte (port 465)."""
+HEADERS = policy.SMTP.clone(max_line_length=998)
+"""CRLF lines, folded only past RFC 5322's 998 characters: a long ``List-Unsubscribe`` URL stays as it is
+(the default 78 makes Python encode it as RFC 2047 words, which no mail client reads as a URL)."""
 
 
 class TryLater(Exception):
     """The message was not accepted this time (no connection, a timeout, a 4xx answer): send it again later."""
+
+
+class Unreachable(TryLater):
+    """The server could not be reached (no connection, no greeting): every message waits, not only this one."""
 
 
 class Refused(Exception):
@@ -76,7 +92,7 @@ def message(settings: MailSettings, to: str, subject: str, text: str, message_id
     """A plain-text message. ``message_id``: the same for every attempt at one message, so that a mailbox
     can tell a repeat (RFC 5322 section 3.6.4). ``unsubscribe``: the URL of the one-click unsubscribe
     (RFC 8058 ``List-Unsubscribe`` and ``List-Unsubscribe-Post``)."""
-    mail = EmailMessage()
+    mail = EmailMessage(policy=HEADERS)
     mail["From"] = formataddr(("The King Is Dead", settings.sender))
     mail["To"] = to
     mail["Subject"] = subject
@@ -94,17 +110,23 @@ def new_message_id(settings: MailSettings) -> str:
     return make_msgid(domain=settings.sender.rpartition("@")[2] or "localhost")
 
 
-def send(settings: MailSettings, mail: EmailMessage) -> None:
-    """Hand ``mail`` to the server. Raises :class:`TryLater` or :class:`Refused` (see the module)."""
+def send(settings: MailSettings, mail: EmailMessage, deadline: float | None = None) -> None:
+    """Hand ``mail`` to the server within ``deadline`` seconds for the whole conversation (default: the
+    settings' timeout). Raises :class:`Unreachable`, :class:`TryLater` or :class:`Refused` (see the module)."""
     if not settings.host:
         raise Refused("this site sends no e-mail (no SMTP host)")
     context = ssl.create_default_context()
+    client = (smtplib.SMTP_SSL(timeout=settings.timeout, context=context) if settings.tls == "ssl"
+              else smtplib.SMTP(timeout=settings.timeout))
+    passed = threading.Event()
+    watchdog = threading.Timer(deadline or settings.timeout, _cut, (client, passed))
+    watchdog.daemon = True
+    watchdog.start()
     try:
-        if settings.tls == "ssl":
-            client: smtplib.SMTP = smtplib.SMTP_SSL(settings.host, settings.port, timeout=settings.timeout,
-                                                    context=context)
-        else:
-            client = smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout)
+        try:
+            client.connect(settings.host, settings.port)
+        except (smtplib.SMTPException, OSError) as exc:
+            raise Unreachable(_why(exc, passed, deadline or settings.timeout)) from None
         with client:
             if settings.tls == "starttls":
                 client.starttls(context=context)
@@ -116,8 +138,27 @@ def send(settings: MailSettings, mail: EmailMessage) -> None:
         raise (Refused if all(code >= 500 for code in codes) else TryLater)(f"recipient refused: {codes}") from None
     except smtplib.SMTPDataError as exc:  # the message itself; a refused login or sender is the site's to fix
         raise (Refused if exc.smtp_code >= 500 else TryLater)(f"{exc.smtp_code} {_text(exc.smtp_error)}") from None
+    except smtplib.SMTPNotSupportedError as exc:  # a non-ASCII address, a server without SMTPUTF8
+        raise Refused(f"the mail server cannot take this address ({exc})") from None
     except (smtplib.SMTPException, OSError) as exc:
-        raise TryLater(f"{type(exc).__name__}: {exc}") from None
+        raise TryLater(_why(exc, passed, deadline or settings.timeout)) from None
+    finally:
+        watchdog.cancel()
+
+
+def _why(exc: BaseException, passed: threading.Event, deadline: float) -> str:
+    return f"no answer within {deadline:g} s" if passed.is_set() else f"{type(exc).__name__}: {exc}"
+
+
+def _cut(client: smtplib.SMTP, passed: threading.Event) -> None:
+    """The watchdog: the deadline passed, close the connection under the sending thread's feet."""
+    passed.set()
+    sock = client.sock
+    if sock is not None:
+        try:
+            sock.shutdown(2)  # SHUT_RDWR: wakes a recv() blocked in the other thread
+        except OSError:
+            pass
 
 
 def _text(value: bytes | str) -> str:

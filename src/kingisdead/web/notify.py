@@ -17,6 +17,13 @@ What is said, and when (the account's choices are in ``notification_settings``):
 
 Texts are composed in the account's language when queued. A message that is no longer wanted when its
 turn to be sent comes (the address changed, the choice was turned off, the move was made) is dropped.
+
+Sending is a pool (:meth:`Notifier.dispatch`): up to :data:`MAIL_AT_ONCE` e-mails and :data:`PUSH_AT_ONCE`
+push messages at once, each with one deadline for its whole hand-over (:attr:`NotifySettings.deadline`),
+so a push service or a mail server that answers slowly, or never, holds one worker for that long and no
+other message. A message not taken is tried again after a growing wait, :data:`outbox.ATTEMPTS` times in
+all, then failed (the account's notification settings say so for an e-mail); a mail server that cannot be
+reached at all costs no attempt and the other e-mails wait for it.
 """
 
 from __future__ import annotations
@@ -24,13 +31,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import secrets
 import socket
+import threading
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
@@ -41,7 +51,7 @@ from . import outbox, push as webpush
 from .db import GameRow, NotificationSettingsRow, PushSubscriptionRow, SeatRow, UserRow
 from .i18n import Text, _, and_list, join, ngettext
 from .live_game import as_utc
-from .outage import DATABASE_DOWN
+from .outage import DATABASE_DOWN, Outage
 from .views import LEVEL_TEXTS
 
 SLOW = 86_400
@@ -60,6 +70,12 @@ STALE_PUSH = timedelta(seconds=webpush.TIME_TO_LIVE)
 """A push message not delivered within this time is dropped: a turn or a warning that old means nothing."""
 CHOICES = ("digest", "clock", "ended")
 """The e-mail messages an account may choose."""
+MAIL_AT_ONCE = 4
+"""E-mails handed to the SMTP server at the same time (each on its own connection)."""
+PUSH_AT_ONCE = 16
+"""Push messages posted at the same time (to any push services)."""
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+"""Control characters and line separators: never copied from a name into a message (a forged paragraph)."""
 
 log = logging.getLogger("kingisdead.web")
 
@@ -79,6 +95,11 @@ class NotifySettings:
     @property
     def enabled(self) -> bool:
         return self.mail.enabled or self.push.enabled
+
+    @property
+    def deadline(self) -> float:
+        """Seconds one message's whole hand-over may take (connection, every answer), well within the lease."""
+        return self.lease / 8
 
     @classmethod
     def from_env(cls, mail: dict[str, Any] | None = None, vapid_key: str | None = None,
@@ -128,21 +149,35 @@ class Notifier:
     def __init__(self, engine: Engine, settings: NotifySettings, public_url: str) -> None:
         self.engine, self.settings, self.public_url = engine, settings, public_url.rstrip("/")
         self.claimer = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.outage = Outage("notifications", first=min(1.0, settings.every), longest=max(settings.every, 1.0))
+        self._unwritten: dict[int, tuple[str, str | None]] = {}  # sent or failed: the database was down
+        self._lock = threading.Lock()
 
     async def run(self) -> None:
-        """Rounds every ``settings.every`` seconds until cancelled; a failed round is logged and retried."""
-        while True:
-            try:
-                await asyncio.to_thread(self.round)
-            except DATABASE_DOWN as exc:
-                log.warning("notifications: the database is unavailable (%s); next round in %.0f s",
-                            type(exc).__name__, self.settings.every)
-            except Exception:
-                log.exception("notifications: a round failed")
-            await asyncio.sleep(self.settings.every)
+        """Rounds every ``settings.every`` seconds until cancelled; sending goes on between rounds (a slow
+        message does not delay the next round). The database out of reach is logged once, and once when
+        it is back (:class:`~.outage.Outage`); another failed round is logged and retried."""
+        pool = _Pool()
+        try:
+            while True:
+                wait = self.settings.every
+                try:
+                    now = datetime.now(UTC)
+                    await asyncio.to_thread(self.queue_due, now)
+                    await self.dispatch(now, pool)
+                    self.outage.ok()
+                except DATABASE_DOWN as exc:
+                    wait = self.outage.failed(exc)
+                except Exception:
+                    log.exception("notifications: a round failed")
+                await asyncio.sleep(wait)
+        finally:  # shutting down: messages on their way keep their claims and are sent after the lease
+            for task in list(pool.tasks):
+                task.cancel()
 
     def round(self, now: datetime | None = None) -> tuple[int, int]:
-        """Queue what is due at ``now`` (default: the present), then send what is pending: (queued, sent)."""
+        """Queue what is due at ``now`` (default: the present), then send what is pending and wait for it:
+        (queued, sent). Call it from a thread without an event loop."""
         now = now or datetime.now(UTC)
         queued = self.queue_due(now)
         return queued, self.deliver(now)
@@ -228,17 +263,21 @@ class Notifier:
 
     def _mail(self, kind: str, key: str, user: UserRow, settings: NotificationSettingsRow, subject: Text,
               lines: list[Any], extra: dict[str, Any] | None = None, to: str | None = None) -> outbox.Message:
-        """An e-mail to ``to`` (default: the confirmed ``settings.email``) in the account's language, with its
-        one-click unsubscribe."""
+        """An e-mail to ``to`` (default: the confirmed ``settings.email``) in the account's language, with the
+        one-click unsubscribe of the confirmed address; none in a confirmation (``to`` given), whose reader
+        may not be the address's owner."""
         lang = settings.language or user.language or "en"
-        stop = self.link("/unsubscribe", token=settings.unsubscribe_key, kind=kind if kind in CHOICES else "all")
-        body = [_("Hello {name},", name=user.name), "", *lines, "", "--",
-                _("Stop these messages with one click: {url}", url=stop),
-                _("Choose what you receive in your account, in the lobby: {url}", url=self.link("/"))]
+        footer: list[Any] = [_("Choose what you receive in your account, in the lobby: {url}", url=self.link("/"))]
+        stop = None
+        if to is None:
+            stop = self.link("/unsubscribe", token=settings.unsubscribe_key, kind=kind if kind in CHOICES else "all")
+            footer.insert(0, _("Stop these messages with one click: {url}", url=stop))
+        body = [_("Hello {name},", name=plain(user.name)), "", *lines, "", "--", *footer]
         text = "\n".join(line.in_language(lang) if isinstance(line, Text) else str(line) for line in body)
-        content = {"to": to or settings.email, "subject": subject.in_language(lang), "text": text, "unsubscribe": stop,
+        address = to or settings.email or ""
+        content = {"to": address, "subject": subject.in_language(lang), "text": text, "unsubscribe": stop,
                    "message_id": smtp.new_message_id(self.settings.mail), **(extra or {})}
-        return outbox.Message(key, "mail", kind, user.id, content)
+        return outbox.Message(key, "mail", kind, user.id, content, outbox.recipient(address))
 
     def _digest(self, user_id: int, games: list[GameRow], context: _Context, now: datetime) -> outbox.Message:
         games = sorted(games, key=lambda g: as_utc(g.deadline) or datetime.max.replace(tzinfo=UTC))
@@ -305,58 +344,132 @@ class Notifier:
     # -- sending -------------------------------------------------------------------------------
 
     def deliver(self, now: datetime, limit: int = 200) -> int:
-        """Send up to ``limit`` pending messages; how many were sent. A server found down is not tried again
-        in the same round."""
-        sent, down = 0, set()
-        lease = timedelta(seconds=self.settings.lease)
-        retry = timedelta(seconds=self.settings.every)
-        for message_id, channel in outbox.due(self.engine, now, limit):
-            if channel in down:  # the mail server is down: its messages wait for a later round
-                continue
-            row = outbox.claim(self.engine, message_id, self.claimer, datetime.now(UTC), lease)
-            if row is None:
-                continue
-            status, error = self._send(row)
-            if status == "retry":
-                if row.channel == "mail":  # push messages go to many services: one down stops no other
-                    down.add(row.channel)
-                log.warning("notifications: %s %s not sent (%s); trying again later", row.channel, row.key, error)
-                outbox.finish(self.engine, row.id, self.claimer, "pending", datetime.now(UTC), error,
-                              outbox.backoff(row.attempts, retry))
-            else:
-                if status == "failed":
-                    log.warning("notifications: %s %s refused for good: %s", row.channel, row.key, error)
-                outbox.finish(self.engine, row.id, self.claimer, status, datetime.now(UTC), error)
-                sent += status == "sent"
-        return sent
+        """Send up to ``limit`` pending messages and wait for them (see :meth:`dispatch`); how many were sent.
+        Call it from a thread without an event loop."""
 
-    def _send(self, row: Any) -> tuple[str, str | None]:
-        """Send one claimed message: ("sent" | "failed" | "dropped" | "retry", the reason)."""
-        reason = self._unwanted(row)
+        async def everything() -> int:
+            pool = _Pool()
+            await self.dispatch(now, pool, limit)
+            if pool.tasks:
+                await asyncio.gather(*pool.tasks)
+            return pool.sent
+
+        return asyncio.run(everything())
+
+    async def dispatch(self, now: datetime, pool: _Pool, limit: int = 200) -> None:
+        """Start sending the messages due at ``now`` on the pool's free workers (one worker per channel and
+        free slot, each taking the channel's messages one after another) and return without waiting for
+        them. Outcomes the database could not take earlier are written first. Raises DATABASE_DOWN."""
+        await asyncio.to_thread(self._write_unwritten)
+        due = await asyncio.to_thread(outbox.due, self.engine, now, limit)
+        pool.down.clear()
+        for channel, at_once in (("mail", MAIL_AT_ONCE), ("push", PUSH_AT_ONCE)):
+            waiting = deque(message_id for message_id, kind in due if kind == channel)
+            for _worker in range(min(at_once - pool.busy[channel], len(waiting))):
+                pool.busy[channel] += 1
+                task = asyncio.create_task(self._worker(channel, waiting, pool))
+                pool.tasks.add(task)
+                task.add_done_callback(pool.tasks.discard)
+
+    async def _worker(self, channel: str, waiting: deque[int], pool: _Pool) -> None:
+        """Send ``waiting``'s messages one after another until none is left or the channel is found down."""
+        try:
+            while waiting and channel not in pool.down:
+                try:
+                    sent = await self._one(waiting.popleft(), pool)
+                except DATABASE_DOWN:  # the round says so in the log; the claim expires and the row waits
+                    return
+                pool.sent += sent
+        finally:
+            pool.busy[channel] -= 1
+
+    async def _one(self, message_id: int, pool: _Pool) -> bool:
+        """Claim, send and record one message; whether it was sent."""
+        lease = timedelta(seconds=self.settings.lease)
+        row = await asyncio.to_thread(outbox.claim, self.engine, message_id, self.claimer, datetime.now(UTC), lease)
+        if row is None:
+            return False
+        status, error = await self._send(row)
+        retry = None
+        counted = True
+        if status in ("retry", "down"):
+            if status == "down":  # the mail server cannot be reached: no attempt spent, no other mail tried now
+                pool.down.add(row.channel)
+                counted, retry = False, timedelta(seconds=self.settings.every)
+            if counted and row.attempts >= outbox.ATTEMPTS:
+                status, error = "failed", f"not delivered after {row.attempts} attempts: {error}"
+                log.warning("notifications: %s %s failed for good: %s", row.channel, row.key, error)
+            elif counted:
+                retry = outbox.backoff(row.attempts, timedelta(seconds=self.settings.every))
+                log.warning("notifications: %s %s not sent (%s); attempt %d of %d, next in %.0f s", row.channel,
+                            row.key, error, row.attempts, outbox.ATTEMPTS, retry.total_seconds())
+                status = "pending"
+            else:
+                log.warning("notifications: the mail server cannot be reached (%s); e-mail waits for the next round",
+                            error)
+                status = "pending"
+        elif status == "failed":
+            log.warning("notifications: %s %s refused for good: %s", row.channel, row.key, error)
+        await asyncio.to_thread(self._finish, row.id, status, error, retry, counted)
+        return status == "sent"
+
+    def _finish(self, message_id: int, status: str, error: str | None, retry: timedelta | None,
+                counted: bool) -> None:
+        """Record a message's outcome; a final one the database cannot take now is kept to write later (a
+        sent message is never sent again for want of that write)."""
+        try:
+            outbox.finish(self.engine, message_id, self.claimer, status, datetime.now(UTC), error, retry, counted)
+        except DATABASE_DOWN:
+            if status != "pending":  # a retry needs no record: the claim expires and the row waits
+                with self._lock:
+                    self._unwritten[message_id] = (status, error)
+            raise
+
+    def _write_unwritten(self) -> None:
+        """Write the outcomes kept while the database was down. Raises DATABASE_DOWN if it still is."""
+        with self._lock:
+            kept = list(self._unwritten.items())
+        for message_id, (status, error) in kept:
+            outbox.finish(self.engine, message_id, self.claimer, status, datetime.now(UTC), error)
+            with self._lock:
+                self._unwritten.pop(message_id, None)
+
+    async def _send(self, row: Any) -> tuple[str, str | None]:
+        """Send one claimed message within the deadline: ("sent" | "failed" | "dropped" | "retry" | "down",
+        the reason); "down": the mail server could not be reached at all."""
+        reason = await asyncio.to_thread(self._unwanted, row)
         if reason:
             return "dropped", reason
-        content = row.content
+        content, deadline = row.content, self.settings.deadline
         try:
             if row.channel == "mail":
-                smtp.send(self.settings.mail, smtp.message(
+                await asyncio.to_thread(smtp.send, self.settings.mail, smtp.message(
                     self.settings.mail, content["to"], content["subject"], content["text"], content["message_id"],
-                    content.get("unsubscribe")))
+                    content.get("unsubscribe")), deadline)
             else:
-                with Session(self.engine) as session:
-                    sub = session.get(PushSubscriptionRow, content["subscription"])
+                sub = await asyncio.to_thread(self._subscription, content["subscription"])
                 if sub is None:
                     return "dropped", "the subscription was withdrawn"
-                self.settings.push.send(sub.endpoint, sub.p256dh, sub.auth, content["payload"],
-                                        timeout=self.settings.lease / 8)
+                await self.settings.push.send(sub.endpoint, sub.p256dh, sub.auth, content["payload"], deadline,
+                                              urlsplit(self.public_url).hostname)
+        except smtp.Unreachable as exc:
+            return "down", str(exc)
         except (smtp.TryLater, webpush.TryLater) as exc:
             return "retry", str(exc)
         except (smtp.Refused, webpush.Refused) as exc:
             return "failed", str(exc)
         except webpush.Gone as exc:
-            with self.engine.begin() as connection:
-                connection.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.id == content["subscription"]))
+            await asyncio.to_thread(self._forget, content["subscription"])
             return "dropped", str(exc)
         return "sent", None
+
+    def _subscription(self, subscription_id: int) -> PushSubscriptionRow | None:
+        with Session(self.engine) as session:
+            return session.get(PushSubscriptionRow, subscription_id)
+
+    def _forget(self, subscription_id: int) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.id == subscription_id))
 
     def _unwanted(self, row: Any) -> str | None:
         """Why a queued message should no longer be sent, or None."""
@@ -382,6 +495,17 @@ class Notifier:
         return None
 
 
+@dataclass
+class _Pool:
+    """The sending workers of one event loop: how many are busy per channel, the channels found down in
+    the current round, the running tasks, and how many messages they sent."""
+
+    busy: dict[str, int] = field(default_factory=lambda: {"mail": 0, "push": 0})
+    down: set[str] = field(default_factory=set)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    sent: int = 0
+
+
 def _bind(function: Any, *args: Any) -> Any:
     return lambda: function(*args)
 
@@ -394,7 +518,13 @@ def seat_name(seat: SeatRow) -> Any:
     """A seat's name as the table shows it: a bot named by default ("Beginner bot") in the reader's language."""
     if seat.kind == "bot" and seat.bot and seat.name == f"{seat.bot.capitalize()} bot":
         return _("{level} bot", level=LEVEL_TEXTS.get(seat.bot, (seat.bot,))[0])
-    return seat.name
+    return plain(seat.name)
+
+
+def plain(name: str) -> str:
+    """A name as a message may quote it: control characters and line breaks become one space (a guest's
+    seat name with CR/LF would otherwise start a paragraph of its own in someone else's mail)."""
+    return CONTROL.sub(" ", name).strip()
 
 
 def duration(left: timedelta) -> Text:

@@ -3,22 +3,37 @@
 The operator makes a key pair once (``kingisdead vapid --out FILE``); the site signs each push request
 with the private key, and browsers subscribe with the public key (``applicationServerKey``). A
 message's payload is encrypted for the subscription's keys as RFC 8291 says (``aes128gcm``).
+
+:meth:`PushSettings.send` builds the request with pywebpush (its encryption, :func:`vapid_headers` for the
+signature) but posts it with ``httpx``'s async client under one deadline for the whole request
+(``asyncio.timeout``): pywebpush's ``requests`` timeout is per read, so a service answering a byte every
+few seconds would hold the sender for ever. The connection goes to the address :mod:`.push_endpoint`
+checked, never following a redirect.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
+import stat
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
 
+from . import push_endpoint
+from .push_endpoint import BadEndpoint, EndpointPolicy
+
 TIME_TO_LIVE = 86_400
 """Seconds a push service keeps a message for a browser that is offline (then it is dropped)."""
+VAPID_VALID = 12 * 3600
+"""Seconds a VAPID signature is valid (RFC 8292 section 2: at most 24 hours)."""
 
 
 class TryLater(Exception):
@@ -36,10 +51,12 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class PushSettings:
     """The site's VAPID key pair and contact. ``key_file`` None: the site sends no push messages.
-    ``subject``: a ``mailto:`` or ``https:`` URL push services may use to reach the operator."""
+    ``subject``: a ``mailto:`` or ``https:`` URL push services may use to reach the operator. ``endpoints``:
+    which endpoints are accepted (:mod:`.push_endpoint`; only tests pass another)."""
 
     key_file: Path | None = None
     subject: str = "mailto:admin@localhost"
+    endpoints: EndpointPolicy = field(default_factory=EndpointPolicy)
     _vapid: Vapid02 | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -47,6 +64,9 @@ class PushSettings:
             if not Path(self.key_file).is_file():
                 raise ValueError(f"KINGISDEAD_VAPID_KEY: no key file at {self.key_file} (make one with "
                                  "`kingisdead vapid --out FILE`)")
+            if Path(self.key_file).stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+                raise ValueError(f"KINGISDEAD_VAPID_KEY: {self.key_file} can be read by other users: "
+                                 f"chmod 600 {self.key_file}")
             try:
                 vapid = Vapid02.from_file(str(self.key_file))
             except Exception as exc:  # py_vapid raises its own exception, or ValueError, for a file not a key
@@ -68,32 +88,55 @@ class PushSettings:
     @classmethod
     def from_env(cls, key_file: str | None = None, subject: str | None = None) -> PushSettings:
         """From ``KINGISDEAD_VAPID_KEY`` (the private key's PEM file) and ``KINGISDEAD_VAPID_SUBJECT``; given
-        values win. ValueError for a missing or unreadable key file or a bad subject."""
+        values win. ValueError for a missing or unreadable key file, one other users can read (``chmod 600``),
+        or a bad subject."""
         path = key_file or os.environ.get("KINGISDEAD_VAPID_KEY") or None
         return cls(key_file=Path(path) if path else None,
                    subject=subject or os.environ.get("KINGISDEAD_VAPID_SUBJECT") or cls.subject)
 
-    def send(self, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any], timeout: float = 20.0) -> None:
-        """Encrypt ``payload`` (JSON) for the subscription and post it to its push service. Raises
-        :class:`TryLater`, :class:`Gone` or :class:`Refused`."""
-        from pywebpush import WebPushException, webpush
-        from requests import RequestException
+    async def send(self, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any], deadline: float,
+                   site_host: str | None = None) -> None:
+        """Encrypt ``payload`` (JSON) for the subscription and post it to its push service within ``deadline``
+        seconds for the whole request. The endpoint is checked again (:mod:`.push_endpoint`) and resolved
+        once; an endpoint refused there fails as an unreachable service does (:class:`TryLater`), so that
+        nothing tells whether an internal address would have answered. Raises :class:`TryLater`,
+        :class:`Gone` or :class:`Refused`."""
+        from pywebpush import WebPusher
 
         if self._vapid is None:
             raise Refused("this site sends no push messages (no VAPID key)")
-        subscription = {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
+        encoded = WebPusher({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}).encode(
+            json.dumps(payload).encode(), "aes128gcm")
         try:
-            webpush(subscription, data=json.dumps(payload), vapid_private_key=self._vapid,
-                    vapid_claims={"sub": self.subject}, ttl=TIME_TO_LIVE, timeout=timeout)
-        except WebPushException as exc:
-            status = exc.response.status_code if exc.response is not None else None
-            if status in (404, 410):
-                raise Gone(f"{status}: the subscription has expired or was withdrawn") from None
-            if status is None or status == 429 or status >= 500:
-                raise TryLater(str(exc)[:300]) from None
-            raise Refused(str(exc)[:300]) from None
-        except RequestException as exc:
-            raise TryLater(f"{type(exc).__name__}: {exc}"[:300]) from None
+            async with asyncio.timeout(deadline):
+                target = push_endpoint.check(endpoint, site_host, self.endpoints)
+                address = await asyncio.to_thread(push_endpoint.resolve, target, self.endpoints)
+                headers = {"TTL": str(TIME_TO_LIVE), "Content-Encoding": "aes128gcm",
+                           "Content-Type": "application/octet-stream", "Host": target.url.netloc,
+                           **vapid_headers(self._vapid, target.origin, self.subject)}
+                literal = f"[{address}]" if ":" in address else address
+                url = target.url._replace(netloc=f"{literal}:{target.port}").geturl()
+                async with httpx.AsyncClient(follow_redirects=False, trust_env=False) as http:
+                    response = await http.post(url, content=encoded["body"], headers=headers,
+                                               extensions={"sni_hostname": target.host})
+        except TimeoutError:
+            raise TryLater(f"no answer within {deadline:g} s") from None
+        except (BadEndpoint, httpx.HTTPError):
+            raise TryLater("the push service could not be reached") from None
+        status = response.status_code
+        if status in (404, 410):
+            raise Gone(f"{status}: the subscription has expired or was withdrawn")
+        if status == 429 or status >= 500:
+            raise TryLater(f"the push service answered {status}")
+        if status >= 300:  # a redirect too: a push service never sends one, and it is not followed
+            raise Refused(f"the push service answered {status}")
+
+
+def vapid_headers(vapid: Vapid02, audience: str, subject: str) -> dict[str, str]:
+    """The ``Authorization`` header of RFC 8292: a JWT for ``audience`` (the endpoint's origin), valid for
+    :data:`VAPID_VALID`, naming ``subject``."""
+    claims = {"aud": audience, "exp": int(time.time()) + VAPID_VALID, "sub": subject}
+    return {key.title(): value for key, value in vapid.sign(claims).items()}
 
 
 def application_server_key(vapid: Vapid02) -> str:
@@ -106,7 +149,8 @@ def generate_keys(path: Path) -> str:
     application server key. FileExistsError if ``path`` exists: a new key would orphan every subscription."""
     vapid = Vapid02()
     vapid.generate_keys()
-    with open(path, "xb") as handle:  # x: never overwrite the key subscriptions were made with
-        os.chmod(path, 0o600)
+    # O_EXCL: never overwrite the key subscriptions were made with; 0600 from the start, whatever the umask
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
+        os.fchmod(handle.fileno(), 0o600)
         handle.write(vapid.private_pem())
     return application_server_key(vapid)

@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urlsplit
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
 from .. import outbox
@@ -26,15 +26,18 @@ from ..db import NotificationSettingsRow, OutboxRow, PushSubscriptionRow
 from ..errors import GameError
 from ..i18n import _, current_language
 from ..live_game import as_utc
-from ..notify import CONFIRM_VALID, CONFIRMATIONS_PER_HOUR, Notifier
+from ..notify import CONFIRM_VALID, CONFIRMATIONS_PER_HOUR, Notifier, plain
+from ..push_endpoint import BadEndpoint, check, resolve
 from ..security import RateLimited
 from .deps import page
 
-EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"\x00-\x1f\x7f-\x9f]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
-"""An address a mail server can take: a local part without spaces or specials, and a host name."""
+"""An address a mail server can take: a local part without spaces, control characters or specials, and a
+host name."""
 CONFIRMATIONS_PER_ADDRESS = 3
-"""Confirmation links one address may get within an hour, whichever accounts ask (then 429)."""
+"""Confirmation links one address may get within an hour, whichever accounts ask and whether the address
+was removed since (counted in the outbox: then 429)."""
 SUBSCRIPTIONS_PER_ACCOUNT = 20
 """Push subscriptions kept per account (the oldest goes when a new one comes)."""
 
@@ -58,28 +61,35 @@ def _settings_row(session: Session, user_id: int) -> NotificationSettingsRow:
 
 
 def notifications_view(notifier: Notifier, user_id: int) -> dict[str, Any]:
-    """The account's address, its state and choices, and what the site can send."""
+    """The account's address, its state and choices, what the site can send, and ``undelivered``: why the
+    last e-mail to the account could not be delivered ({"email", "error"}), or None."""
     with Session(notifier.engine) as session:
         row = session.get(NotificationSettingsRow, user_id)
         devices = session.scalar(select(func.count()).select_from(PushSubscriptionRow)
                                  .where(PushSubscriptionRow.user_id == user_id)) or 0
+        last = outbox.last_mail(session.connection(), user_id)
+    undelivered = None
+    if last is not None and last.status == "failed":
+        undelivered = {"email": last.content.get("to"), "error": last.error}
     return {"email": (row.pending_email or row.email) if row else None,
             "email_confirmed": bool(row and row.email and not row.pending_email),
             "confirmed_email": row.email if row else None,
             "digest": row.digest if row else True, "clock": row.clock if row else True,
             "ended": row.ended if row else False, "mail": notifier.settings.mail.enabled,
+            "undelivered": undelivered,
             "push_key": notifier.settings.push.public_key, "push_devices": devices}
 
 
 def set_email(notifier: Notifier, user: Any, email: str | None, lang: str) -> dict[str, Any]:
     """Set (or with None remove) the account's address. A new one waits for its confirmation link, which is
     sent to it; the confirmed address, if any, keeps receiving messages until then, and setting it again
-    drops the new one. 422 ``invalid_email``, 409 ``mail_off``, 429 when an account or an address was sent
-    confirmation links too often."""
+    drops the new one. Removing the address ends its unsubscribe links. 422 ``invalid_email``, 409
+    ``mail_off``, 429 when an account or an address was sent confirmation links too often."""
     if email is not None:
         email = email.strip()
         if len(email) > 254 or not EMAIL.match(email):
-            raise GameError(422, "invalid_email", _("this is not an e-mail address: {email}", email=email[:80]))
+            raise GameError(422, "invalid_email", _("this is not an e-mail address: {email}",
+                                                    email=plain(email)[:80]))
         if not notifier.settings.mail.enabled:
             raise GameError(409, "mail_off", _("this site sends no e-mail"))
     now = datetime.now(UTC)
@@ -87,6 +97,7 @@ def set_email(notifier: Notifier, user: Any, email: str | None, lang: str) -> di
         row = _settings_row(session, user.id)
         if email is None:
             row.email = row.pending_email = row.confirm_hash = row.confirmed_at = None
+            row.unsubscribe_key = secrets.token_urlsafe(32)
         elif row.email and email.casefold() == row.email.casefold():
             row.pending_email = row.confirm_hash = None  # back to the confirmed address: nothing to send
         else:
@@ -95,16 +106,21 @@ def set_email(notifier: Notifier, user: Any, email: str | None, lang: str) -> di
                 OutboxRow.user_id == user.id, OutboxRow.kind == "confirm", OutboxRow.created_at >= hour)) or 0
             if asked >= CONFIRMATIONS_PER_HOUR:
                 raise RateLimited(3600, _("too many confirmation messages: try again in an hour"))
-            others = session.scalar(select(func.count()).select_from(NotificationSettingsRow).where(
-                func.lower(NotificationSettingsRow.pending_email) == email.lower(),
-                NotificationSettingsRow.user_id != user.id, NotificationSettingsRow.confirm_sent_at >= hour)) or 0
-            if others >= CONFIRMATIONS_PER_ADDRESS:
-                raise RateLimited(3600, _("this address was sent confirmation links lately: try again in an hour"))
             token = secrets.token_urlsafe(32)
             row.pending_email, row.confirm_hash, row.confirm_sent_at = email, _hash(token), now
             row.language = lang
             session.flush()
-            outbox.queue(session.connection(), [notifier.confirmation(user, row, token)], now)
+            message = notifier.confirmation(user, row, token)
+            if session.get_bind().dialect.name == "postgresql":  # one request per address at a time
+                session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                {"key": int(message.recipient[:15], 16)})
+            # SQLite: the insert takes the write lock first, so the count below sees every other request's
+            outbox.queue(session.connection(), [message], now)
+            to_address = session.scalar(select(func.count()).select_from(OutboxRow).where(
+                OutboxRow.recipient == message.recipient, OutboxRow.kind == "confirm",
+                OutboxRow.created_at >= hour)) or 0
+            if to_address > CONFIRMATIONS_PER_ADDRESS:  # the refusal rolls back the message and the change
+                raise RateLimited(3600, _("this address was sent confirmation links lately: try again in an hour"))
     return notifications_view(notifier, user.id)
 
 
@@ -130,6 +146,7 @@ def confirm(notifier: Notifier, token: str) -> str | None:
         if now - (as_utc(row.confirm_sent_at) or now) > CONFIRM_VALID:
             return None
         row.email, row.pending_email, row.confirmed_at = row.pending_email, None, now
+        row.unsubscribe_key = secrets.token_urlsafe(32)  # the old address's links stop here
         return row.email
 
 
@@ -142,6 +159,7 @@ def unsubscribe(notifier: Notifier, token: str, kind: str) -> bool:
             return False
         if kind == "all":
             row.email = row.pending_email = row.confirm_hash = row.confirmed_at = None
+            row.unsubscribe_key = secrets.token_urlsafe(32)
         else:
             setattr(row, kind, False)
         return True
@@ -157,18 +175,28 @@ def _key_bytes(text: str, size: int, name: str) -> None:
 
 
 def subscribe(notifier: Notifier, user_id: int, endpoint: str, p256dh: str, auth: str, lang: str) -> int:
-    """Keep a browser's push subscription for the account (replacing one with the same endpoint); the
-    account's number of subscriptions. 409 ``push_off``; 422 for a bad endpoint or keys."""
+    """Keep a browser's push subscription for the account; the account's number of subscriptions. The
+    endpoint must be a push service on the public Internet (:mod:`..push_endpoint`: checked and resolved
+    now, and again before each message). An endpoint already subscribed moves to this account only with the
+    same keys (the same browser, signed in to another account). 409 ``push_off``; 409 ``endpoint_taken``;
+    422 for a bad endpoint or keys."""
     if not notifier.settings.push.enabled:
         raise GameError(409, "push_off", _("this site sends no push notifications"))
-    url = urlsplit(endpoint)
-    plain_http_site = notifier.public_url.startswith("http://")
-    if not url.hostname or url.scheme not in (("https", "http") if plain_http_site else ("https",)):
-        raise GameError(422, "invalid_request", _("endpoint must be a push service's https URL"))
+    policy = notifier.settings.push.endpoints
+    try:
+        resolve(check(endpoint, urlsplit(notifier.public_url).hostname, policy), policy)
+    except BadEndpoint as exc:
+        raise GameError(422, "invalid_endpoint", exc.reason) from None
     _key_bytes(p256dh, 65, "p256dh")
     _key_bytes(auth, 16, "auth")
     with Session(notifier.engine) as session, session.begin():
-        session.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.endpoint == endpoint))
+        known = session.scalar(select(PushSubscriptionRow).where(PushSubscriptionRow.endpoint == endpoint))
+        if known is not None:
+            same = secrets.compare_digest(known.p256dh, p256dh) and secrets.compare_digest(known.auth, auth)
+            if known.user_id != user_id and not same:
+                raise GameError(409, "endpoint_taken", _("this push endpoint belongs to another browser"))
+            session.delete(known)
+            session.flush()
         session.add(PushSubscriptionRow(user_id=user_id, endpoint=endpoint, p256dh=p256dh, auth=auth, language=lang))
         session.flush()
         mine = session.scalars(select(PushSubscriptionRow.id).where(PushSubscriptionRow.user_id == user_id)
@@ -265,8 +293,9 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     @api.post("/api/push/subscriptions", status_code=201, summary="Send push notifications to this browser",
               responses=errors(401, 403, 409))
     async def post_subscription(body: Subscription, user: SignedIn, request: Request) -> dict[str, Any]:
-        """409 ``push_off`` when the site has no VAPID key; 422 for an endpoint that is not https (http
-        only on a site served over plain http) or keys that are not a browser's."""
+        """409 ``push_off`` when the site has no VAPID key; 409 ``endpoint_taken`` for an endpoint another
+        account subscribed with other keys; 422 ``invalid_endpoint`` for an endpoint that is not a push
+        service's https URL on the public Internet, 422 for keys that are not a browser's."""
         devices = await asyncio.to_thread(subscribe, _notifier(request), user.id, body.endpoint, body.keys.p256dh,
                                           body.keys.auth, current_language())
         return {"push_devices": devices}

@@ -83,8 +83,14 @@ export function emailSettings() {
     }
     return el("div", { class: "email-address" },
       el("p", { "data-testid": "email-state", "data-confirmed": view.email_confirmed ? "yes" : "no" }, state),
+      undelivered(),
       el("div", { class: "buttons" }, ...buttons));
   };
+
+  // The last message the server could not deliver after its tries (the server's words, as the mail server gave them).
+  const undelivered = () => view.undelivered && el("p", { class: "error-box", "data-testid": "email-undelivered" },
+    t("The last message to {email} could not be delivered: {error}",
+      { email: view.undelivered.email, error: view.undelivered.error }));
 
   const choices = () => {
     const boxes = CHOICES.map(([name, label]) => {
