@@ -58,7 +58,8 @@ class CreateGame(BaseModel):
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="decides the setup; random if left out")
     first_player: int = Field(0, ge=0, le=3)
-    hints: bool = Field(False, description="allow hints on request")
+    hints: bool = Field(False, description="allow hints on request (never in memory mode: the game is made "
+                                           "without them)")
     hotseat: bool = Field(False, description="all human seats play on one screen")
     memory: bool = Field(False, description="memory mode: no card history (log, record, replay) until the game ends")
     rated: bool = Field(False, description="the result changes the players' ratings: signed in, every person's seat "
