@@ -39,7 +39,7 @@ from .rematch import router as rematch_router
 from .routes import games, live, moves, notifications, pages, seats
 from .routes.deps import STATIC, page
 from .routes.pwa import router as pwa_router
-from .security import BodyLimit, RateLimited, RateLimiter, RateLimits, SecurityHeaders
+from .security import BodyLimit, InputCheck, RateLimited, RateLimiter, RateLimits, SecurityHeaders
 from .service import GameService
 from .tutorial import router as tutorial_router
 
@@ -104,6 +104,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     )
     app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see i18n.py)
     logging.getLogger("uvicorn.error").addFilter(quiet_bad_text)  # a client's bad frame: no traceback
+    app.add_middleware(InputCheck)  # NUL and control characters: 422 before any route or the database
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(LanguageMiddleware, user_language=account_language)
