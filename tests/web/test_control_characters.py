@@ -78,3 +78,11 @@ def test_a_websocket_handshake_with_a_control_character_is_refused(site: Server)
                     b"Sec-WebSocket-Version: 13\r\n\r\n")
         head = raw.recv(4096).decode("latin-1")
     assert head.split(" ")[1] in ("403", "422"), head  # refused before any route: not 101, not 500
+
+
+@pytest.mark.parametrize("name", ["Mallory\r\n\r\nYour account is closed", "tab\there", "bell\x07", "nel\x85"])
+def test_a_seat_name_with_a_control_character_is_refused(client: Any, name: str) -> None:
+    for seat in (human(name), {"kind": "bot", "bot": "random", "name": name}):
+        response = client.post("/api/games", json={"players": 2, "seats": [human(), seat]})
+        assert response.status_code == 422 and response.json()["error"] == "invalid_request", response.text
+        assert "seats.1" in response.json()["detail"]

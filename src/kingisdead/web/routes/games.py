@@ -25,13 +25,16 @@ from ..views import board_facts, bot_levels
 from .deps import Credentials, client_of, game_of, seat_of
 
 MAX_SEED = 2**63 - 1
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""A name shown to others and written into their mails: no control character (a line break would forge a line)."""
 
 
 class HumanSeat(BaseModel):
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
     kind: Literal["human"] = Field(description="a person: gets a token or an invite")
-    name: str | None = Field(None, max_length=40, description="shown at the table")
+    name: str | None = Field(None, max_length=40, pattern=PRINTABLE,
+                             description="shown at the table; no control characters")
     public: bool = Field(False, description="a person's seat other than the creator's: offered in the lobby to "
                                             "anyone (true), or only through its private invite link (false)")
 
@@ -41,7 +44,8 @@ class BotSeat(BaseModel):
 
     kind: Literal["bot"] = Field(description="a bot")
     bot: str = Field(max_length=32, description="bot level, one of GET /api/meta's bots")
-    name: str | None = Field(None, max_length=40, description="shown at the table")
+    name: str | None = Field(None, max_length=40, pattern=PRINTABLE,
+                             description="shown at the table; no control characters")
 
 
 SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]
