@@ -20,6 +20,7 @@ import asyncio
 import functools
 import hashlib
 import secrets
+import sys
 import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -95,6 +96,26 @@ def account_name(text: str) -> tuple[str, str]:
     if key == "bot" or key.endswith(" bot"):
         raise GameError(422, "invalid_name", _("names ending in 'bot' are kept for the bots"))
     return name, key
+
+
+@functools.cache
+def name_pattern() -> str:
+    """The names :func:`account_name` accepts, as a regular expression for the API's schema (Python's syntax):
+    3 to 40 characters, no control, format, private or unassigned character (Unicode category C, as
+    Python's unicodedata has it) and no colon, a letter or digit, not starting or ending with a space (those are
+    trimmed) and not ending in "bot" after a space. What normalising may still change (a character NFKC
+    spells in many, or several spaces made one) is checked by :func:`account_name` alone."""
+    ranges, start = [], None
+    for code in range(sys.maxunicode + 2):
+        other = code <= sys.maxunicode and unicodedata.category(chr(code)).startswith("C")
+        if other and start is None:
+            start = code
+        elif not other and start is not None:
+            ranges.append(f"\\U{start:08x}-\\U{code - 1:08x}" if code - 1 > start else f"\\U{start:08x}")
+            start = None
+    char = f"[^:{''.join(ranges)}]"
+    low, high = NAME_LENGTH
+    return (f"^(?=.*[^\\W_])(?!(?i:.*\\sbot\\s*$))(?!(?i:bot)$)(?=\\S)(?=.*\\S$){char}{{{low},{high}}}$")
 
 
 def _check_password(password: str) -> None:
@@ -438,8 +459,10 @@ class SignUp(BaseModel):
 
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
-    name: str = Field(max_length=200, json_schema_extra={"minLength": NAME_LENGTH[0], "maxLength": NAME_LENGTH[1]},
-                      description="3 to 40 characters, with a letter or digit and no colon; unique ignoring case")
+    name: str = Field(max_length=200, json_schema_extra={"minLength": NAME_LENGTH[0], "maxLength": NAME_LENGTH[1],
+                                                         "pattern": name_pattern()},
+                      description="3 to 40 characters, with a letter or digit, no control character and no colon, "
+                                  "not ending in ' bot'; unique ignoring case")
     password: str = Field(max_length=1000, json_schema_extra={"minLength": PASSWORD_LENGTH[0],
                                                               "maxLength": PASSWORD_LENGTH[1]},
                           description="8 to 128 characters")

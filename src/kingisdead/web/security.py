@@ -137,6 +137,31 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""A text with no control character (C0, DEL, C1): a name shown to others and written into their mails (a line
+break would forge a line), and every string path parameter (:func:`say_no_control_in_paths`)."""
+
+
+def say_no_control_in_paths(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI ``schema`` with :data:`PRINTABLE` as the pattern of every free string path or query parameter:
+    :class:`InputCheck` refuses a control character in any of them, whatever the route, with a 422 whose body is
+    the app's ``ErrorBody`` (said so where the route's own entry names FastAPI's validation error instead)."""
+    refused = {"description": "malformed or invalid input (a control character in the address)",
+               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+    for item in schema.get("paths", {}).values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                kind = parameter.get("schema", {})
+                if parameter.get("in") in ("path", "query") and kind.get("type") == "string" and "enum" not in kind:
+                    kind.setdefault("pattern", PRINTABLE)
+                    answers = operation.setdefault("responses", {})
+                    if "ErrorBody" not in str(answers.get("422", "")):
+                        answers["422"] = refused
+    if "ErrorBody" not in schema.get("components", {}).get("schemas", {}):
+        raise ValueError("the app's schema lacks ErrorBody")
+    return schema
+
+
 def _control(text: str) -> bool:
     """Whether ``text`` holds a control character (C0, DEL, C1) or half of a surrogate pair: neither means
     anything in a path, a query or a JSON string, PostgreSQL refuses NUL in text, and no encoder takes a lone
