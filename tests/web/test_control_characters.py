@@ -86,3 +86,14 @@ def test_a_seat_name_with_a_control_character_is_refused(client: Any, name: str)
         response = client.post("/api/games", json={"players": 2, "seats": [human(), seat]})
         assert response.status_code == 422 and response.json()["error"] == "invalid_request", response.text
         assert "seats.1" in response.json()["detail"]
+
+
+def test_a_websocket_message_holding_nul_is_an_error_message(client: Any) -> None:
+    game = client.post("/api/games", json={"players": 2, "seats": [human(), human()]}).json()
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        assert socket.receive_json()["type"] == "state"
+        socket.send_text('{"type": "auth", "token": "a\\u0000b"}')
+        reply = socket.receive_json()
+        assert reply["type"] == "error" and reply["error"] == "invalid_request", reply
+        socket.send_json({"type": "ping"})
+        assert socket.receive_json()["type"] == "pong"  # the socket goes on
