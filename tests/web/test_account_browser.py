@@ -115,3 +115,57 @@ def test_a_guests_lobby_does_not_ask_who_is_signed_in(server, new_page):
     page.reload()
     page.get_by_test_id("sign-in").wait_for()
     assert len(asked) == 1 and page.evaluate("() => document.body.dataset.session") == ""
+
+
+def test_signing_out_forgets_the_seat_tokens_of_the_accounts_games(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/")
+    fill_and_send(page, "Enid", "sign-up")
+    page.wait_for_function("() => document.body.dataset.account === 'Enid'")
+    game = page.evaluate("""async () => (await fetch('/api/games', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({players: 2, seed: 3, seats: [{kind: 'human'}, {kind: 'bot', bot: 'random'}]})})).json()""")
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")  # as an invite link opens it
+    page.wait_for_function("() => document.body.dataset.turn === 'you'")
+    assert page.locator("[data-testid=hand-card]").count() > 0
+    assert page.evaluate(f"() => localStorage.getItem('kid:tokens:{game['id']}')") is not None
+    page.goto(server.url + "/")
+    page.get_by_test_id("sign-out").click()
+    page.get_by_test_id("account-name").wait_for()
+    assert page.evaluate(f"() => localStorage.getItem('kid:tokens:{game['id']}')") is None
+    # the next person on this device opens the game: a spectator's table, no hand, no move
+    page.goto(f"{server.url}/game/{game['id']}")
+    page.wait_for_function("() => ['wait', 'you'].includes(document.body.dataset.turn)")
+    assert page.evaluate("() => document.body.dataset.turn") == "wait"
+    assert page.locator("[data-testid=hand-card]").count() == 0
+    assert page.locator("[data-testid=hand]").count() == 0
+
+
+def test_the_account_panel_changes_the_password_signs_out_everywhere_and_deletes(server, new_page):
+    page = new_page()
+    page.goto(server.url + "/")
+    fill_and_send(page, "Lynette", "sign-up")
+    page.wait_for_function("() => document.body.dataset.account === 'Lynette'")
+    page.get_by_test_id("account-settings").locator("summary").click()
+    page.get_by_test_id("password-current").fill("not the password")
+    page.get_by_test_id("password-new").fill("another long secret")
+    page.get_by_test_id("password-change").click()
+    page.get_by_test_id("password-result").get_by_text("wrong password").wait_for()
+    page.get_by_test_id("password-current").fill(PASSWORD)
+    page.get_by_test_id("password-new").fill("another long secret")
+    page.get_by_test_id("password-change").click()
+    page.get_by_test_id("password-result").get_by_text("other browsers signed out: 0").wait_for()
+    page.get_by_test_id("sign-out-everywhere").click()
+    page.get_by_test_id("account-name").wait_for()
+    assert httpx.post(server.url + "/api/account/sign-in", json={"name": "Lynette", "password": PASSWORD}
+                      ).status_code == 401  # the new password is the one now
+    page.get_by_test_id("account-name").fill("Lynette")
+    page.get_by_test_id("account-password").fill("another long secret")
+    page.get_by_test_id("sign-in").click()
+    page.wait_for_function("() => document.body.dataset.account === 'Lynette'")
+    page.get_by_test_id("account-settings").locator("summary").click()
+    page.get_by_test_id("delete-password").fill("another long secret")
+    page.get_by_test_id("delete-account").click()
+    page.get_by_test_id("account-name").wait_for()
+    assert httpx.post(server.url + "/api/account/sign-in", json={"name": "Lynette", "password": "another long secret"}
+                      ).status_code == 401

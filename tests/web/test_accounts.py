@@ -14,8 +14,17 @@ from sqlalchemy import select, update
 from webtools import auth, bot, create, human
 
 from kingisdead import GameState, rules
-from kingisdead.web.accounts import SESSION_COOKIE, hash_secret
-from kingisdead.web.db import RatingRow, SeatRow, UserRow, UserSessionRow
+from kingisdead.web import accounts
+from kingisdead.web.accounts import SESSION_COOKIE, SESSION_IDLE_DAYS, SESSION_MAX_DAYS, hash_secret
+from kingisdead.web.db import (
+    NotificationSettingsRow,
+    OutboxRow,
+    PushSubscriptionRow,
+    RatingRow,
+    SeatRow,
+    UserRow,
+    UserSessionRow,
+)
 from kingisdead.web.security import RateLimits
 
 PASSWORD = "correct horse battery"
@@ -73,7 +82,7 @@ def test_sign_up_signs_in_with_a_secure_httponly_samesite_cookie(make_client):
         flags = {part.strip().split("=")[0].lower(): part.strip() for part in header.split(";")}
         assert "httponly" in flags and "secure" in flags
         assert flags["samesite"].lower() == "samesite=lax" and flags["path"] == "Path=/"
-        assert flags["max-age"] == f"Max-Age={30 * 86400}"
+        assert flags["max-age"] == f"Max-Age={SESSION_MAX_DAYS * 86400}"
     [cookie] = [c for c in client.cookies.jar if c.name == SESSION_COOKIE]
     assert cookie.secure and cookie.has_nonstandard_attr("HttpOnly")
     me = client.get("/api/account")
@@ -101,7 +110,7 @@ def test_a_name_taken_in_another_case_or_width_is_409(make_client):
     ("ab", PASSWORD, "invalid_name"),
     ("x" * 41, PASSWORD, "invalid_name"),
     ("    ", PASSWORD, "invalid_name"),
-    ("bad\x00name", PASSWORD, "invalid_name"),
+    ("bad\x07name", PASSWORD, "invalid_name"),  # (NUL: 422 invalid_request before any route, test_control_characters)
     ("---", PASSWORD, "invalid_name"),
     ("Intermediate bot", PASSWORD, "invalid_name"),
     ("bot:intermediate", PASSWORD, "invalid_name"),  # the key of a bot level's account
@@ -405,3 +414,133 @@ def test_my_running_games_are_ordered_by_time_left_and_carry_their_deadline(make
         else:
             assert datetime.fromisoformat(entry["deadline"]) == expected  # aware, UTC, to the microsecond
     assert games[0]["time_limit"] == day and games[2]["time_limit"] is None
+
+
+class Clock:
+    """The time accounts measure sessions by, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def test_a_session_ends_when_idle_is_renewed_by_use_and_ends_at_its_cap(make_client, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(accounts, "_now", clock)
+    idle, cap = timedelta(days=SESSION_IDLE_DAYS), timedelta(days=SESSION_MAX_DAYS)
+    client = make_client()
+    sign_up(client, "Bedivere")
+    clock.now += idle - timedelta(minutes=1)
+    assert client.get("/api/account").status_code == 200  # used just in time: renewed for another idle spell
+    clock.now += idle - timedelta(minutes=1)
+    assert client.get("/api/account").status_code == 200
+    while clock.now + idle < datetime(2026, 1, 1, tzinfo=UTC) + cap:  # used every few days: it goes on
+        clock.now += timedelta(days=3)
+        assert client.get("/api/account").status_code == 200
+    clock.now = datetime(2026, 1, 1, tzinfo=UTC) + cap  # however much it is used: at the cap it ends
+    assert client.get("/api/account").status_code == 401
+    idle_client = make_client()
+    sign_up(idle_client, "Tristan")
+    clock.now += idle + timedelta(seconds=1)  # unused a whole idle spell: it ends
+    assert idle_client.get("/api/account").json()["error"] == "sign_in_required"
+
+
+def test_a_session_is_not_written_on_every_request(make_client, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(accounts, "_now", clock)
+    client = make_client()
+    sign_up(client, "Dagonet")
+
+    def expiry() -> datetime:
+        with client.app.state.service.sessions() as session:
+            return session.scalar(select(UserSessionRow.expires_at))
+
+    first = expiry()
+    clock.now += timedelta(minutes=5)
+    assert client.get("/api/account").status_code == 200 and expiry() == first
+    clock.now += timedelta(hours=2)
+    assert client.get("/api/account").status_code == 200 and expiry() > first
+
+
+def test_a_password_change_needs_the_current_one_and_signs_out_the_other_browsers(make_client):
+    client = make_client()
+    sign_up(client, "Galahad")
+    other = make_client()
+    assert other.post("/api/account/sign-in", json={"name": "Galahad", "password": PASSWORD}).status_code == 200
+    wrong = client.post("/api/account/password", json={"current": "not the password", "new": "a new secret 1"})
+    assert wrong.status_code == 401 and wrong.json()["error"] == "wrong_credentials"
+    short = client.post("/api/account/password", json={"current": PASSWORD, "new": "short"})
+    assert short.status_code == 422 and short.json()["error"] == "invalid_password"
+    changed = client.post("/api/account/password", json={"current": PASSWORD, "new": "a new secret 1"})
+    assert changed.status_code == 200 and changed.json() == {"sessions_ended": 1}
+    assert client.get("/api/account").status_code == 200  # this browser stays signed in
+    assert other.get("/api/account").status_code == 401
+    assert other.post("/api/account/sign-in", json={"name": "Galahad", "password": PASSWORD}).status_code == 401
+    assert other.post("/api/account/sign-in", json={"name": "Galahad", "password": "a new secret 1"}).status_code == 200
+    # wrong current passwords count as wrong sign-ins (limit 3 a minute here)
+    for _ in range(2):
+        client.post("/api/account/password", json={"current": "wrong again!", "new": "a new secret 2"})
+    assert client.post("/api/account/password", json={"current": "wrong again!", "new": "a new secret 2"}
+                       ).status_code == 429
+
+
+def test_sign_out_everywhere_ends_every_session_of_the_account(make_client):
+    client = make_client()
+    sign_up(client, "Kay")
+    others = [make_client(), make_client()]
+    for other in others:
+        assert other.post("/api/account/sign-in", json={"name": "Kay", "password": PASSWORD}).status_code == 200
+    bystander = make_client()
+    sign_up(bystander, "Lamorak")
+    ended = client.post("/api/account/sign-out-everywhere", json={})
+    assert ended.status_code == 200 and ended.json() == {"sessions_ended": 3}
+    assert "Max-Age=0" in ended.headers["set-cookie"]
+    for browser in (client, *others):
+        assert browser.get("/api/account").status_code == 401
+    assert bystander.get("/api/account").status_code == 200  # another account's session is untouched
+    assert client.post("/api/account/sign-out-everywhere", json={}).status_code == 401
+
+
+def test_deleting_an_account_keeps_its_games_under_an_anonymous_name(make_client):
+    client = make_client()
+    me = sign_up(client, "Mordred")
+    other = make_client()
+    sign_up(other, "Gawain")
+    finished = create(client, [human(), human()], seed=5, claim=False)
+    claimed = other.post(f"/api/games/{finished['id']}/claim", headers=auth(finished["seats"][1]["invite_token"]),
+                         json={})
+    finished["seats"][1]["token"] = claimed.json()["token"]
+    play_random(client, finished, Random(1))
+    running = create(client, [human(), bot()], seed=6)
+    with client.app.state.service.sessions.begin() as session:  # what the account has elsewhere
+        session.add(NotificationSettingsRow(user_id=me["id"], email="m@example.org", unsubscribe_key="k" * 40))
+        session.add(PushSubscriptionRow(user_id=me["id"], endpoint="https://push.example.org/1", p256dh="p", auth="a"))
+        session.add(OutboxRow(key="digest:m", channel="mail", kind="digest", user_id=me["id"], content={}))
+        session.add(RatingRow(user_id=me["id"], players=2, mu=30.0, sigma=2.0, games=12))
+    second = make_client()
+    assert second.post("/api/account/sign-in", json={"name": "Mordred", "password": PASSWORD}).status_code == 200
+    wrong = client.request("DELETE", "/api/account", json={"password": "not the password"})
+    assert wrong.status_code == 401 and wrong.json()["error"] == "wrong_credentials"
+    assert client.get("/api/account").status_code == 200  # nothing happened
+    deleted = client.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert deleted.status_code == 200, deleted.text
+    name = deleted.json()["name"]
+    assert name.startswith("anonymous-") and deleted.json()["games_left"] == 1
+    assert "Max-Age=0" in deleted.headers["set-cookie"]
+    for browser in (client, second):
+        assert browser.get("/api/account").status_code == 401
+    assert client.post("/api/account/sign-in", json={"name": "Mordred", "password": PASSWORD}).status_code == 401
+    # the games stay, under the anonymous name; the running one's seat is left to the stand-in
+    for game in (finished, running):
+        seats = other.get(f"/api/games/{game['id']}").json()["seats"]
+        assert seats[0]["name"] == name and "Mordred" not in str(seats)
+    assert other.get(f"/api/games/{running['id']}").json()["seats"][0]["left"] is True
+    with client.app.state.service.sessions() as session:
+        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, OutboxRow, RatingRow):
+            assert session.scalar(select(table).where(table.user_id == me["id"])) is None, table
+        assert session.get(UserRow, me["id"]).password_hash is None
+    board = other.get("/api/leaderboard", params={"players": 2}).json()["ratings"]
+    assert name not in {e["name"] for e in board} and "Mordred" not in {e["name"] for e in board}
+    assert sign_up(make_client(), "Mordred")["id"] != me["id"]  # the name is free again

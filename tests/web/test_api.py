@@ -210,6 +210,18 @@ def test_analysis_waits_for_the_end_of_the_game(client):
     assert response.status_code == 409 and response.json()["error"] == "not_over"
 
 
+def test_memory_mode_offers_no_hints_nor_an_analysis_while_it_runs(client):
+    game = create(client, [human(), bot()], seed=8, hints=True, memory=True)
+    token = game["seats"][0]["token"]
+    view = client.get(f"/api/games/{game['id']}", headers=auth(token)).json()
+    assert view["memory"] is True and view["hints"] is False  # the table shows no Hint button
+    refused = client.post(f"/api/games/{game['id']}/hint", headers=auth(token))
+    assert refused.status_code == 403 and refused.json()["error"] == "hints_off"
+    assert "memory" in refused.json()["detail"]
+    analysis = client.get(f"/api/games/{game['id']}/analysis")
+    assert analysis.status_code == 409 and analysis.json()["error"] == "not_over"
+
+
 def test_hints_follow_the_game_setting(client):
     off = create(client, [human(), bot()], seed=8)
     refused = client.post(f"/api/games/{off['id']}/hint", headers=auth(off["seats"][0]["token"]))

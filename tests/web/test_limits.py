@@ -289,7 +289,7 @@ def test_the_schema_asks_for_what_the_validation_asks_for(client):
     assert "bot" in parts["BotSeat"]["required"] and "bot" not in parts["HumanSeat"]["properties"]
     error_of(client.post("/api/games", json={"players": 2, "seats": [human(), {"kind": "bot"}]}), 422,
              "invalid_request")
-    for path, allowed in (("/api/account", {"GET", "PATCH"}), ("/api/games", {"GET", "POST"})):
+    for path, allowed in (("/api/account", {"DELETE", "GET", "PATCH"}), ("/api/games", {"GET", "POST"})):
         refused = client.request("OPTIONS", path)
         assert refused.status_code == 405
         assert set(refused.headers["allow"].replace(" ", "").split(",")) == allowed

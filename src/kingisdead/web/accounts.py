@@ -3,7 +3,9 @@
 Passwords are hashed with Argon2id (argon2-cffi). A signed-in browser holds a
 random secret in the :data:`SESSION_COOKIE` cookie (HttpOnly, Secure,
 SameSite=Lax); the database keeps only its SHA-256 in ``user_sessions``, with an
-expiry. A request that changes something and is authenticated by the cookie
+expiry: :data:`SESSION_IDLE_DAYS` after its last use, never more than
+:data:`SESSION_MAX_DAYS` after sign-in. A password change ends the account's other
+sessions; "sign out everywhere" and deleting the account end them all. A request that changes something and is authenticated by the cookie
 must be sent as JSON (``Content-Type: application/json``): a page on another
 site can send neither the cookie (SameSite) nor that content type (CORS) with a
 plain form, so such requests cannot be forged cross-site.
@@ -18,6 +20,7 @@ import asyncio
 import functools
 import hashlib
 import secrets
+import sys
 import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -28,20 +31,35 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from .db import GameRow, RatingRow, SeatRow, UserRow, UserSessionRow
+from .db import (
+    GameRow,
+    NotificationSettingsRow,
+    OutboxRow,
+    PushSubscriptionRow,
+    RatingRow,
+    SeatRow,
+    UserRow,
+    UserSessionRow,
+)
 from .errors import GameError
 from .service import GameService
 from .i18n import _
 from .ratings import forfeited_seats, provisional, shown
 
 SESSION_COOKIE = "kid_session"
-SESSION_DAYS = 30
-"""A session lasts this many days from sign-in; signing out ends it at once."""
+SESSION_IDLE_DAYS = 7
+"""A session unused this many days ends; each use renews it (at most :data:`SESSION_MAX_DAYS` from sign-in)."""
+SESSION_MAX_DAYS = 30
+"""A session ends this many days after sign-in however much it is used; signing out ends it at once."""
+RENEW_AFTER = timedelta(hours=1)
+"""A session's expiry is written again once it would move by more than this: not on every request."""
+DELETED_PREFIX = "deleted:"
+"""The start of a deleted account's ``name_key`` (a person's name cannot hold a colon)."""
 LANGUAGES = ("en", "fr", "de")
 NAME_LENGTH = (3, 40)
 PASSWORD_LENGTH = (8, 128)
@@ -80,6 +98,26 @@ def account_name(text: str) -> tuple[str, str]:
     return name, key
 
 
+@functools.cache
+def name_pattern() -> str:
+    """The names :func:`account_name` accepts, as a regular expression for the API's schema (Python's syntax):
+    3 to 40 characters, no control, format, private or unassigned character (Unicode category C, as
+    Python's unicodedata has it) and no colon, a letter or digit, not starting or ending with a space (those are
+    trimmed) and not ending in "bot" after a space. What normalising may still change (a character NFKC
+    spells in many, or several spaces made one) is checked by :func:`account_name` alone."""
+    ranges, start = [], None
+    for code in range(sys.maxunicode + 2):
+        other = code <= sys.maxunicode and unicodedata.category(chr(code)).startswith("C")
+        if other and start is None:
+            start = code
+        elif not other and start is not None:
+            ranges.append(f"\\U{start:08x}-\\U{code - 1:08x}" if code - 1 > start else f"\\U{start:08x}")
+            start = None
+    char = f"[^:{''.join(ranges)}]"
+    low, high = NAME_LENGTH
+    return (f"^(?=.*[^\\W_])(?!(?i:.*\\sbot\\s*$))(?!(?i:bot)$)(?=\\S)(?=.*\\S$){char}{{{low},{high}}}$")
+
+
 def _check_password(password: str) -> None:
     low, high = PASSWORD_LENGTH
     if not low <= len(password) <= high:
@@ -91,24 +129,40 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def _now() -> datetime:
+    """The time sessions are measured by (a test sets it)."""
+    return datetime.now(UTC)
+
+
 def _service(connection: HTTPConnection) -> GameService:
     service: GameService = connection.app.state.service
     return service
 
 
+def _expiry(created_at: datetime, now: datetime) -> datetime:
+    """When a session used at ``now`` ends if it is not used again."""
+    return min(now + timedelta(days=SESSION_IDLE_DAYS), _aware(created_at) + timedelta(days=SESSION_MAX_DAYS))
+
+
 def user_for_secret(service: GameService, secret: str) -> UserRow | None:
-    """The account of a session secret; None if no session has it or it has expired (then it is deleted)."""
+    """The account of a session secret; None if no session has it or it has expired (then it is deleted).
+    A use renews the session (:func:`_expiry`), written at most once per :data:`RENEW_AFTER`."""
     if not secret or len(secret) > 200:
         return None
     key = hash_secret(secret)
+    now = _now()
     with service.sessions() as session:
         row = session.get(UserSessionRow, key)
         if row is None:
             return None
-        if _aware(row.expires_at) <= datetime.now(UTC):
+        if _aware(row.expires_at) <= now:
             session.execute(delete(UserSessionRow).where(UserSessionRow.id == key))
             session.commit()
             return None
+        renewed = _expiry(row.created_at, now)
+        if renewed - _aware(row.expires_at) > RENEW_AFTER:
+            row.expires_at = renewed
+            session.commit()
         return session.get(UserRow, row.user_id)
 
 
@@ -217,20 +271,79 @@ def start_session(service: GameService, user_id: int, replaces: str | None = Non
     """A new session for the account: its secret (for the cookie). ``replaces``: the browser's old
     secret, whose session ends. The account's expired sessions are cleared at the same time."""
     secret = secrets.token_urlsafe(32)
-    now = datetime.now(UTC)
+    now = _now()
     with service.sessions.begin() as session:
         if replaces:
             session.execute(delete(UserSessionRow).where(UserSessionRow.id == hash_secret(replaces)))
         session.execute(delete(UserSessionRow).where(UserSessionRow.user_id == user_id,
                                                      UserSessionRow.expires_at <= now))
         session.add(UserSessionRow(id=hash_secret(secret), user_id=user_id, created_at=now,
-                                   expires_at=now + timedelta(days=SESSION_DAYS)))
+                                   expires_at=_expiry(now, now)))
     return secret
 
 
 def end_session(service: GameService, secret: str) -> None:
     with service.sessions.begin() as session:
         session.execute(delete(UserSessionRow).where(UserSessionRow.id == hash_secret(secret)))
+
+
+def end_sessions(service: GameService, user_id: int, keep: str | None = None) -> int:
+    """End every session of the account but the one of secret ``keep``: how many ended."""
+    with service.sessions.begin() as session:
+        query = delete(UserSessionRow).where(UserSessionRow.user_id == user_id)
+        if keep:
+            query = query.where(UserSessionRow.id != hash_secret(keep))
+        return int(session.execute(query).rowcount)
+
+
+def _checked(service: GameService, user: UserRow, password: str) -> None:
+    """GameError 401 ``wrong_credentials`` unless ``password`` is the account's."""
+    if check_password(service, user.name, password) is None:
+        raise GameError(401, "wrong_credentials", _("wrong password"))
+
+
+def change_password(service: GameService, user: UserRow, current: str, new: str, keep: str | None) -> int:
+    """Set a new password once the current one is given; the account's other sessions end (a session stolen
+    before the change ends with it): how many. 401 ``wrong_credentials``, 422 ``invalid_password``."""
+    _check_password(new)
+    _checked(service, user, current)
+    with service.sessions.begin() as session:
+        row = session.get(UserRow, user.id)
+        if row is None:
+            raise GameError(401, "sign_in_required", _("sign in first"))
+        row.password_hash = _hasher.hash(new)
+    return end_sessions(service, user.id, keep)
+
+
+def delete_account(service: GameService, user: UserRow, password: str
+                   ) -> tuple[str, list[str], list[tuple[str, int]]]:
+    """Delete a person's account once its password is given: 401 ``wrong_credentials`` otherwise.
+
+    What goes: the name (the account and its seats are renamed ``anonymous-<hex>``, and the name is free
+    again), the password, the language, every session, the e-mail settings and address, the push
+    subscriptions, the messages of the outbox (queued or sent), and the ratings (the account leaves the
+    leaderboard). What stays: the games and their moves, under the anonymous name, and the rating changes of
+    finished games (other players' ratings were computed with them). Returns the anonymous name, the ids of
+    the games it held seats in (their cached copies show the old name: the caller drops them) and the
+    (game id, seat) of the running games' seats the account held and had not left: the caller makes them
+    leave (the stand-in plays them) and tells the games' watchers.
+    """
+    _checked(service, user, password)
+    anonymous = f"anonymous-{secrets.token_hex(4)}"
+    with service.sessions.begin() as session:
+        row = session.get(UserRow, user.id)
+        if row is None or row.kind != "person":
+            raise GameError(401, "sign_in_required", _("sign in first"))
+        row.name, row.name_key, row.kind = anonymous, f"{DELETED_PREFIX}{user.id}", "deleted"
+        row.password_hash = row.language = None
+        held = list(session.scalars(select(SeatRow.game_id).where(SeatRow.user_id == user.id).distinct()))
+        session.execute(update(SeatRow).where(SeatRow.user_id == user.id).values(name=anonymous))
+        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, OutboxRow, RatingRow):
+            session.execute(delete(table).where(table.user_id == user.id))
+        running = session.execute(select(SeatRow.game_id, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game_id)
+                                  .where(SeatRow.user_id == user.id, SeatRow.left.is_(False),
+                                         GameRow.status == "running")).all()
+    return anonymous, held, [(game_id, seat) for game_id, seat in running]
 
 
 def set_language(service: GameService, user_id: int, language: str | None) -> UserRow:
@@ -346,8 +459,10 @@ class SignUp(BaseModel):
 
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
-    name: str = Field(max_length=200, json_schema_extra={"minLength": NAME_LENGTH[0], "maxLength": NAME_LENGTH[1]},
-                      description="3 to 40 characters, with a letter or digit and no colon; unique ignoring case")
+    name: str = Field(max_length=200, json_schema_extra={"minLength": NAME_LENGTH[0], "maxLength": NAME_LENGTH[1],
+                                                         "pattern": name_pattern()},
+                      description="3 to 40 characters, with a letter or digit, no control character and no colon, "
+                                  "not ending in ' bot'; unique ignoring case")
     password: str = Field(max_length=1000, json_schema_extra={"minLength": PASSWORD_LENGTH[0],
                                                               "maxLength": PASSWORD_LENGTH[1]},
                           description="8 to 128 characters")
@@ -358,6 +473,30 @@ class AccountChange(BaseModel):
 
     language: Literal["en", "fr", "de"] | None = Field(
         description="the preferred interface language, or null to follow the browser's")
+
+
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    current: str = Field(max_length=1000, description="the password now")
+    new: str = Field(max_length=1000, json_schema_extra={"minLength": PASSWORD_LENGTH[0],
+                                                         "maxLength": PASSWORD_LENGTH[1]},
+                     description="8 to 128 characters")
+
+
+class PasswordCheck(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    password: str = Field(max_length=1000, description="the account's password, to confirm")
+
+
+class SessionsEnded(BaseModel):
+    sessions_ended: int = Field(description="how many signed-in browsers were signed out")
+
+
+class Deleted(BaseModel):
+    name: str = Field(description="the anonymous name the account's games show from now on")
+    games_left: int = Field(description="running games whose seats the stand-in bot now plays")
 
 
 SignedIn = Annotated[UserRow, Depends(signed_in_user)]
@@ -372,8 +511,27 @@ def _secure(request: Request) -> bool:
 
 
 def _set_cookie(response: Response, secret: str, request: Request) -> None:
-    response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_DAYS * 86400, path="/", secure=_secure(request),
+    response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_MAX_DAYS * 86400, path="/", secure=_secure(request),
                         httponly=True, samesite="lax")
+
+
+def _sign_out(response: Response, request: Request) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
+
+
+async def _with_password(request: Request, check: Any, *args: Any) -> Any:
+    """``check(*args)`` in a worker thread, counted as a password attempt of the address (429 once at its
+    limit, as for sign-in); only a wrong password (GameError ``wrong_credentials``) stays counted."""
+    limiter = request.app.state.limiter
+    hit = await asyncio.to_thread(limiter.hit, "sign_in", _client(request))
+    try:
+        result = await asyncio.to_thread(check, *args)
+    except GameError as exc:
+        if exc.code != "wrong_credentials":  # a new password too short: no guess was made
+            await asyncio.to_thread(limiter.refund, hit)
+        raise
+    await asyncio.to_thread(limiter.refund, hit)
+    return result
 
 
 def router(errors: Any) -> APIRouter:
@@ -425,8 +583,51 @@ def router(errors: Any) -> APIRouter:
             _refuse_forged(request)
             await asyncio.to_thread(end_session, _service(request), secret)
         response = Response(status_code=204)
-        response.delete_cookie(SESSION_COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
+        _sign_out(response, request)
         return response
+
+    @api.post("/sign-out-everywhere", summary="Sign out on every browser, this one included",
+              responses=errors_of(401, 403))
+    async def sign_out_everywhere(user: SignedIn, request: Request, response: Response) -> SessionsEnded:
+        """Ends every session of the account (a browser lost or left signed in elsewhere) and deletes this
+        browser's cookie. 401 ``sign_in_required``."""
+        ended = await asyncio.to_thread(end_sessions, _service(request), user.id)
+        _sign_out(response, request)
+        return SessionsEnded(sessions_ended=ended)
+
+    @api.post("/password", summary="Change your password: your other browsers are signed out",
+              responses=errors_of(401, 403, 429))
+    async def password(body: PasswordChange, user: SignedIn, request: Request) -> SessionsEnded:
+        """Needs the current password (401 ``wrong_credentials``, counted as a wrong sign-in: 429 once at the
+        address's limit); 422 ``invalid_password`` for a new one of the wrong length. This browser stays
+        signed in; every other session ends."""
+        ended = await _with_password(request, change_password, _service(request), user, body.current, body.new,
+                                     request.cookies.get(SESSION_COOKIE))
+        return SessionsEnded(sessions_ended=ended)
+
+    @api.delete("", summary="Delete your account: your games stay, under an anonymous name",
+                responses=errors_of(401, 403, 429))
+    async def delete_it(body: PasswordCheck, user: SignedIn, request: Request, response: Response) -> Deleted:
+        """Needs the password (401 ``wrong_credentials``, counted as a wrong sign-in). The account's name
+        becomes anonymous in it and in its games, which stay; its sessions, e-mail settings, push
+        subscriptions, queued messages and ratings (it leaves the leaderboard) are deleted; the seats it held
+        in running games are left (the stand-in bot finishes them). Signs this browser out."""
+        from .clocks import leave  # clocks' routes depend on this module
+
+        state = request.app.state
+        name, held, running = await _with_password(request, delete_account, _service(request), user,
+                                                   body.password)
+        for game_id in held:
+            state.service.forget(game_id)  # its seats' names changed
+        for game_id, seat in running:
+            try:
+                await asyncio.to_thread(leave, state.service, game_id, seat)
+            except GameError:  # over or left meanwhile
+                continue
+            state.runner.kick(game_id)
+            await state.hub.broadcast(game_id)
+        _sign_out(response, request)
+        return Deleted(name=name, games_left=len(running))
 
     @api.get("", summary="Your account and statistics", responses=errors_of(401))
     async def account(user: SignedIn, request: Request) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -39,7 +40,15 @@ from .rematch import router as rematch_router
 from .routes import games, live, moves, notifications, pages, seats
 from .routes.deps import STATIC, page
 from .routes.pwa import router as pwa_router
-from .security import BodyLimit, RateLimited, RateLimiter, RateLimits, SecurityHeaders
+from .security import (
+    BodyLimit,
+    InputCheck,
+    RateLimited,
+    RateLimiter,
+    RateLimits,
+    SecurityHeaders,
+    say_no_control_in_paths,
+)
 from .service import GameService
 from .tutorial import router as tutorial_router
 
@@ -104,6 +113,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     )
     app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see i18n.py)
     logging.getLogger("uvicorn.error").addFilter(quiet_bad_text)  # a client's bad frame: no traceback
+    app.add_middleware(InputCheck)  # NUL and control characters: 422 before any route or the database
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(LanguageMiddleware, user_language=account_language)
@@ -118,6 +128,15 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
     app.mount("/static", GZipMiddleware(StaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    generated = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = say_no_control_in_paths(generated())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     @app.exception_handler(GameError)
     async def _game_error(_request: Request, exc: GameError) -> JSONResponse:

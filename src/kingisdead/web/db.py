@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -37,7 +38,7 @@ from sqlalchemy import (
     false,
     text,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.pool import NullPool
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
@@ -275,12 +276,15 @@ def normalise_url(url: str) -> str:
 def make_engine(url: str) -> Engine:
     """An engine for ``url``, its database upgraded to the latest schema (:func:`upgrade`).
 
-    SQLite gets WAL mode and a busy timeout for concurrent access (30 s; the URL's ``?timeout=N`` sets another). A statement's parameters (password
+    SQLite gets WAL mode and a busy timeout for concurrent access (30 s; the URL's ``?timeout=N`` sets another);
+    a new database file is created readable by its owner only (0600), and SQLite gives its -wal and -shm
+    files the database file's mode. A statement's parameters (password
     hashes, token hashes) never appear in its errors, so never in a logged traceback. Raises
     SQLAlchemy's ``OperationalError`` when the database cannot be reached.
     """
     url = normalise_url(url)
     if url.startswith("sqlite"):
+        _private_file(make_url(url).database)
         waits = {} if "timeout=" in url else {"timeout": 30}  # seconds a writer waits for the lock; ?timeout=N
         engine = create_engine(url, connect_args={"check_same_thread": False, **waits}, hide_parameters=True)
 
@@ -295,6 +299,19 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
     upgrade(engine)
     return engine
+
+
+def _private_file(database: str | None) -> None:
+    """Create a SQLite database file (and its migration lock) that does not exist yet with mode 0600: it holds
+    password and session hashes, and the machine's other users have no business reading them. An existing
+    file keeps its mode."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    for path in (database, database + ".migrate-lock"):
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            pass
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

@@ -60,6 +60,7 @@ VALIDATION = {  # Pydantic's messages by error type, as interface texts filled f
     "less_than_equal": N_("Input should be less than or equal to {le}"),
     "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
     "string_too_long": N_("String should have at most {max_length} characters"),
+    "string_pattern_mismatch": N_("String should match pattern '{pattern}'"),
     "literal_error": N_("Input should be {expected}"),
     "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
     "int_type": N_("Input should be a valid integer"),

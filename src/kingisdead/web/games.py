@@ -152,7 +152,8 @@ class GameStore:
                                     user_id=user_id if i == first_human else None))
         row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(63),
                       first_player=first_player, to_move=first_player,
-                      hints=hints, hotseat=hotseat, memory=memory, status="running", move_count=0, result=None,
+                      hints=hints and not memory, hotseat=hotseat, memory=memory, status="running", move_count=0,
+                      result=None,
                       time_limit=time_limit, stand_in=stand_in, rated=rated, edition=edition)
         row.seats = rows
         if time_limit is not None and rows[first_player].kind == "human":
@@ -169,7 +170,8 @@ class GameStore:
         game = LiveGame(
             id=row.id, players=row.players, variant=row.variant, edition=row.edition, seed=row.seed,
             first_player=row.first_player,
-            hints=row.hints, hotseat=row.hotseat, memory=bool(row.memory), bot_seed=row.bot_seed,
+            # memory mode hides the cards played, which a hint's search sees: no hints there (older rows had both)
+            hints=row.hints and not row.memory, hotseat=row.hotseat, memory=bool(row.memory), bot_seed=row.bot_seed,
             seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public), bool(s.away), bool(s.left))
                    for s in seats],
             token_hashes=[s.token_hash for s in seats], owners=[s.user_id for s in seats],

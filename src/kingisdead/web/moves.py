@@ -206,7 +206,12 @@ class MoveService(GameStore):
 
         The search sees every hand, but hands hold no secret from a player who
         follows the public move log (every card played is in it).
+
+        Raises GameError 403 ``hints_off`` in memory mode (a hint would show what the player may not look
+        back at: the cards played) or when the game was made without hints, 409 if it is not this seat's turn.
         """
+        if game.memory:
+            raise GameError(403, "hints_off", _("no hints in memory mode: they would show the cards played"))
         if not game.hints:
             raise GameError(403, "hints_off", _("hints are off in this game's settings"))
         snap = game.snapshot

@@ -9,6 +9,8 @@
   tokens, wrong passwords and new accounts per client address in moving windows
   (the ``limits`` library's notation and semantics), in the database's
   ``rate_hits`` table: every server process of a site shares the counts.
+- :class:`InputCheck` answers ``422`` to a request with a control character in its path or query, or NUL
+  in its body, before any route or the database sees it (PostgreSQL refuses NUL in text).
 - :func:`check_ws_text` refuses a WebSocket message before ``json.loads`` sees it:
   too long, or nested deeper than any message of the protocol.
 """
@@ -20,9 +22,11 @@ import json
 import math
 import os
 import time
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
 from limits import RateLimitItem, parse
 from sqlalchemy import delete, func, select, text
@@ -32,7 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .db import RateHitRow
 from .errors import GameError
-from .i18n import N_, _
+from .i18n import N_, Text, _, current_language
 
 MAX_BODY = 64 * 1024
 """Bytes: the largest request body (a game creation is well under 2 KiB)."""
@@ -131,6 +135,134 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""A text with no control character (C0, DEL, C1): a name shown to others and written into their mails (a line
+break would forge a line), and every string path parameter (:func:`say_no_control_in_paths`)."""
+
+
+def say_no_control_in_paths(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI ``schema`` with :data:`PRINTABLE` as the pattern of every free string path or query parameter:
+    :class:`InputCheck` refuses a control character in any of them, whatever the route, with a 422 whose body is
+    the app's ``ErrorBody`` (said so where the route's own entry names FastAPI's validation error instead)."""
+    refused = {"description": "malformed or invalid input (a control character in the address)",
+               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+    for item in schema.get("paths", {}).values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                kind = parameter.get("schema", {})
+                if parameter.get("in") in ("path", "query") and kind.get("type") == "string" and "enum" not in kind:
+                    kind.setdefault("pattern", PRINTABLE)
+                    answers = operation.setdefault("responses", {})
+                    if "ErrorBody" not in str(answers.get("422", "")):
+                        answers["422"] = refused
+    if "ErrorBody" not in schema.get("components", {}).get("schemas", {}):
+        raise ValueError("the app's schema lacks ErrorBody")
+    return schema
+
+
+def _control(text: str) -> bool:
+    """Whether ``text`` holds a control character (C0, DEL, C1) or half of a surrogate pair: neither means
+    anything in a path, a query or a JSON string, PostgreSQL refuses NUL in text, and no encoder takes a lone
+    surrogate."""
+    return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether a decoded JSON value holds NUL (or a lone surrogate) in a string, key or value, at any depth."""
+    if isinstance(value, str):
+        return "\x00" in value or any(unicodedata.category(char) == "Cs" for char in value)
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    return False
+
+
+def json_holds_nul(text: str | bytes) -> bool:
+    """Whether a JSON text holds NUL, raw or as a ``\\u0000`` escape, or a lone surrogate escape (one that does
+    not parse as JSON is left to the JSON reader, which refuses it)."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if b"\x00" in raw:
+        return True
+    if b"\\u" not in raw:
+        return False  # no escape at all: no hidden NUL
+    try:
+        return _holds_nul(json.loads(raw))
+    except (ValueError, RecursionError):
+        return False
+
+
+class InputCheck:
+    """ASGI middleware: a request whose path or query (decoded) holds a control character, or whose body holds
+    NUL (raw, or escaped in a JSON string), gets ``422 invalid_request`` before any route or database sees it;
+    a WebSocket handshake with such a path or query is refused the same way (or closed with 1008 where the
+    server cannot answer a handshake with a body). Place it inside :class:`~.i18n.LanguageMiddleware` (the
+    answer is in the request's language) and :class:`BodyLimit` (the body it reads is already bounded).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        refusal = self._url_refusal(scope)
+        if scope["type"] == "websocket":
+            if refusal is None:
+                await self.app(scope, receive, send)
+            elif "websocket.http.response" in (scope.get("extensions") or {}):
+                await receive()  # websocket.connect
+                for message in _json_response(422, refusal, HEADERS):
+                    await send({**message, "type": "websocket." + message["type"]})
+            else:
+                await receive()
+                await send({"type": "websocket.close", "code": 1008})
+            return
+        if refusal is not None:
+            for message in _json_response(422, refusal):
+                await send(message)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if json_holds_nul(body):
+            for message in _json_response(422, _refusal(_("the request body holds a NUL character"))):
+                await send(message)
+            return
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    def _url_refusal(scope: Scope) -> dict[str, str] | None:
+        """The error body for a path or query holding a control character, else None."""
+        if _control(scope.get("path", "")):
+            return _refusal(_("the address holds a control character"))
+        query = scope.get("query_string", b"").decode("latin-1")
+        if _control(query) or any(_control(part) for pair in parse_qsl(query, keep_blank_values=True)
+                                  for part in pair):
+            return _refusal(_("the query holds a control character"))
+        return None
+
+
+def _refusal(detail: Text) -> dict[str, str]:
+    return {"error": "invalid_request", "detail": detail.in_language(current_language())}
 
 
 @dataclass(frozen=True)
@@ -272,7 +404,7 @@ def check_ws_text(text: str) -> None:
 
 
 def parse_ws_json(text: str) -> Any:
-    """JSON as the protocol allows it: no ``NaN`` or ``Infinity`` (422 otherwise)."""
+    """JSON as the protocol allows it: no ``NaN`` or ``Infinity``, no NUL in a string (422 otherwise)."""
     check_ws_text(text)
 
     def refuse(name: str) -> Any:
@@ -285,9 +417,12 @@ def parse_ws_json(text: str) -> Any:
         return value
 
     try:
-        return json.loads(text, parse_constant=refuse, parse_float=number)
+        value = json.loads(text, parse_constant=refuse, parse_float=number)
     except ValueError as exc:
         raise GameError(422, "invalid_request", _("malformed JSON: {problem}", problem=str(exc))) from None
+    if _holds_nul(value):
+        raise GameError(422, "invalid_request", _("a message holds a NUL character"))
+    return value
 
 
 def _parse(text: str, kind: str) -> RateLimitItem:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BeforeValidator, Field
 
 from ..accounts import SESSION_COOKIE, current_user
 from ..errors import GameError
@@ -60,6 +61,21 @@ async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | No
     token = credentials.credentials if credentials else None
     user = None if token else await asyncio.to_thread(current_user, request)
     return await checked_seat(request, game, token, None if user is None else user.id)
+
+
+def _integral(value: Any) -> Any:
+    """A JSON number with no fraction (``3.0``) as the integer it is: JSON Schema's ``integer`` admits it."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Integer = Annotated[int, BeforeValidator(_integral)]
+"""An integer field of a request body: an int, or a float with no fraction (``3.0``; not ``true``, not ``"3"``)."""
+
+
+def integer(**limits: int) -> Any:
+    """:data:`Integer` within ``limits`` (``ge``, ``le``), for a union (``integer(ge=0) | None``): there the
+    limits must come before the validator for the schema to state them."""
+    return Annotated[int, Field(**limits), BeforeValidator(_integral)]
 
 
 def page(name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:

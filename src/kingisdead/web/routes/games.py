@@ -21,17 +21,25 @@ from ..i18n import LocalizedJSON as JSONResponse
 from ..i18n import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN, Seat
 from ..ratings import PROVISIONAL_GAMES, rated_stand_ins
+from ..security import PRINTABLE
 from ..views import board_facts, bot_levels
-from .deps import Credentials, client_of, game_of, seat_of
+from .deps import Credentials, Integer, client_of, game_of, integer, seat_of
 
-MAX_SEED = 2**63 - 1
+MAX_SEED = 2**53 - 1
+"""The largest seed a request may give: JavaScript's largest safe integer, exact in every JSON reader."""
+
+
+def _one_of_names(names: Any, any_case: bool = False) -> str:
+    """A pattern matching exactly one of ``names`` (in any case: ``any_case``)."""
+    return f"^({'?i:' if any_case else ''}{'|'.join(sorted(names))})$"
 
 
 class HumanSeat(BaseModel):
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
     kind: Literal["human"] = Field(description="a person: gets a token or an invite")
-    name: str | None = Field(None, max_length=40, description="shown at the table")
+    name: str | None = Field(None, max_length=40, pattern=PRINTABLE,
+                             description="shown at the table; no control characters")
     public: bool = Field(False, description="a person's seat other than the creator's: offered in the lobby to "
                                             "anyone (true), or only through its private invite link (false)")
 
@@ -40,25 +48,46 @@ class BotSeat(BaseModel):
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
     kind: Literal["bot"] = Field(description="a bot")
-    bot: str = Field(max_length=32, description="bot level, one of GET /api/meta's bots")
-    name: str | None = Field(None, max_length=40, description="shown at the table")
+    bot: str = Field(max_length=32, pattern=_one_of_names(bot_names(), any_case=True),
+                     description="bot level, one of GET /api/meta's bots (in any case)")
+    name: str | None = Field(None, max_length=40, pattern=PRINTABLE,
+                             description="shown at the table; no control characters")
 
 
 SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]
 
 
-class CreateGame(BaseModel):
-    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+def _rules_across_fields(schema: dict[str, Any]) -> None:
+    """What :meth:`~..games.GameStore.create` checks across fields, said in the schema (so that every request
+    the schema allows is accepted): one seat per player and a first player among them; per edition, the
+    Mordred variant only where it exists and the network bots only where they are trained."""
+    per_count = [{"properties": {"players": {"const": n}, "seats": {"minItems": n, "maxItems": n},
+                                 "first_player": {"maximum": n - 1}}} for n in (2, 3, 4)]
+    per_edition = []
+    for name, edition in EDITIONS.items():
+        rules: dict[str, Any] = {"edition": {"const": name}}
+        if not edition.mordred:
+            rules["variant"] = {"const": "standard"}
+        if name not in TRAINED_EDITIONS:
+            rules["stand_in"] = {"not": {"pattern": _one_of_names(NETWORK_BOTS)}}
+            rules["seats"] = {"items": {"properties": {"bot": {"not": {"pattern": _one_of_names(NETWORK_BOTS, True)}}}}}
+        per_edition.append({"properties": rules})
+    schema["allOf"] = [{"anyOf": per_count}, {"anyOf": per_edition}]
 
-    players: int = Field(ge=2, le=4)
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(strict=True, json_schema_extra=_rules_across_fields)  # strict: 0 is not false
+
+    players: Integer = Field(ge=2, le=4)
     edition: Literal["first", "second"] = Field("first", description="the edition played: the first (2015: Scots, "
                                                 "Saxons, the Mordred variant) or the second (2020: Scottish, "
                                                 "instability from France), at its default options")
     variant: Literal["standard", "mordred"] = "standard"
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="decides the setup; random if left out")
-    first_player: int = Field(0, ge=0, le=3)
-    hints: bool = Field(False, description="allow hints on request")
+    seed: integer(ge=0, le=MAX_SEED) | None = Field(None, description="decides the setup; random if left out")
+    first_player: Integer = Field(0, ge=0, le=3, description="the seat that plays first, below players")
+    hints: bool = Field(False, description="allow hints on request (never in memory mode: the game is made "
+                                           "without them)")
     hotseat: bool = Field(False, description="all human seats play on one screen")
     memory: bool = Field(False, description="memory mode: no card history (log, record, replay) until the game ends")
     rated: bool = Field(False, description="the result changes the players' ratings: signed in, every person's seat "
@@ -66,7 +95,8 @@ class CreateGame(BaseModel):
     time_limit: Literal[120, 600, 86400, 259200] | None = Field(
         None, description="seconds per move (2 or 10 minutes, 1 or 3 days), or none: a person out of time is "
                           "replaced by the stand-in bot until they take their seat back")
-    stand_in: str = Field(DEFAULT_STAND_IN, max_length=32, description="the bot level (GET /api/meta's bots) that "
+    stand_in: str = Field(DEFAULT_STAND_IN, max_length=32, pattern=_one_of_names(bot_names()),
+                          description="the bot level (GET /api/meta's bots) that "
                                                                        "plays for a person out of time or gone")
 
 

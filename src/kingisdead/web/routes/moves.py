@@ -12,14 +12,14 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from ...building import Choice
 from ..i18n import LocalizedJSON as JSONResponse
 from ..i18n import LocalizedRoute
-from .deps import Credentials, client_of, game_of, seat_of
+from .deps import Credentials, Integer, client_of, game_of, integer, seat_of
 
 
 class Step(BaseModel):
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
     kind: Literal["pass", "card", "region", "faction", "none"]
-    value: int = Field(-1, ge=-1, le=7, description="card 0-6, region 0-7, faction 0-3; -1 for pass and none")
+    value: Integer = Field(-1, ge=-1, le=7, description="card 0-6, region 0-7, faction 0-3; -1 for pass and none")
 
 
 class OptionsRequest(BaseModel):
@@ -32,7 +32,7 @@ class MoveRequest(BaseModel):
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
     move: str = Field(max_length=100, description="the move in notation, e.g. 'pass' or 'Scots Din Din +Cal:S'")
-    move_number: int | None = Field(None, ge=0, description="moves played when you chose (stale check)")
+    move_number: integer(ge=0) | None = Field(None, description="moves played when you chose (stale check)")
 
 
 STEPS: TypeAdapter[list[Step]] = TypeAdapter(Annotated[list[Step], Field(max_length=12)])

@@ -2,7 +2,7 @@
 // a sign-out button, "my games" (those where it is your turn first, marked, each with its clock), finished games,
 // statistics and the e-mail settings (email.js).
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
-import { api, el, shownName, redraw } from "/static/common.js";
+import { api, el, forgetGames, shownName, redraw } from "/static/common.js";
 import { mountPush } from "/static/push.js";
 import { t } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
@@ -82,13 +82,33 @@ function showForm() {
   panel.replaceChildren(el("h2", {}, t("Your account")), form);
 }
 
+// The ids of the account's games (running, and the most recent finished): their seat tokens go when it signs out.
+async function accountGames() {
+  try { return (await api("GET", "/api/account/games?finished=100")).games.map((g) => g.id); } catch { return []; }
+}
+
+// Sign this browser out by ``send`` (sign-out, sign-out everywhere, deletion), then forget the seat tokens of the
+// account's games. ``send``'s error (a wrong password) is shown in ``error`` and nothing changes.
+async function signOutBy(send, error = null) {
+  const games = await accountGames();
+  try {
+    await send();
+  } catch (err) {
+    if (!error) return;
+    error.textContent = err.message;
+    error.classList.remove("hidden");
+    return;
+  }
+  forgetGames(games);
+  document.body.dataset.session = "";
+  await refresh();
+}
+
 function showAccount(account) {
   const out = el("button", { class: "btn secondary small", "data-testid": "sign-out" }, t("Sign out"));
-  out.addEventListener("click", async () => {
+  out.addEventListener("click", () => signOutBy(async () => {
     try { await api("POST", "/api/account/sign-out"); } catch { /* signed out already */ }
-    document.body.dataset.session = "";
-    await refresh();
-  });
+  }));
   panel.replaceChildren(
     el("div", { class: "account-head" },
       el("h2", {}, t("Signed in as {name}", { name: account.name })), out),
@@ -98,7 +118,52 @@ function showAccount(account) {
     el("ul", { class: "game-list", "data-testid": "my-finished" }),
     el("h3", {}, t("Statistics")),
     statistics(account),
-    emailSettings());
+    emailSettings(),
+    settings());
+}
+
+// Password change, sign out everywhere, deletion: each needs the password but sign-out everywhere.
+function settings() {
+  const field = (testid, label, autocomplete) => el("input", { type: "password", maxlength: 128, autocomplete,
+    "data-testid": testid, "aria-label": label, placeholder: label });
+  const box = (testid) => el("div", { class: "error-box hidden", role: "alert", "data-testid": testid });
+  const current = field("password-current", t("Current password"), "current-password");
+  const fresh = field("password-new", t("New password"), "new-password");
+  const changed = box("password-result");
+  const change = el("form", { class: "form-row" }, current, fresh,
+    el("button", { class: "btn secondary small", type: "submit", "data-testid": "password-change" }, t("Change password")));
+  change.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const done = await api("POST", "/api/account/password", { current: current.value, new: fresh.value });
+      changed.textContent = t("Password changed; other browsers signed out: {n}", { n: done.sessions_ended });
+      changed.className = "muted";
+      current.value = fresh.value = "";
+    } catch (err) {
+      changed.textContent = err.message;
+      changed.className = "error-box";
+    }
+  });
+  const everywhere = el("button", { class: "btn secondary small", "data-testid": "sign-out-everywhere" },
+    t("Sign out everywhere"));
+  everywhere.addEventListener("click", () => signOutBy(() => api("POST", "/api/account/sign-out-everywhere")));
+  const password = field("delete-password", t("Password"), "current-password");
+  const refused = box("delete-error");
+  const remove = el("form", { class: "form-row" }, password,
+    el("button", { class: "btn danger small", type: "submit", "data-testid": "delete-account" }, t("Delete my account")));
+  remove.addEventListener("submit", (event) => {
+    event.preventDefault();
+    refused.classList.add("hidden");
+    signOutBy(() => api("DELETE", "/api/account", { password: password.value }), refused);
+  });
+  return el("details", { class: "account-settings", "data-testid": "account-settings" },
+    el("summary", {}, t("Account settings")),
+    el("h4", {}, t("Change password")), change, changed,
+    el("h4", {}, t("Sign out everywhere")),
+    el("p", { class: "muted" }, t("Ends your session on every device, this one included.")), everywhere,
+    el("h4", {}, t("Delete my account")),
+    el("p", { class: "muted" }, t("Your games stay, under an anonymous name; you leave your running games (a bot finishes them). Your name, ratings, e-mail settings and sessions are deleted.")),
+    remove, refused);
 }
 
 function statistics(account) {

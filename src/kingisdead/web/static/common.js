@@ -55,6 +55,14 @@ export function saveTokens(gameId, tokens) {
 
 export function myGames() { return JSON.parse(localStorage.getItem("kid:games") || "[]"); }
 
+// Forget the seat tokens this browser keeps for these games (an account's, when it signs out): the next person
+// on this device must not open them and play the seats.
+export function forgetGames(ids) {
+  const gone = new Set(ids);
+  for (const id of gone) localStorage.removeItem(`kid:tokens:${id}`);
+  localStorage.setItem("kid:games", JSON.stringify(myGames().filter((id) => !gone.has(id))));
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {

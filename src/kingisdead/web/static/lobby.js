@@ -45,6 +45,11 @@ async function start() {
   renderSeats();
   mountRatedOption(meta.provisional_games);
   $("rated").addEventListener("change", () => clock.rated(ratedChosen(), meta.rated_stand_ins));
+  // memory mode has no hints (they would show the cards played): the server makes such a game without them
+  $("memory").addEventListener("change", () => {
+    $("hints").disabled = $("memory").checked;
+    if ($("memory").checked) $("hints").checked = false;
+  });
   mountLeaderboard();
   loadRatings().then(renderSeats);  // each bot level's rating shows once known
   loadGames();
