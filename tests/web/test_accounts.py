@@ -112,6 +112,8 @@ def test_a_name_taken_in_another_case_or_width_is_409(make_client):
     ("    ", PASSWORD, "invalid_name"),
     ("bad\x07name", PASSWORD, "invalid_name"),  # (NUL: 422 invalid_request before any route, test_control_characters)
     ("---", PASSWORD, "invalid_name"),
+    ("Ada\r\nLovelace", PASSWORD, "invalid_name"),  # a line break is refused, not collapsed into a space
+    ("Ada Lovelace\n", PASSWORD, "invalid_name"),
     ("Intermediate bot", PASSWORD, "invalid_name"),
     ("bot:intermediate", PASSWORD, "invalid_name"),  # the key of a bot level's account
     ("Gawain", "short", "invalid_password"),

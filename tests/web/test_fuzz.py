@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import tempfile
+import unicodedata
 import warnings
 from pathlib import Path
 from typing import Any
@@ -85,8 +86,18 @@ def test_every_request_the_schema_allows_is_not_refused_as_malformed(case, game)
     """The schema says what the server accepts: a request it allows gets no 422 but the engine's own refusals."""
     _aimed_at(case, game)
     response = case.call()
-    if response.status_code == 422:
+    if response.status_code == 422 and not _changed_by_normalising(case.body):
         assert response.json()["error"] in GAME_RULES, (case.method, case.formatted_path, case.body, response.text)
+
+
+def _changed_by_normalising(body: Any) -> bool:
+    """Whether a body's account name changes length once normalised (NFKC, casefolded, spaces collapsed): a
+    character NFKC spells in several ("ﷺ"), or a combining mark it composes, may then take it out of 3 to 40
+    characters, which no pattern of the schema can say."""
+    if not isinstance(body, dict) or not isinstance(body.get("name"), str):
+        return False
+    name = body["name"]
+    return len(" ".join(unicodedata.normalize("NFKC", name).casefold().split())) != len(" ".join(name.split()))
 
 
 json_values = st.recursive(

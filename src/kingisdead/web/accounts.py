@@ -82,14 +82,15 @@ def account_name(text: str) -> tuple[str, str]:
     """A name as shown and its key (unique ignoring case): NFKC-normalised, trimmed, inner spaces
     collapsed. Raises GameError 422 ``invalid_name`` for fewer than 3 or more than 40 characters (as sent or
     normalised),
-    control characters or a colon, no letter or digit, or a name ending in " bot" (kept for the bot
+    control characters (a line break or tab too, even where trimming or collapsing would remove it) or a colon,
+    no letter or digit, or a name ending in " bot" (kept for the bot
     levels, whose accounts' keys hold a colon)."""
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     key = name.casefold()
     low, high = NAME_LENGTH
     if not low <= len(name) <= high or len(key) > high or not low <= len(text) <= high:  # as sent, too
         raise GameError(422, "invalid_name", _("a name has {low} to {high} characters", low=low, high=high))
-    if any(unicodedata.category(c).startswith("C") for c in name) or not any(c.isalnum() for c in name):
+    if any(unicodedata.category(c).startswith("C") for c in text + name) or not any(c.isalnum() for c in name):
         raise GameError(422, "invalid_name", _("a name is made of printable characters, with a letter or digit"))
     if ":" in name:
         raise GameError(422, "invalid_name", _("a name cannot hold a colon"))
@@ -101,9 +102,9 @@ def account_name(text: str) -> tuple[str, str]:
 @functools.cache
 def name_pattern() -> str:
     """The names :func:`account_name` accepts, as a regular expression for the API's schema (Python's syntax):
-    3 to 40 characters, no control, format, private or unassigned character (Unicode category C, as
-    Python's unicodedata has it) and no colon, a letter or digit, not starting or ending with a space (those are
-    trimmed) and not ending in "bot" after a space. What normalising may still change (a character NFKC
+    3 to 40 characters (and 3 once trimmed and its runs of spaces made one), no control, format, private or
+    unassigned character (Unicode category C, as Python's unicodedata has it) and no colon, a letter or digit,
+    and not ending in "bot" after a space. What normalising may still change (a character NFKC
     spells in many, or several spaces made one) is checked by :func:`account_name` alone."""
     ranges, start = [], None
     for code in range(sys.maxunicode + 2):
@@ -115,7 +116,9 @@ def name_pattern() -> str:
             start = None
     char = f"[^:{''.join(ranges)}]"
     low, high = NAME_LENGTH
-    return (f"^(?=.*[^\\W_])(?!(?i:.*\\sbot\\s*$))(?!(?i:bot)$)(?=\\S)(?=.*\\S$){char}{{{low},{high}}}$")
+    at_least_3 = r"(?=\s*\S\s*\S\s*\S|\s*\S\s+\S)"  # once trimmed and its spaces collapsed
+    not_a_bot = r"(?!(?i:.*\sbot\s*$))(?!\s*(?i:bot)\s*$)"
+    return f"^{at_least_3}(?=.*[^\\W_]){not_a_bot}{char}{{{low},{high}}}$"
 
 
 def _check_password(password: str) -> None:
