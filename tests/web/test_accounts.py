@@ -540,8 +540,10 @@ def test_deleting_an_account_keeps_its_games_under_an_anonymous_name(make_client
         assert seats[0]["name"] == name and "Mordred" not in str(seats)
     assert other.get(f"/api/games/{running['id']}").json()["seats"][0]["left"] is True
     with client.app.state.service.sessions() as session:
-        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, OutboxRow, RatingRow):
+        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, RatingRow):
             assert session.scalar(select(table).where(table.user_id == me["id"])) is None, table
+        [message] = session.scalars(select(OutboxRow).where(OutboxRow.user_id == me["id"]))
+        assert (message.status, message.content) == ("dropped", {})  # never sent; text and address gone
         assert session.get(UserRow, me["id"]).password_hash is None
     board = other.get("/api/leaderboard", params={"players": 2}).json()["ratings"]
     assert name not in {e["name"] for e in board} and "Mordred" not in {e["name"] for e in board}

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
-from test_notify import (SITE, Browser, Holder, PushService, change_game, confirmation_link, confirmed, outbox,
-                         reaching, settings, signed_up, site, slow_game)
+from test_notify import (PASSWORD, SITE, Browser, Holder, PushService, change_game, confirmation_link, confirmed,
+                         outbox, reaching, settings, signed_up, site, slow_game)
 
 from kingisdead.web import create_app, mail as smtp, notify, outbox as queue
 from kingisdead.web.db import NotificationSettingsRow, PushSubscriptionRow, SeatRow
@@ -232,6 +232,19 @@ def test_confirmation_links_to_one_address_are_counted_across_accounts_and_remov
     client = site.browser()
     signed_up(client, "Victim")
     assert client.put("/api/account/email", json={"email": "victim@example.org"}).status_code == 429
+
+
+def test_a_deleted_account_frees_no_address_for_more_confirmation_links(site):
+    for number in range(3):
+        client = site.browser()
+        signed_up(client, f"Stranger {number}")
+        assert client.put("/api/account/email", json={"email": "victim@example.org"}).status_code == 200
+        assert client.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 200
+    client = site.browser()
+    signed_up(client, "Stranger 3")
+    assert client.put("/api/account/email", json={"email": "victim@example.org"}).status_code == 429
+    site.notifier.round()
+    assert site.mailbox.messages == []  # the deleted accounts' links were dropped, not sent
 
 
 # -- 4: a retry budget, and a failure the account sees ------------------------------------------------

@@ -324,9 +324,11 @@ def delete_account(service: GameService, user: UserRow, password: str
 
     What goes: the name (the account and its seats are renamed ``anonymous-<hex>``, and the name is free
     again), the password, the language, every session, the e-mail settings and address, the push
-    subscriptions, the messages of the outbox (queued or sent), and the ratings (the account leaves the
-    leaderboard). What stays: the games and their moves, under the anonymous name, and the rating changes of
-    finished games (other players' ratings were computed with them). Returns the anonymous name, the ids of
+    subscriptions, the outbox's messages (those waiting are dropped, and every one loses its text and
+    address), and the ratings (the account leaves the leaderboard). What stays: the games and their moves,
+    under the anonymous name, the rating changes of finished games (other players' ratings were computed
+    with them), and the outbox rows' hashed addresses and times, which the per-address limits count (a
+    deleted account must not free an address for more confirmation links). Returns the anonymous name, the ids of
     the games it held seats in (their cached copies show the old name: the caller drops them) and the
     (game id, seat) of the running games' seats the account held and had not left: the caller makes them
     leave (the stand-in plays them) and tells the games' watchers.
@@ -341,8 +343,11 @@ def delete_account(service: GameService, user: UserRow, password: str
         row.password_hash = row.language = None
         held = list(session.scalars(select(SeatRow.game_id).where(SeatRow.user_id == user.id).distinct()))
         session.execute(update(SeatRow).where(SeatRow.user_id == user.id).values(name=anonymous))
-        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, OutboxRow, RatingRow):
+        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, RatingRow):
             session.execute(delete(table).where(table.user_id == user.id))
+        session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id, OutboxRow.status == "pending")
+                        .values(status="dropped", error="the account was deleted"))
+        session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id).values(content={}))
         running = session.execute(select(SeatRow.game_id, SeatRow.seat).join(GameRow, GameRow.id == SeatRow.game_id)
                                   .where(SeatRow.user_id == user.id, SeatRow.left.is_(False),
                                          GameRow.status == "running")).all()
