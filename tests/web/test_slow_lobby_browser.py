@@ -107,11 +107,16 @@ def test_the_create_form_says_what_a_time_out_does_for_the_chosen_clock(server, 
     assert "come by e-mail and push once you turn them on in your account" in said
 
 
-def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_server, tmp_path, new_page):
+def mail_server_site(smtp_server, tmp_path) -> Server:
+    """A site sending its mail to ``smtp_server``, its notification rounds every 0.2 s."""
     mail = {"KINGISDEAD_SMTP_HOST": "127.0.0.1", "KINGISDEAD_SMTP_PORT": str(smtp_server.port),
             "KINGISDEAD_SMTP_TLS": "none", "KINGISDEAD_MAIL_FROM": "king@example.org",
             "KINGISDEAD_NOTIFY_EVERY": "0.2"}
-    server = Server(tmp_path / "games.sqlite3", env=mail).start()
+    return Server(tmp_path / "games.sqlite3", env=mail).start()
+
+
+def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_server, tmp_path, new_page):
+    server = mail_server_site(smtp_server, tmp_path)
     try:
         page = new_page()
         sign_up(page, server, "Dagonet")
@@ -160,12 +165,9 @@ def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_ser
         server.stop()
 
 
-
 def test_a_message_that_could_not_be_delivered_is_shown_in_the_account(smtp_server, tmp_path, new_page):
     smtp_server.mailbox.refuse["nobody@example.org"] = "550 5.1.1 no such mailbox"
-    mail = {"KINGISDEAD_SMTP_HOST": "127.0.0.1", "KINGISDEAD_SMTP_PORT": str(smtp_server.port),
-            "KINGISDEAD_NOTIFY_EVERY": "0.2"}
-    server = Server(tmp_path / "games.sqlite3", env=mail).start()
+    server = mail_server_site(smtp_server, tmp_path)
     try:
         page = new_page()
         sign_up(page, server, "Dagonet")

@@ -66,6 +66,41 @@ def _json_response(status: int, body: dict[str, Any], extra: Sequence[tuple[byte
             {"type": "http.response.body", "body": data})
 
 
+class TooLarge(Exception):
+    """A request body passed its limit."""
+
+
+async def read_body(receive: Receive, limit: int | None = None) -> bytes | None:
+    """The whole body of an HTTP request; None if the client went away. Raises :class:`TooLarge` as soon as
+    it passes ``limit`` bytes."""
+    chunks: list[bytes] = []
+    seen = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunks.append(message.get("body", b""))
+        seen += len(chunks[-1])
+        if limit is not None and seen > limit:
+            raise TooLarge
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the app ``body`` (read already) as one message, then whatever comes next."""
+    delivered = False
+
+    async def replay() -> Message:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
 class BodyLimit:
     """ASGI middleware: a request body over ``limit`` bytes gets ``413 too_large`` and never reaches the app.
 
@@ -86,30 +121,13 @@ class BodyLimit:
             await self._refuse(send)
             return
         # read the whole body first (it is small): the app then never sees a body over the limit
-        chunks: list[bytes] = []
-        seen = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunks.append(message.get("body", b""))
-            seen += len(chunks[-1])
-            if seen > self.limit:
-                await self._refuse(send)
-                return
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        try:
+            body = await read_body(receive, self.limit)
+        except TooLarge:
+            await self._refuse(send)
+            return
+        if body is not None:
+            await self.app(scope, replaying(body, receive), send)
 
     async def _refuse(self, send: Send) -> None:
         for message in _json_response(413, {"error": "too_large",
@@ -225,29 +243,14 @@ class InputCheck:
             for message in _json_response(422, refusal):
                 await send(message)
             return
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        body = await read_body(receive)
+        if body is None:
+            return  # the client went away
         if json_holds_nul(body):
             for message in _json_response(422, _refusal(_("the request body holds a NUL character"))):
                 await send(message)
             return
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
     @staticmethod
     def _url_refusal(scope: Scope) -> dict[str, str] | None:
