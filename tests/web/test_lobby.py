@@ -55,3 +55,15 @@ def test_names_typed_for_seats_survive_a_redraw_of_the_seats(server, browser):
     page.check("[data-testid=advanced-bots]")  # redraws the seats, as the bots' ratings arriving does
     assert page.input_value("[data-testid=name-0]") == "Guinevere"
     page.close()
+
+
+def test_a_redraw_of_the_seats_while_a_name_is_typed_keeps_the_caret(server, browser):
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.locator("[data-testid=seat-1] option").first.wait_for(state="attached")
+    page.click("[data-testid=name-0]")
+    page.keyboard.type("Guin")
+    page.evaluate("document.getElementById('advanced-bots').click()")  # a redraw that takes no focus
+    page.keyboard.type("evere")
+    assert page.input_value("[data-testid=name-0]") == "Guinevere"
+    page.close()

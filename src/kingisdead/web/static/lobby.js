@@ -65,6 +65,8 @@ function segmented(id, onPick) {
 }
 
 function renderSeats() {
+  // a redraw (the bots' ratings arriving) while a name is typed keeps the caret where it was
+  const focused = $("seats").contains(document.activeElement) ? document.activeElement : null;
   const rows = [];
   for (let i = 0; i < players; i++) {
     const select = el("select", { "data-testid": `seat-${i}`, "aria-label": t("seat {n}", { n: i + 1 }) },
@@ -94,6 +96,11 @@ function renderSeats() {
   }
   $("seats").replaceChildren(el("div", { class: "muted", style: "font-size:0.85rem" },
     players === 4 ? t("Seats 1+3 and 2+4 play as teams. Seat 1 starts.") : t("Seat 1 starts.")), ...rows);
+  const again = focused && $("seats").querySelector(`[data-testid="${focused.dataset.testid}"]`);
+  if (again) {
+    again.focus();
+    if (again.tagName === "INPUT") again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
+  }
   updateAccess();
 }
 
