@@ -22,6 +22,7 @@ from .bots.mcts import only_move, search
 from .bots.solver import solvable, solve
 from .moves import Move
 from .record import GameRecord
+from .scoring import Result
 from .state import GameState
 
 DEFAULT_BUDGET = Budget(iterations=2000)
@@ -30,6 +31,8 @@ ALTERNATIVES = 3
 """Moves kept per analysed position besides the one played (:attr:`MoveAnnotation.alternatives`)."""
 SOLVER_NODES = 50_000
 """Nodes the exact solver may visit per analysed position (small endgames prove in far fewer)."""
+LINE_BUDGET = Budget(iterations=200)
+"""The search per move of a best line (:func:`best_line`): about 1.5 ms a move in the compiled core."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,60 @@ class MoveAnnotation:
     """True when the player had no choice (no card left: pass)."""
     alternatives: tuple[MoveEstimate, ...] = ()
     """The moves the search ranked first (up to ALTERNATIVES, the best one included), to offer as choices."""
+
+
+@dataclass(frozen=True)
+class StruggleOutcome:
+    """A struggle resolved along a line."""
+
+    number: int
+    """1-based: the struggle's place in the game (1-8)."""
+    region: int
+    ruler: int
+    """Who took the region: 0-2 a faction, 3 the Loyalists, 4 the invaders (Saxons, or instability)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A move and what the engine expects to follow it: the consequences a hint's reason is drawn from."""
+
+    moves: tuple[str, ...]
+    """The move judged, then the search's choice for every player in turn, to the end of the game."""
+    struggles: tuple[StruggleOutcome, ...]
+    """The struggles resolved along the line, in order."""
+    result: Result
+    """How the line ends: the ending, the winners and the comparisons that decided (:class:`Result`)."""
+
+
+def best_line(state: GameState, move: Move, budget: Budget = LINE_BUDGET, seed: int = 0) -> Line:
+    """``move`` played in ``state``, then the search's best move for whoever is to move, to the game's end.
+
+    Every player plays the search's choice with ``budget`` (the search's idea of best play, so a
+    short budget gives a rough line), and from where the exact solver proves the game within
+    ``SOLVER_NODES`` nodes (two players, few cards left) its move: there the line is best play.
+    One seed decides it all, so a line repeats exactly. Raises ValueError for a finished game and
+    IllegalMoveError for an illegal ``move``.
+    """
+    if state.is_over():
+        raise ValueError("the game is over: there is no line to follow")
+    s = state.after(move)
+    moves = [state.notation(move)]
+    struggles = [StruggleOutcome(n + 1, s.order[n], s.control[s.order[n]]) for n in range(state.resolved, s.resolved)]
+    rng = Random(seed)
+    while (result := s.result) is None:
+        chosen = only_move(s) or _solved(s) or search(s, budget, rng).best
+        resolved = s.resolved
+        moves.append(s.notation(chosen))
+        s.apply(chosen)
+        struggles += [StruggleOutcome(n + 1, s.order[n], s.control[s.order[n]]) for n in range(resolved, s.resolved)]
+    return Line(tuple(moves), tuple(struggles), result)
+
+
+def _solved(state: GameState) -> Move | None:
+    """The exact solver's best move where it proves the game within SOLVER_NODES nodes, else None."""
+    cards, nodes = SearchBot.solver_limits[engine.name()]
+    solution = solve(state, min(nodes, SOLVER_NODES)) if solvable(state, cards) else None
+    return None if solution is None else solution.move
 
 
 def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: int = 0,

@@ -184,17 +184,42 @@ def test_the_view_carries_the_struggle_for_everyone_and_card_effects_for_the_sea
     assert public["card_effects"] is None and table_view(s, 1)["card_effects"] is None  # seat 1 waits its turn
 
 
-def test_a_hints_reason_says_what_the_move_does_to_the_struggle_and_the_court():
+def test_a_hints_reason_comes_from_the_moves_line_with_courts_counted_before_the_move():
+    from kingisdead.analysis import Line, StruggleOutcome
+    from kingisdead.scoring import Result
     from kingisdead.web.explain import hint_reason
 
     s = build(regions={"Cal": "SSW", "Din": "W"}, order=["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"],
               courts=["WW", "S"])
-    assert hint_reason(s, parse_move("pass")) == ("Passing leaves the struggle as it is: if everyone passes now, "
-                                                 "Caledonia goes to the Scots.")
-    assert hint_reason(s, parse_move("Ambassador Cal:S<>Din:W +Cal:S")) == (
-        "it puts the Welsh ahead in Caledonia (you have 2 of them at court); it brings your court to 1 Scots.")
-    assert hint_reason(s, parse_move("Ambassador Cal:S<>Din:W")).startswith(
-        "it puts the Welsh ahead in Caledonia (you have 2 of them at court)")
+    move = parse_move("Ambassador Cal:S<>Din:W +Cal:W")
+    won = Line(("Ambassador Cal:S<>Din:W +Cal:W", "pass", "pass"), (StruggleOutcome(1, 0, 1),),
+               Result("coronation", (0,), 0, "a reason"))
+    # the Welsh at court as they are before the move (2), not after its call (3)
+    assert hint_reason(s, move, won) == (
+        "as the search plays on: Caledonia goes to the Welsh (you have 2 of them at court); the game ends in a "
+        "coronation: you win; it brings your court from 2 to 3 Welsh.")
+    lost = Line(("pass", "pass"), (StruggleOutcome(1, 0, 4), StruggleOutcome(2, 1, 3)),
+                Result("mordred", (1,), 1, "a reason"))
+    assert hint_reason(s, parse_move("pass"), lost) == (
+        "as the search plays on: Caledonia falls to the Saxons; Mordred's rebellion ends the game at struggle 2: "
+        "Player 2 wins.")
+
+
+def test_a_hints_reason_follows_the_line_the_engine_plays():
+    from kingisdead.analysis import best_line
+    from kingisdead.web.explain import hint_reason
+
+    s = GameState.new(2, "standard", 7)
+    move = s.legal_moves()[40]
+    line = best_line(s, move, seed=3)
+    assert line == best_line(s, move, seed=3)  # one seed decides the line
+    final = s.copy()
+    for text in line.moves:
+        final.apply(text)
+    assert final.result == line.result and [o.number for o in line.struggles] == list(range(1, 9))[:len(line.struggles)]
+    assert [o.ruler for o in line.struggles][-1] == final.control[final.order[line.struggles[-1].number - 1]]
+    ending = {"coronation": "coronation", "invasion": "Saxons invade", "mordred": "Mordred"}[line.result.ending]
+    assert ending in hint_reason(s, move, line)
 
 
 def test_the_summary_offers_the_played_move_the_best_and_the_next_best_to_choose_from():
@@ -232,3 +257,60 @@ def test_an_analysis_row_carries_the_search_top_moves_with_what_each_would_chang
                                                         parse_move(other["move"]))
         assert row["played_changes"] == move_changes(position, position.after(played), parse_move(played))
         position.apply(played)
+
+
+def _lost_endgame() -> GameState:
+    """A 2-player position two cards from the end that the exact solver proves lost for the player to move."""
+    from random import Random
+
+    from kingisdead.bots.solver import solve
+
+    s, rng = GameState.new(2, "standard", 0), Random(0)
+    while True:
+        moves = s.legal_moves()
+        if sum(s.hands) <= 4 and len(moves) > 1 and getattr(solve(s, 50_000), "value", None) == -1:
+            return s
+        s.apply(moves[rng.randrange(len(moves))])
+
+
+def test_when_every_move_loses_the_hint_names_the_least_bad_and_its_line_ends_in_the_loss():
+    from kingisdead.bots.budget import Budget
+    from kingisdead.web.compute import hint
+
+    s = _lost_endgame()
+    found = hint(s, 1, Budget(iterations=300), 3)
+    assert found["exact"] == -1 and len(found["moves"]) >= 2
+    assert [m["least_bad"] for m in found["moves"]] == [True] + [False] * (len(found["moves"]) - 1)
+    first = found["moves"][0]["reason"]
+    assert "this one is the least bad" in first and first.count("Player 2 wins") == 1
+    # proven lines: each move's reason ends the game with the other player's win, never "you win"
+    assert all("you win" not in m["reason"] for m in found["moves"])
+    assert all("least bad" not in m["reason"] for m in found["moves"][1:])
+
+
+def test_learn_from_your_mistakes_says_why_the_better_move_is_better():
+    from kingisdead.analysis import best_line
+    from kingisdead.bots.budget import Budget
+    from kingisdead.web.compute import analysis
+    from kingisdead.web.explain import analysis_summary, line_text
+
+    from kingisdead.record import GameRecord
+    from random import Random
+
+    s, rng, record = GameState.new(2, "standard", 5), Random(5), GameRecord(players=["a", "b"], seed=5)
+    while not s.is_over():
+        moves = s.legal_moves()
+        move = moves[rng.randrange(len(moves))]
+        record.add(move)
+        s.apply(move)
+    rows = analysis(record.dumps(), 9, Budget(iterations=100))
+    summary = analysis_summary(rows)
+    shown = [m for player in summary for m in player["mistakes"]]
+    assert shown and all(m["why"] for m in shown)
+    m = shown[0]
+    before = record.start()
+    for text in record.moves[:m["number"] - 1]:
+        before.apply(text)
+    best = line_text(before, best_line(before, before.parse(m["best"]), seed=9))
+    played = line_text(before, best_line(before, before.parse(m["played"]), seed=9))
+    assert m["why"] == f"After the better move, as the search plays on: {best}. After yours: {played}."

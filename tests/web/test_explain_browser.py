@@ -6,6 +6,7 @@ Screenshots of each land in build/test-output/web/screenshots/ (docs/img/ keeps 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 
 import httpx
@@ -15,6 +16,7 @@ from test_end_screen import finished_game
 from webtools import OUTPUT, Server, bot, create, human, serious_accessibility_violations
 
 from kingisdead import GameState, parse_move
+from kingisdead.analysis import best_line
 from kingisdead.web.explain import card_effect, hint_reason, struggle_now
 from kingisdead.web.i18n import localize
 
@@ -87,11 +89,13 @@ def test_hints_come_best_first_with_a_reason_and_play_this_plays_the_move(server
     moves = page.locator("[data-testid=hint-move]")
     chances = [float(moves.nth(i).get_attribute("data-chance")) for i in range(moves.count())]
     assert len(chances) == 3 and chances == sorted(chances, reverse=True)
-    # each with the server's reason in words: what it does to the struggle and to the court
+    # each with the server's reason in words: what follows it along its best line, played with the hint's seed
     state = GameState.new(2, "standard", 11)
+    with sqlite3.connect(server.database) as db:
+        [(bot_seed,)] = db.execute("SELECT bot_seed FROM games WHERE id = ?", (game["id"],)).fetchall()
     for i in range(moves.count()):
-        move = page.locator("[data-testid=play-hint]").nth(i).get_attribute("data-move")
-        reason = localize(hint_reason(state, parse_move(move)), "en")
+        move = parse_move(page.locator("[data-testid=play-hint]").nth(i).get_attribute("data-move"))
+        reason = localize(hint_reason(state, move, best_line(state, move, seed=bot_seed)), "en")
         assert moves.nth(i).locator("[data-testid=hint-reason]").inner_text() == reason[0].upper() + reason[1:]
     page.locator("[data-testid=hint-box]").scroll_into_view_if_needed()
     page.screenshot(path=str(IMAGES / "table-hints.png"))

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from ..analysis import analyse_position, analyse_record
+from ..analysis import analyse_position, analyse_record, best_line
 from ..bots import make_bot
 from ..bots.budget import Budget
 from ..edition import Edition
@@ -40,8 +40,8 @@ from ..moves import format_move, parse_move
 from ..record import GameRecord
 from ..state import GameState
 from ..workers import process_pool, stop_pool
-from .explain import hint_reason
-from .i18n import _
+from .explain import costliest, hint_reason, why_better
+from .i18n import _, join
 from .views import describe_move, move_changes
 
 RETRY_AFTER = 2
@@ -88,13 +88,31 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
     found = analyse_position(state, budget, seed=seed, top=top)
     # The search's ``top`` most visited moves, shown best first by their win chance.
     ranked = sorted(found.moves, key=lambda e: -e.win_chance)
+    moves = [parse_move(e.move, state.edition) for e in ranked]
+    lines = [best_line(state, move, seed=seed) for move in moves]
+    # When every move loses, the least bad one keeps the game going longest: the most time for the other
+    # side to slip (the figures alone would read "0% to win" on every line).
+    least_bad = None
+    if all(e.win_chance == 0 for e in ranked):
+        least_bad = max(range(len(ranked)), key=lambda i: (lines[i].struggles[-1].number if lines[i].struggles
+                                                           else state.resolved, len(lines[i].moves), -i))
+    rows = []
+    for i, (e, move, line) in enumerate(zip(ranked, moves, lines)):
+        reason = hint_reason(state, move, line)
+        if i == least_bad:
+            last = line.struggles[-1].number if line.struggles else state.resolved
+            reason = join([reason, _("Every move loses against best play; this one is the least bad: it keeps the "
+                                     "game going {moves} more moves, to struggle {n}, where a slip by the other side "
+                                     "could still turn it.", moves=len(line.moves), n=last)], " ")
+        rows.append({"move": e.move, "card": _card_of(e.move, state.edition),
+                     "description": describe_move(move, state.edition), "reason": reason,
+                     "win_chance": e.win_chance, "visits": e.visits, "least_bad": i == least_bad})
+    if least_bad is not None:
+        rows.insert(0, rows.pop(least_bad))
     return {
         "method": _("search of {playouts} playouts; win chance as the search estimates it", playouts=found.iterations),
         "exact": found.exact,
-        "moves": [{"move": e.move, "card": _card_of(e.move, state.edition),
-                   "description": describe_move(parse_move(e.move, state.edition), state.edition),
-                   "reason": hint_reason(state, parse_move(e.move, state.edition)),
-                   "win_chance": e.win_chance, "visits": e.visits} for e in ranked],
+        "moves": rows,
     }
 
 
@@ -116,8 +134,10 @@ def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
     notes = analyse_record(game, budget, seed=seed)
     state = game.start()
     edition = state.edition
-    rows = []
+    rows: list[dict[str, Any]] = []
+    before = []  # the position before each move
     for note in notes:
+        before.append(state.copy())
         rows.append({**asdict(note), "best_description": describe_move(parse_move(note.best, edition), edition),
                      "played_description": describe_move(parse_move(note.played, edition), edition),
                      "played_changes": _changes(state, note.played),
@@ -125,6 +145,12 @@ def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
                                        "description": describe_move(parse_move(e.move, edition), edition),
                                        "changes": _changes(state, e.move)} for e in note.alternatives]})
         state.apply(note.played)
+    # the mistakes "learn from your mistakes" shows say why the better move is better: both moves' lines
+    for player in range(state.players):
+        for row in costliest(rows, player):
+            position = before[row["number"] - 1]
+            row["why"] = why_better(position, best_line(position, parse_move(row["played"], edition), seed=seed),
+                                    best_line(position, parse_move(row["best"], edition), seed=seed))
     return rows
 
 

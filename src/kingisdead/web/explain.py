@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import rules
+from ..analysis import Line, StruggleOutcome
 from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card
 from ..moves import NONE, Move
 from ..scoring import _by_hands, _last_player, _sets, faction_ranking
@@ -251,6 +252,22 @@ def _choices(note: dict[str, Any]) -> list[dict[str, Any]]:
     return [found[move] for move in sorted(found)]
 
 
+MISTAKES_SHOWN = 3
+"""The costliest moves per player that "learn from your mistakes" goes through."""
+
+
+def costliest(notes: list[dict[str, Any]], player: int) -> list[dict[str, Any]]:
+    """The MISTAKES_SHOWN moves of ``player`` that gave away the most win chance (loss > 0), biggest first."""
+    mine = [note for note in notes if note["player"] == player and not note["forced"] and note["loss"] > 0]
+    return sorted(mine, key=lambda note: (-note["loss"], note["number"]))[:MISTAKES_SHOWN]
+
+
+def why_better(state: GameState, played: Line, best: Line) -> Text:
+    """Why the better move beats the one played, from both moves' lines (``state``: the position before)."""
+    return _("After the better move, as the search plays on: {best}. After yours: {played}.",
+             best=line_text(state, best), played=line_text(state, played))
+
+
 def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per player, from an analysis's move notes (``compute.analysis``'s rows).
 
@@ -259,7 +276,7 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     at least MISTAKE win chance), ``blunders`` (at least BLUNDER), and
     ``mistakes``: the three moves that gave away the most (loss > 0), biggest
     first, each ``{number, played, best, best_description, loss, played_chance,
-    best_chance, choices}`` (``number`` is the 1-based move number, the replay position
+    best_chance, why, choices}`` (``why``: :func:`why_better`, None where the row lacks it) (``number`` is the 1-based move number, the replay position
     after the move is ``number``, before it ``number - 1``). ``choices`` are
     the moves to offer when the player looks for a better one ("learn from
     your mistakes"): the played move, the best one and the search's next best,
@@ -271,7 +288,7 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     summary = []
     for player in range(players):
         mine = [note for note in notes if note["player"] == player and not note["forced"]]
-        worst = sorted((note for note in mine if note["loss"] > 0), key=lambda note: (-note["loss"], note["number"]))
+        worst = costliest(notes, player)
         summary.append({
             "player": player, "reviewed": len(mine),
             "best": sum(1 for note in mine if note["loss"] == 0),
@@ -279,7 +296,7 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "blunders": sum(1 for note in mine if note["loss"] >= BLUNDER),
             "mistakes": [{key: note[key] for key in ("number", "played", "best", "loss", "played_chance", "best_chance")}
                          | {"best_description": note.get("best_description", note["best"]),
-                            "choices": _choices(note)} for note in worst[:3]],
+                            "why": note.get("why"), "choices": _choices(note)} for note in worst],
         })
     return summary
 
@@ -428,44 +445,66 @@ def hand_effects(state: GameState, seat: int) -> list[dict[str, Any]]:
     return [card_effect(state, card) for card in range(NUM_CARDS) if state.hands[seat * NUM_CARDS + card]]
 
 
-def hint_reason(state: GameState, move: Move) -> Text:
-    """Why a suggested move helps, in words: what it does to the running struggle and to the mover's court."""
-    region = state.contested
-    if move.card is None:
-        found = struggle_now(state)
-        return _("Passing leaves the struggle as it is: {outcome}", outcome=found["all_pass"]) if found \
-            else _("Passing changes nothing on the board.")
-    after = state.copy()
-    rules.play(after, move)
-    parts: list[Text] = []
-    regions, factions = state.edition.regions, _names(state).factions
-    second = state.edition.name == "second"
-    if region is not None and after.contested is not None:
-        if after.contested != region:
-            parts.append(_("it brings {region} into the struggle instead of {other}",
-                           region=regions[after.contested], other=regions[region]))
-            region = after.contested
-        name = regions[region]
-        before_leader = _leader(state.board[region * 4:region * 4 + 4])
-        leader = _leader(after.board[region * 4:region * 4 + 4])
-        if leader == SAXONS:
-            if second:
-                parts.append(_("{region} would become unstable", region=name) if before_leader == SAXONS
-                             else _("it stops the {faction} in {region}: it would become unstable now",
-                                    faction=factions[before_leader], region=name))
-            else:
-                parts.append(_("{region} would fall to the Saxons", region=name) if before_leader == SAXONS
-                             else _("it stops the {faction} in {region}: the Saxons would take it now",
-                                    faction=factions[before_leader], region=name))
-        else:
-            held = after.courts[state.player * 3 + leader] if leader < LOYALISTS else 0
-            court = _("you have {count} of them at court", count=held)
-            parts.append(_("the {faction} keep the lead in {region} ({court})", faction=factions[leader],
-                           region=name, court=court) if leader == before_leader
-                         else _("it puts the {faction} ahead in {region} ({court})", faction=factions[leader],
-                                region=name, court=court))
+def _winners_text(state: GameState, winners: tuple[int, ...]) -> Text:
+    """The winners as the player to move in ``state`` reads them: "you win", "your team wins", "Player 2 wins"."""
+    me = state.player
+    if me in winners:
+        return _("your team wins") if state.players == 4 else _("you win") if len(winners) == 1 \
+            else _("you share the win with {others}", others=_who([p for p in winners if p != me]))
+    if state.players == 4:
+        return _("the other team wins")
+    return ngettext("{players} wins", "{players} win", len(winners), players=_who(list(winners)))
+
+
+def _outcome_text(state: GameState, struggle: StruggleOutcome) -> Text:
+    """One struggle of a line in words, e.g. "Deva goes to the Welsh (you have 2 of them at court)"."""
+    name, factions = state.edition.regions[struggle.region], _names(state).factions
+    if struggle.ruler == SAXONS:
+        return _("{region} becomes unstable", region=name) if state.edition.name == "second" \
+            else _("{region} falls to the Saxons", region=name)
+    if struggle.ruler == LOYALISTS:
+        return _("{region} goes to the Loyalists", region=name)
+    held = state.courts[state.player * 3 + struggle.ruler]  # as they are before the move: what the player sees
+    return _("{region} goes to the {faction} (you have {count} of them at court)", region=name,
+             faction=factions[struggle.ruler], count=held)
+
+
+def _ending_text(state: GameState, line: Line) -> Text:
+    """How a line ends, in the words of the player to move in ``state``."""
+    result = line.result
+    last = line.struggles[-1] if line.struggles else None
+    at = last.number if last else state.resolved
+    winners = _winners_text(state, result.winners)
+    if result.ending == "invasion":
+        return _("the French invade at struggle {n}: {winners}", n=at, winners=winners) \
+            if state.edition.name == "second" else \
+            _("the Saxons invade at struggle {n}: {winners}", n=at, winners=winners)
+    if result.ending == "mordred":
+        return _("Mordred's rebellion ends the game at struggle {n}: {winners}", n=at, winners=winners)
+    return _("the game ends in a coronation: {winners}", winners=winners)
+
+
+def line_text(state: GameState, line: Line) -> Text:
+    """What follows a move along its best line (:func:`kingisdead.analysis.best_line`), in words.
+
+    Said to the player to move in ``state`` (the position before the move): what the running
+    struggle goes to, and how and for whom the game ends; courts are counted as they are before
+    the move.
+    """
+    parts = []
+    if line.struggles and line.struggles[0].number == state.resolved + 1:
+        parts.append(_outcome_text(state, line.struggles[0]))
+    parts.append(_ending_text(state, line))
+    return join(parts, "; ")
+
+
+def hint_reason(state: GameState, move: Move, line: Line) -> Text:
+    """Why a suggested move is good or bad, from its consequences: what follows it along its best line
+    (``line``, :func:`kingisdead.analysis.best_line`) and the follower it calls to court."""
+    parts = [_("as the search plays on: {consequences}", consequences=line_text(state, line))]
     if move.court is not None:
         faction = move.court[1]
-        parts.append(_("it brings your court to {count} {faction}", faction=factions[faction],
-                       count=after.courts[state.player * 3 + faction]))
+        parts.append(_("it brings your court from {before} to {after} {faction}", faction=_names(state).factions[faction],
+                       before=state.courts[state.player * 3 + faction],
+                       after=state.courts[state.player * 3 + faction] + 1))
     return _("{reasons}.", reasons=join(parts, "; "))

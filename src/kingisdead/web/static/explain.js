@@ -59,7 +59,7 @@ export function hintList(hint, play, face) {
         m.card !== null && m.card !== undefined ? face(m.card) : "",
         el("div", {}, el("span", { class: "mono" }, m.move),
           el("span", { class: "chance" }, t("{percent}% to win", { percent: pct(m.win_chance) })),
-          i === 0 ? el("span", { class: "tag" }, t("best")) : ""),
+          i === 0 ? el("span", { class: "tag", "data-testid": "hint-tag" }, m.least_bad ? t("least bad") : t("best")) : ""),
         el("div", { class: "desc" }, m.description),
         el("div", { class: "reason", "data-testid": "hint-reason" }, capitalise(m.reason)),
         button);
@@ -142,7 +142,8 @@ function learnContent(context, mistakes, state, redraw) {
     parts.push(el("div", { class: "learn-reveal", "data-testid": "learn-reveal", role: "status" },
       el("p", {}, verdict),
       el("p", {}, t("In the game you played {played} ({played_chance}%): it cost {loss}% win chance.",
-        { played: m.played, played_chance: pct(m.played_chance), loss: pct(m.loss) }))));
+        { played: m.played, played_chance: pct(m.played_chance), loss: pct(m.loss) })),
+      m.why ? el("p", { "data-testid": "learn-why" }, m.why) : ""));
     const last = state.i + 1 >= mistakes.length;
     const next = el("button", { class: "btn secondary", "data-testid": "learn-next" }, last ? t("Start again") : t("Next mistake"));
     next.addEventListener("click", () => { state.i = last ? 0 : state.i + 1; state.picked = null; redraw(); });
