@@ -139,6 +139,9 @@ def test_learn_from_your_mistakes_asks_for_a_move_before_showing_the_better_one(
     assert f"The better move: {first['best_description']} ({round(first['best_chance'] * 100)}% to win)." \
         in reveal.inner_text()
     assert f"it cost {round(first['loss'] * 100)}% win chance" in reveal.inner_text()
+    # and why, from both moves' lines
+    assert first["why"].startswith("After the better move") and \
+        reveal.locator("[data-testid=learn-why]").inner_text() == first["why"]
     page.add_style_tag(content=".topbar { position: static; }")  # the sticky bar would cover the panel's shot
     panel.screenshot(path=str(IMAGES / "learn-from-mistakes.png"))
     assert serious_accessibility_violations(page) == []
