@@ -7,7 +7,8 @@ seat whose token the learner's browser holds) are sent by the tutorial layer in
 the browser (static/tutorial.js), which also explains each step and refuses
 moves the script does not ask for. The script is short: one struggle taken by
 a faction, then four Saxon tokens end the game by invasion after 15 moves, and
-every kind of card is played once along the way. Nothing about other games
+every kind of card is played once along the way. The invasion ends in a tie on
+complete sets that the last card play breaks: tie-breaks decide many games. Nothing about other games
 changes. See docs/web.md ("Learn to play").
 
 Each edition has its tutorial (:data:`TUTORIALS`): the second edition's is the
@@ -43,28 +44,28 @@ MOVES = (
     "Garrison Aqu:SR>Lon:R +Cal:W",    # the learner: Caledonia is left with 2 Scots against 1
     "pass",
     "pass",                            # both passed: the Scots take Caledonia
-    "Crown Ebo<>Lon *Ebo +Dev:R",      # the tutor: Londinium's struggle now comes before Eboracum's
+    "Crown Ebo<>Lon *Ebo +Dev:W",      # the tutor: Londinium's struggle now comes before Eboracum's; a set each
     "Settlements S>Din W>Din R>Rat +Ebo:R",
     "pass", "pass",                    # Aquae Sulis, tied: the first Saxon token
     "pass", "pass",                    # Londinium, tied: the second
     "pass", "pass",                    # Eboracum, tied: the third
-    "pass", "pass",                    # Ratae, tied: the fourth, and the Saxons invade
-)
+    "pass", "pass",                    # Ratae, tied: the fourth, and the Saxons invade; one set each, a tie that
+)                                      # goes to the learner, who played a card last
 """Every move of the tutorial game in order; seat 0 moves first and the seats alternate."""
 SECOND_SEED = 1
 """The second edition's set-up: Moray is contested first, and the script below ends the game by invasion."""
 SECOND_MOVES = (
     "English War War +Lan:W",             # the learner: Support puts both followers in one region
     "Manoeuvre Lan:E<>War:S +War:E",      # the tutor
-    "Outmanoeuvre Str:SS>Mor:W +Mor:E",   # the learner: Moray is left with 4 Scottish
+    "Outmanoeuvre Str:SS>Mor:W +Mor:S",   # the learner: Moray is left with 3 Scottish against 1 English
     "pass",
     "pass",                               # both passed: the Scottish take Moray
     "Negotiate Ess<>Dev *Dev +Ess:E",     # the tutor: Essex's struggle now comes before Devon's
     "Assemble S>Nor W>Dev E>Dev +Dev:S",
     "pass", "pass",                       # Essex, tied: the first instability disc leaves France
     "pass", "pass",                       # Northumbria, tied: the second
-    "pass", "pass",                       # Devon, tied: the third, and the French invade
-)
+    "pass", "pass",                       # Devon, tied: the third, and the French invade; no set on either
+)                                         # side, a tie that goes to the learner, who played a card last
 """The second edition's tutorial game, as :data:`MOVES`."""
 
 
