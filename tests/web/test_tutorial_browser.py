@@ -49,6 +49,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
+def board_box(page) -> tuple[float, ...]:
+    """The top of the map on the page and the height of the step box above it, in CSS pixels. (The map's
+    size changes when a struggle's banner shows under it: that is the table's, not the tutorial's.)"""
+    return tuple(page.evaluate("() => [document.getElementById('map').getBoundingClientRect().top + scrollY,"
+                               " document.getElementById('tutorial').offsetHeight]"))
+
+
 def choice_selector(choice: dict) -> str:
     """The table's control that makes one step of a move."""
     if choice["kind"] == "card":
@@ -93,12 +100,15 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
         refused = False
         steps_seen = 0
         faces: dict[int, int] = {}
+        boards: set[tuple[float, ...]] = set()  # where the board and the step box are, step after step
         while True:
             page.wait_for_selector("#tutorial:is([data-wait=next], [data-wait=move], [data-wait=done])")
             wait = page.get_attribute("#tutorial", "data-wait")
             if wait == "done":
                 break
             steps_seen += 1
+            if page.locator("#map .region").count() and page.get_attribute("body", "data-turn") != "over":
+                boards.add(board_box(page))
             step = page.get_attribute("#tutorial", "data-step")
             face = page.locator("#tutorial [data-testid=tutorial-card]")
             if face.count():  # a step that introduces a card shows its face, with its art
@@ -116,6 +126,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
                 page.click("[data-testid=pass]")
                 refusal = page.text_content("[data-testid=tutorial-refusal]")
                 assert REFUSED[edition, lang] in refusal, refusal
+                boards.add(board_box(page))  # the refusal's line does not move the board either
                 assert page.locator("[data-testid=confirm]").count() == 0  # the pass was not even chosen
                 assert move_number(page) == number
                 if shots:
@@ -131,6 +142,10 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
                     continue  # a step with one choice only, taken by the table (the second edition's Support)
                 reached = ", ".join(f"[data-testid=tutorial-clicks][data-done='{k}']"  # or past it, by a forced step
                                     for k in range(done + 1, len(moves[number]["steps"]) + 1))
+                # the click asked for next is underlined by its place in the move, not by its label
+                clicks = page.locator("[data-testid=tutorial-clicks] span")
+                assert [clicks.nth(k).get_attribute("class") for k in range(clicks.count())][:done + 1] == \
+                    ["done"] * done + ["next"]
                 click_until(page, choice_selector(choice), reached)
             page.click("[data-testid=confirm]")
             page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=number)
@@ -140,6 +155,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
                 page.wait_for_url(table)
                 page.wait_for_selector(f"#tutorial[data-step='{step}']")
         assert refused and steps_seen == 16 - (edition == "second")  # one tie fewer: three discs end it
+        assert len(boards) == 1, boards  # neither a step's text nor a refusal moves the board
         assert faces == FACES[edition]
         if edition == "second":
             assert page.get_attribute("body", "data-edition") == "second"

@@ -104,8 +104,7 @@ function label(choice) {
   return t("none (stock empty)");
 }
 
-function reason(want) {
-  const s = step();
+function reason(want, s = step()) {
   if (!s || s.move === undefined) return t("Not yet: read this step, then press Next.");
   if (!want) return t("Not yet: wait for {tutor} to play.", { tutor: names.tutor });
   if (want.kind === "back") return t("That choice is not the one this step asks for: press Back.");
@@ -153,14 +152,59 @@ function advance() {
   save();
 }
 
+// The box's content for step `s`: its text once `ready`, the clicks of its move with the first `done` of them
+// made, the refusal `refused` if any. Pure: render() shows it, reserveHeight() measures it.
+function stepParts(s, ready, done, refused) {
+  const parts = [el("h2", {}, t("Learn to play")), el("div", { class: "muted", "data-testid": "tutorial-count" },
+    t("Step {n} of {total}", { n: STEPS.indexOf(s) + 1, total: STEPS.length }))];
+  if (ready && s.card !== undefined) {
+    parts.push(cardFace(s.card, names.facts, names.cards, { size: "small", attrs: { "data-testid": "tutorial-card", "data-card": s.card } }));
+  }
+  parts.push(el("p", { "data-testid": "tutorial-step" }, ready ? s.text(names)
+    : table === null ? t("The table is being set…") : t("{tutor} is playing…", { tutor: names.tutor })));
+  if (ready && s.move !== undefined) {
+    const clicks = [...script[s.move].steps, { kind: "confirm", value: -1 }];
+    parts.push(el("p", { class: "tutorial-clicks", "data-testid": "tutorial-clicks", "data-done": Math.max(done, 0) },
+      t("Your move:") + " ",
+      ...clicks.flatMap((c, k) => [k ? " → " : "", el("span", { class: k < done ? "done" : k === done ? "next" : "" }, label(c))])));
+  }
+  if (refused) parts.push(el("p", { class: "tutorial-refusal", role: "alert", "data-testid": "tutorial-refusal" }, refused));
+  if (s.move === undefined) {
+    parts.push(el("div", { class: "buttons" }, el("button", { class: "btn", "data-testid": "tutorial-next", disabled: ready ? null : "" },
+      STEPS.indexOf(s) === STEPS.length - 1 ? t("Finish") : t("Next"))));
+  }
+  return parts;
+}
+
+// The box keeps the height of its tallest step (a refusal included), so the table below it never moves: a
+// step's text or a refused click changing the box's height would move the board under the next click. The
+// closing step, after the game's end, may be taller.
+function reserveHeight(box) {
+  const probe = el("section", { class: "tutorial panel", "aria-hidden": "true",
+                                style: `position:absolute; visibility:hidden; left:0; top:0; width:${box.offsetWidth}px` });
+  box.after(probe);
+  const refusals = STEPS.flatMap((s) => [reason(null, s), reason({ kind: "back" }, s), reason({ kind: "confirm" }, s),
+    ...(s.move === undefined ? [] : script[s.move].steps.map((c) => reason(c, s)))]);
+  const longest = refusals.reduce((a, b) => (b.length > a.length ? b : a), "");
+  let tallest = 0;
+  for (const s of STEPS.filter((step) => step.focus !== "result")) {  // the game's end: no click left to miss
+    probe.replaceChildren(...stepParts(s, true, -1, longest));
+    tallest = Math.max(tallest, probe.offsetHeight);
+  }
+  probe.remove();
+  const cap = parseFloat(getComputedStyle(box).maxHeight);  // past its cap the box scrolls within itself
+  box.style.minHeight = `${Number.isNaN(cap) ? tallest : Math.min(tallest, cap)}px`;
+  // the box stays at the top of the window: what scrolls into view (a focused control) lands below it
+  document.documentElement.style.scrollPaddingTop = `${box.offsetHeight + 8}px`;
+}
+
 function render() {
   const box = document.getElementById("tutorial");
   document.querySelectorAll(".tutorial-focus").forEach((node) => node.classList.remove("tutorial-focus"));
   const s = step();
-  const title = el("h2", {}, t("Learn to play"));
   if (!s) {
     box.dataset.wait = "done";
-    box.replaceChildren(title, el("p", { "data-testid": "tutorial-step" }, t("Well done: you have played your first game of The King Is Dead.")),
+    box.replaceChildren(el("h2", {}, t("Learn to play")), el("p", { "data-testid": "tutorial-step" }, t("Well done: you have played your first game of The King Is Dead.")),
       el("div", { class: "buttons", "data-testid": "tutorial-done" },
         el("a", { class: "btn", href: "/" }, t("Play a real game")),
         el("a", { class: "btn secondary", href: "/learn?again=1" }, t("Start the tutorial again"))));
@@ -176,30 +220,13 @@ function render() {
     document.querySelectorAll(`#map path.region[data-region="${r}"], #track .region-card[data-region="${r}"]`)
       .forEach((node) => node.classList.add("tutorial-focus"));
   }
-  const parts = [title, el("div", { class: "muted", "data-testid": "tutorial-count" },
-    t("Step {n} of {total}", { n: saved.step + 1, total: STEPS.length }))];
-  if (ready && s.card !== undefined) {
-    parts.push(cardFace(s.card, names.facts, names.cards, { size: "small", attrs: { "data-testid": "tutorial-card", "data-card": s.card } }));
-  }
-  parts.push(el("p", { "data-testid": "tutorial-step" }, ready ? s.text(names)
-    : table === null ? t("The table is being set…") : t("{tutor} is playing…", { tutor: names.tutor })));
-  if (ready && s.move !== undefined) {
-    const want = wanted();
-    const clicks = [...script[s.move].steps, { kind: "confirm", value: -1 }];
-    const done = want && want.kind !== "back" ? clicks.findIndex((c) => same(c, want)) : -1;
-    parts.push(el("p", { class: "tutorial-clicks", "data-testid": "tutorial-clicks", "data-done": table.steps.length },
-      t("Your move:") + " ",
-      ...clicks.flatMap((c, k) => [k ? " → " : "", el("span", { class: k < done ? "done" : k === done ? "next" : "" }, label(c))])));
-  }
-  if (refusal) parts.push(el("p", { class: "tutorial-refusal", role: "alert", "data-testid": "tutorial-refusal" }, refusal));
-  if (s.move === undefined) {
-    const next = el("button", { class: "btn", "data-testid": "tutorial-next", disabled: ready ? null : "" },
-      saved.step === STEPS.length - 1 ? t("Finish") : t("Next"));
-    // advance: a step whose move was made already (the game went on in another tab) is passed over
-    next.addEventListener("click", () => { saved.step += 1; refusal = ""; advance(); render(); reply(); });
-    parts.push(el("div", { class: "buttons" }, next));
-  }
-  box.replaceChildren(...parts);
+  // the click reached is the one after those made: by place, not by label (a region may be asked for twice)
+  const want = ready && s.move !== undefined ? wanted() : null;
+  const done = want && want.kind !== "back" ? table.steps.length : -1;
+  box.replaceChildren(...stepParts(s, ready, done, refusal));
+  const next = box.querySelector("[data-testid=tutorial-next]");
+  // advance: a step whose move was made already (the game went on in another tab) is passed over
+  if (next) next.addEventListener("click", () => { saved.step += 1; refusal = ""; advance(); render(); reply(); });
   // a phone shows a few lines of the step at a time: the refusal is what the learner must read now
   if (refusal) box.querySelector("[data-testid=tutorial-refusal]").scrollIntoView({ block: "nearest" });
 }
@@ -213,6 +240,8 @@ async function start() {
   script = learn.moves;
   const cards = (await loadEdition(facts.edition)).cards;
   names = { facts, cards, tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
+  reserveHeight(box);
+  window.addEventListener("resize", () => reserveHeight(box));
   document.addEventListener("click", guard, true);
   document.addEventListener("keydown", (event) => {  // the map's regions answer Enter and Space as well
     if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".region.selectable, .region-card.selectable")) guard(event);
