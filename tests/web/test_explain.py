@@ -314,3 +314,21 @@ def test_learn_from_your_mistakes_says_why_the_better_move_is_better():
     best = line_text(before, best_line(before, before.parse(m["best"]), seed=9))
     played = line_text(before, best_line(before, before.parse(m["played"]), seed=9))
     assert m["why"] == f"After the better move, as the search plays on: {best}. After yours: {played}."
+
+
+def test_the_struggle_line_foresees_what_would_decide_the_game_if_the_passes_end_it():
+    from kingisdead.web.explain import explain_result, struggle_now
+
+    # the last struggle: the Welsh would take Aquae Sulis and rule with 4 regions; both courts hold 2 Welsh,
+    # so the second faction decides (the first edition's strict ranking)
+    s = build(control={"Cal": "S", "Din": "S", "Ebo": "W", "Dev": "W", "Cae": "W", "Rat": "R", "Lon": "X"},
+              regions={"Aqu": "WW"}, courts=["WWS", "WWRR"], played_order=[1, 0])
+    now = struggle_now(s)
+    passed = s.copy()
+    while passed.result is None:
+        passed.apply("pass")
+    steps = explain_result(passed)["steps"]
+    assert len(steps) >= 2 and steps[-1]["kept"] == list(passed.result.winners)  # a tie, then its break
+    assert now["if_over"] == "If it ends so: " + " ".join(step["text"] for step in steps)
+    # a struggle whose passes do not end the game foresees nothing
+    assert struggle_now(GameState.new(2, "standard", 7))["if_over"] is None

@@ -148,3 +148,27 @@ def test_learn_from_your_mistakes_asks_for_a_move_before_showing_the_better_one(
     panel.locator("[data-testid=learn-next]").click()
     assert panel.locator("[data-testid=learn-head]").inner_text() == f"Mistake 2 of 3: move {mistakes[1]['number']}"
     assert not panel.locator("[data-testid=learn-reveal]").count()
+
+
+def test_the_struggle_line_foresees_the_tie_break_when_the_passes_would_end_the_game(server, new_page):
+    from random import Random
+
+    from kingisdead import rules
+    from webtools import auth
+
+    state, rng = GameState.new(2, "standard", 4), Random(4)
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human("You"), human("Other")], seed=4)
+        number = 0
+        while struggle_now(state)["if_over"] is None or state.player != 0:  # to a struggle whose passes end it
+            seat = state.player
+            move = rules.play_random(state, rng)
+            answer = http.post(f"/api/games/{game['id']}/moves", headers=auth(game["seats"][seat]["token"]),
+                               json={"move": str(move), "move_number": number})
+            assert answer.status_code == 200, answer.text
+            number += 1
+    page = new_page(DESKTOP, timeout=60_000)
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    assert wait_for_turn(page) == "you"
+    foreseen = page.locator("[data-testid=struggle-if-over]").inner_text()
+    assert foreseen == localize(struggle_now(state)["if_over"], "en") and foreseen.startswith("If it ends so: ")

@@ -12,7 +12,7 @@ from typing import Any
 from .. import rules
 from ..analysis import Line, StruggleOutcome
 from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card
-from ..moves import NONE, Move
+from ..moves import NONE, PASS, Move
 from ..scoring import _by_hands, _last_player, _sets, faction_ranking
 from ..state import GameState
 from .i18n import Text, _, and_list, join, ngettext
@@ -316,7 +316,9 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
     the most followers there, 4 when the Saxons would take it: a tie or no
     follower), ``counts`` (followers per faction there), ``lead`` (a sentence:
     who leads now, by how much), ``all_pass`` (a sentence: what the region
-    goes to if every player passes now, and the game's end if that ends it).
+    goes to if every player passes now, and the game's end if that ends it),
+    ``if_over`` (when the all-pass would end the game: the comparisons that
+    would decide it, from the engine's result of those passes, else None).
     The struggle resolves exactly so (``rules.resolve``). None once the game
     is over.
     """
@@ -359,7 +361,20 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
         ending = _("the last region: the game ends in a coronation")
     all_pass = _("{outcome} ({ending}).", outcome=outcome, ending=ending) if ending is not None \
         else _("{outcome}.", outcome=outcome)
-    return {"region": int(region), "leader": leader, "counts": counts, "lead": lead, "all_pass": all_pass}
+    return {"region": int(region), "leader": leader, "counts": counts, "lead": lead, "all_pass": all_pass,
+            "if_over": _if_over(state) if ending is not None else None}
+
+
+def _if_over(state: GameState) -> Text | None:
+    """What would decide the game if every player passed now and that ended it: the engine's result of
+    those passes, its comparisons in words (the tie-breaks foreseen). None if the passes do not end it."""
+    after = state.copy()
+    while after.result is None and after.resolved == state.resolved:
+        after.apply(PASS)
+    explained = explain_result(after)
+    if explained is None:
+        return None
+    return _("If it ends so: {steps}", steps=join([step["text"] for step in explained["steps"]], " "))
 
 
 def _regions(state: GameState, regions: set[int]) -> Any:

@@ -13,7 +13,8 @@ export function struggleLine(table) {
   if (!now) return "";
   return el("div", { class: "struggle-line", "data-testid": "struggle-line", "data-region": now.region, "data-leader": now.leader },
     el("span", { "data-testid": "struggle-lead" }, now.lead), " ",
-    el("span", { class: "all-pass", "data-testid": "struggle-all-pass" }, capitalise(now.all_pass)));
+    el("span", { class: "all-pass", "data-testid": "struggle-all-pass" }, capitalise(now.all_pass)),
+    now.if_over ? el("div", { class: "if-over", "data-testid": "struggle-if-over" }, now.if_over) : "");
 }
 
 function capitalise(text) { return text ? text[0].toLocaleUpperCase() + text.slice(1) : text; }
