@@ -103,7 +103,7 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
             last = line.struggles[-1].number if line.struggles else state.resolved
             reason = join([reason, _("Every move loses against best play; this one is the least bad: it keeps the "
                                      "game going {moves} more moves, to struggle {n}, where a slip by the other side "
-                                     "could still turn it.", moves=len(line.moves), n=last)], " ")
+                                     "could still turn it.", moves=len(line.moves) - 1, n=last)], " ")
         rows.append({"move": e.move, "card": _card_of(e.move, state.edition),
                      "description": describe_move(move, state.edition), "reason": reason,
                      "win_chance": e.win_chance, "visits": e.visits, "least_bad": i == least_bad})
