@@ -144,7 +144,8 @@ pub fn might_win(s: &State) -> bool {
             };
             if possible
                 && (rules_alone(&courts[..players], me, &ranking[..levels], false)
-                    || (hands && tied_with(&courts[..players], me, &ranking[..levels.min(tied_levels)]))
+                    || (hands
+                        && tied_with(&courts[..players], me, &ranking[..levels.min(tied_levels)]))
                     || (mordred && rules_alone(&courts[..players], me, &ranking[..levels], true)))
             {
                 return true;

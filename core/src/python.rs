@@ -376,7 +376,14 @@ fn state_to_py<'py>(
                         .map(Bound::unbind)
                 })?
                 .bind(py)
-                .call1((&state, ending_name(o.ending), winners, ruler, ranking, steps))?
+                .call1((
+                    &state,
+                    ending_name(o.ending),
+                    winners,
+                    ruler,
+                    ranking,
+                    steps,
+                ))?
         }
         None => py.None().into_bound(py),
     };
@@ -424,9 +431,22 @@ fn outcome_to_py(
     let (_, steps) = scoring::explain(s, o.ending);
     let steps = steps
         .into_iter()
-        .map(|step| (step.kind.name(), step.faction, step.values, seats(step.kept)))
+        .map(|step| {
+            (
+                step.kind.name(),
+                step.faction,
+                step.values,
+                seats(step.kept),
+            )
+        })
         .collect();
-    (ending_name(o.ending), seats(o.winners), ruler, ranking, steps)
+    (
+        ending_name(o.ending),
+        seats(o.winners),
+        ruler,
+        ranking,
+        steps,
+    )
 }
 
 /// An edition the core plays (`board::EDITIONS`, by name, with its default
@@ -585,6 +605,18 @@ fn perft_counts(py: Python<'_>, state: &Bound<'_, PyAny>, depth: u32) -> PyResul
 fn outcome(state: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
     let s = state_from_py(state)?;
     Ok(s.outcome.as_ref().map(|o| outcome_to_py(&s, o)))
+}
+
+/// The result of `state` ended by `ending` (its name), scored now: ending,
+/// winners, ruler, ranking and steps as [`outcome`] gives them.
+#[pyfunction]
+fn score(
+    state: &Bound<'_, PyAny>,
+    ending: &str,
+) -> PyResult<(&'static str, Vec<u16>, Option<u8>, Vec<u16>, Vec<PyStep>)> {
+    let s = state_from_py(state)?;
+    let o = scoring::score(&s, ending_from(ending)?);
+    Ok(outcome_to_py(&s, &o))
 }
 
 #[pyfunction]
@@ -798,6 +830,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(successors, m)?)?;
     m.add_function(wrap_pyfunction!(perft_counts, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(last_card_applies, m)?)?;
     m.add_function(wrap_pyfunction!(play_random, m)?)?;
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;

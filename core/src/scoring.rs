@@ -247,7 +247,12 @@ fn earliest(log: &mut Log, kind: StepKind, candidates: u8, value: impl Fn(usize)
 fn coronation(s: &State, ending: Ending, log: &mut Log) -> Outcome {
     let (ranking, groups, regions) = faction_ranking(s);
     let mut candidates = (1u8 << s.players) - 1;
-    for &f in &ranking[..compared_factions(s, &groups, &regions, &ranking)] {
+    let mut compared = compared_factions(s, &groups, &regions, &ranking);
+    if ending == Ending::Mordred {
+        // Mordred compares the factions that hold regions, then the totals (RULINGS.md).
+        compared = compared.min(regions.iter().filter(|&&n| n > 0).count());
+    }
+    for &f in &ranking[..compared] {
         let court = |p: usize| i16::from(s.courts[p][f as usize]);
         candidates = most(log, StepKind::Faction, Some(f), candidates, court);
         if candidates.count_ones() == 1 {
@@ -365,9 +370,13 @@ fn invasion(s: &State, log: &mut Log) -> Outcome {
     // In the 4-player game both teams tie, so every player takes part.
     let tied = leaders.iter().fold(0, |m, &side| m | side);
     // Each side's value under its lowest seat.
-    let keys = sides.iter().fold(0, |m, &side| m | 1 << side.trailing_zeros());
+    let keys = sides
+        .iter()
+        .fold(0, |m, &side| m | 1 << side.trailing_zeros());
     let side_sets = |p: usize| {
-        let i = sides.iter().position(|&side| side.trailing_zeros() as usize == p);
+        let i = sides
+            .iter()
+            .position(|&side| side.trailing_zeros() as usize == p);
         i.map_or(0, |i| i16::from(counts[i]))
     };
     log.add(StepKind::Sets, None, keys, side_sets, tied);
@@ -530,7 +539,10 @@ mod tests {
         let (o, steps) = explain(&s, Ending::Coronation);
         assert_eq!(o.winners, 0b1010);
         let last = steps.last().unwrap();
-        assert_eq!((last.kind, &last.values, last.kept), (StepKind::LowestSeat, &vec![(1, 1), (2, 2)], 0b010));
+        assert_eq!(
+            (last.kind, &last.values, last.kept),
+            (StepKind::LowestSeat, &vec![(1, 1), (2, 2)], 0b010)
+        );
     }
 
     /// The position: tied on the top two factions, the third (holding no
@@ -544,7 +556,10 @@ mod tests {
         s.last_play = [6, 5, 0, 0];
         let (o, steps) = explain(&s, Ending::Coronation);
         assert_eq!((o.winners, o.ruler), (0b01, 0));
-        let kinds: Vec<_> = steps.iter().map(|st| (st.kind, st.faction, st.kept)).collect();
+        let kinds: Vec<_> = steps
+            .iter()
+            .map(|st| (st.kind, st.faction, st.kept))
+            .collect();
         assert_eq!(
             kinds,
             [
@@ -558,7 +573,10 @@ mod tests {
         assert_eq!((o.winners, o.ruler), (0b10, 1));
         let last = steps.last().unwrap();
         assert_eq!(steps.len(), 3);
-        assert_eq!((last.kind, &last.values, last.kept), (StepKind::EmptiedHand, &vec![(0, 6), (1, 5)], 0b10));
+        assert_eq!(
+            (last.kind, &last.values, last.kept),
+            (StepKind::EmptiedHand, &vec![(0, 6), (1, 5)], 0b10)
+        );
         // The first edition compares the third faction too.
         s.edition = crate::board::FIRST_EDITION;
         s.options = crate::board::FIRST.default_options();
@@ -573,13 +591,22 @@ mod tests {
         let (o, steps) = explain(&s, Ending::Invasion);
         assert_eq!(o.winners, 0b1010);
         assert_eq!(steps[0].values, vec![(0, 1), (1, 1)]);
-        assert_eq!((steps[1].kind, steps[1].kept), (StepKind::LatestPlay, 0b1010));
+        assert_eq!(
+            (steps[1].kind, steps[1].kept),
+            (StepKind::LatestPlay, 0b1010)
+        );
         let mut s = ended(3, &[0, 1, 0, 1, 2, 0, 2, 1]);
         s.courts = [[2, 3, 1], [2, 3, 1], [2, 3, 1], [0; 3]];
         s.last_play = [5, 7, 6, 0];
         let (_, steps) = explain(&s, Ending::Coronation);
         let out: Vec<_> = steps.iter().map(|st| (st.kind, st.kept)).collect();
-        assert_eq!(out[3..], [(StepKind::LatestPlayOut, 0b101), (StepKind::LatestPlayOut, 0b001)]);
+        assert_eq!(
+            out[3..],
+            [
+                (StepKind::LatestPlayOut, 0b101),
+                (StepKind::LatestPlayOut, 0b001)
+            ]
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .board import CARDS
 from .edition import FIRST, Edition
 from .moves import PASS, Move
-from .scoring import Step
+from .scoring import Result, Step, build_result
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -204,6 +204,12 @@ def outcome(s: GameState) -> tuple[str, tuple[int, ...], int | None, tuple[int, 
     ending, winners, ruler, ranking, steps = result
     return ending, tuple(winners), ruler, tuple(ranking), tuple(
         Step(kind, faction, tuple(values), tuple(kept)) for kind, faction, values, kept in steps)
+
+
+def score(s: GameState, ending: str) -> Result:
+    """The result of ``s`` ended by ``ending``, scored by the core (its verdict and steps)."""
+    ending, winners, ruler, ranking, steps = require().score(s, ending)
+    return build_result(s, ending, winners, ruler, ranking, steps)
 
 
 def last_card_applies(s: GameState) -> bool:

@@ -158,7 +158,7 @@ def region_counts(s: GameState) -> list[int]:
     """Regions each faction controls, by faction."""
     counts = [0, 0, 0]
     for r in range(NUM_REGIONS):
-        if s.control[r] < 3:
+        if 0 <= s.control[r] < 3:
             counts[s.control[r]] += 1
     return counts
 
@@ -224,7 +224,10 @@ def _earliest(steps: list[Step], kind: str, values: dict[int, int]) -> list[int]
 def _coronation(s: GameState, ending: str) -> tuple[tuple[int, ...], int | None, list[Step]]:
     steps: list[Step] = []
     candidates = list(range(s.players))
+    regions = region_counts(s)
     for f in compared_factions(s):
+        if ending == "mordred" and not regions[f]:
+            break  # Mordred compares the factions that hold regions, then the totals (RULINGS.md)
         candidates = _most(steps, "faction", f, {p: s.courts[p * 3 + f] for p in candidates})
         if len(candidates) == 1:
             break
