@@ -381,7 +381,7 @@ mod tests {
         let mut rng = SplitMix64::new(seed);
         let mut found = Vec::new();
         for game in 0..games {
-            let variant = (game % 5) as u8;
+            let variant = (game % 6) as u8;
             let mut s = test_game(3, variant, seed * 10_000 + game, (game % 3) as u8);
             while !s.is_over() {
                 if last_card_applies(&s) {

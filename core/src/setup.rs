@@ -177,7 +177,9 @@ pub fn new_game_in(
 }
 
 /// A game for tests by variant: 0 the first edition, 1 its Mordred variant,
-/// 2 the second edition, 3 the second with every option bit set.
+/// 2 the second edition, 3 the second with every option away from its default
+/// (`tie_faction = "always"`), 4 the second with the first edition's coronation
+/// tie and last card, 5 the second with only `last_card = "must_win"`.
 #[cfg(test)]
 pub(crate) fn test_game(players: u8, variant: u8, seed: u64, first_player: u8) -> State {
     use crate::board::SECOND_EDITION;
@@ -192,9 +194,17 @@ pub(crate) fn test_game(players: u8, variant: u8, seed: u64, first_player: u8) -
             seed,
             first_player,
         ),
-        _ => new_game_in(
+        4 => new_game_in(
             SECOND_EDITION,
             crate::board::TIE_STRICT | crate::board::LAST_CARD_MUST_WIN,
+            players,
+            false,
+            seed,
+            first_player,
+        ),
+        _ => new_game_in(
+            SECOND_EDITION,
+            crate::board::LAST_CARD_MUST_WIN,
             players,
             false,
             seed,
