@@ -368,3 +368,16 @@ def test_records_and_positions_carry_the_edition_and_old_files_load_as_the_first
     old = position.to_dict(GameState.new(2, seed=3))
     del old["edition"]
     assert position.from_dict(old).edition.name == "first"
+
+
+def test_files_naming_the_former_default_tie_faction_strict_still_load_with_it():
+    strict = SECOND.with_options(tie_faction="strict")
+    s = GameState.new(3, seed=4, edition=strict)
+    data = position.to_dict(s)
+    assert data["options"] == {"tie_faction": "strict"}
+    assert position.from_dict(data).edition == strict
+    record = GameRecord(["a", "b", "c"], seed=4, edition=strict).to_dict()
+    assert record["options"] == {"tie_faction": "strict"}
+    assert GameRecord.from_dict(record).replay().edition.tie_faction == "strict"
+    assert GameRecord.from_dict(dict(record, options={})).edition.tie_faction == "second"
+    assert SECOND.tie_faction == "second" and SECOND.last_card == "free" and SECOND.options() == {}
