@@ -384,10 +384,10 @@ def step_sentence(step: Step, s: GameState, ending: str) -> str:
 
 
 def _side_label(s: GameState, seats: Sequence[int]) -> str:
-    """``player 2``, or with 4 players ``the team of players 1 and 3``."""
+    """``player 2`` (``seats``: one), or with 4 players ``the team of players 1 and 3`` (its two seats)."""
     if s.players == 4:
-        a, b = sorted(seats)[:2] if len(seats) > 1 else (seats[0], (seats[0] + 2) % 4)
-        return f"the team of players {min(a, b) + 1} and {max(a, b) + 1}"
+        a, b = sorted(seats)
+        return f"the team of players {a + 1} and {b + 1}"
     return f"player {seats[0] + 1}"
 
 
