@@ -5,7 +5,7 @@ friends); these tests make them agree. Along seeded random games of every
 configuration of both editions (the second with its options too), at every position: the same legal moves in the same order, the
 same distinct successor positions, the same state after each move (sampled in
 large positions), the same heuristic values, the same last-card verdict, and at
-the end the same ending, winners, ruler and ranking. Games are driven by each
+the end the same ending, winners, ruler, ranking and scoring steps. Games are driven by each
 engine's sampler in turn, and Hypothesis drives both with the same moves.
 KINGISDEAD_PROPERTY_SCALE multiplies the number of games.
 """
@@ -30,13 +30,17 @@ from kingisdead.evaluation import evaluate
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
 SCALE = int(os.environ.get("KINGISDEAD_PROPERTY_SCALE", "1"))
-OPTIONED = get_edition("second", reversal="exact", court_redraw=True, tie_faction="always", tie_hands="lowest_seat")
+OPTIONED = get_edition("second", reversal="exact", court_redraw=True, tie_faction="always", tie_hands="lowest_seat",
+                       last_card="must_win")
 """The second edition with every option away from its default."""
+STRICT = get_edition("second", tie_faction="strict", last_card="must_win")
+"""The second edition with the first edition's coronation tie and last card (the values OPTIONED lacks)."""
 CONFIGS: list[tuple[int, str, Edition]] = [
     *((p, v, FIRST) for v in ("standard", "mordred") for p in (2, 3, 4)),
-    *((p, "standard", e) for e in (SECOND, OPTIONED) for p in (2, 3, 4)),
+    *((p, "standard", e) for e in (SECOND, OPTIONED, STRICT) for p in (2, 3, 4)),
 ]
-CONFIG_IDS = [f"{p}p-{v}-{e.name}{'-options' if e.options() else ''}" for p, v, e in CONFIGS]
+CONFIG_IDS = [f"{p}p-{v}-{e.name}{'-strict' if e is STRICT else '-options' if e.options() else ''}"
+              for p, v, e in CONFIGS]
 FULL_SUCCESSORS = 2500
 """Positions with at most this many moves have every successor compared; larger ones a sample."""
 SAMPLED_SUCCESSORS = 150
@@ -45,7 +49,8 @@ SAMPLED_SUCCESSORS = 150
 def full_key(s: GameState) -> tuple:
     """Everything a position holds, beyond ``key()``: raw play numbers and the result."""
     result = s.result
-    verdict = None if result is None else (result.ending, result.winners, result.ruler, result.ranking)
+    verdict = None if result is None else (result.ending, result.winners, result.ruler, result.ranking, result.steps,
+                                           result.reason)
     return (s.key(), tuple(s.last_play), s.plays, s.saxons, s.open, verdict)
 
 
@@ -92,7 +97,9 @@ def check_position(s: GameState, rng: Random) -> None:
 def check_result(s: GameState) -> None:
     assert s.result is not None
     verdict = core.outcome(s)
-    assert verdict == (s.result.ending, s.result.winners, s.result.ruler, s.result.ranking)
+    assert verdict == (s.result.ending, s.result.winners, s.result.ruler, s.result.ranking, s.result.steps)
+    with core.use_engine("reference"):
+        assert scoring.score(s, s.result.ending).steps == s.result.steps
 
 
 @pytest.mark.parametrize(("players", "variant", "edition"), CONFIGS, ids=CONFIG_IDS)
@@ -100,7 +107,7 @@ def test_every_position_of_reference_sampled_games(players, variant, edition):
     """Games drawn by the reference sampler: every position is compared in full (one game per
     configuration, both editions, the second with its default and changed options; SCALE more)."""
     for game in range(SCALE):
-        seed = 1000 * players + 10 * game + (variant == "mordred") + 3 * (edition is OPTIONED)
+        seed = 1000 * players + 10 * game + (variant == "mordred") + 3 * (edition is OPTIONED) + 5 * (edition is STRICT)
         s = GameState.new(players, variant, seed, edition=edition)
         rng = Random(seed)
         while not s.is_over():
@@ -276,11 +283,11 @@ def _hands_left(s: GameState, p: int) -> int:
 
 
 @pytest.mark.parametrize(("tie_faction", "tie_hands"),
-                         [(f, h) for f in ("strict", "always") for h in ("earliest", "lowest_seat")])
+                         [(f, h) for f in ("second", "strict", "always") for h in ("earliest", "lowest_seat")])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_coronation_ties_are_scored_alike(players, tie_faction, tie_hands):
     """Finished second-edition games built to tie (small courts, hands half empty, some players
-    who never played): the same winners, ruler and ranking in both engines."""
+    who never played): the same winners, ruler, ranking and steps in both engines."""
     edition = get_edition("second", tie_faction=tie_faction, tie_hands=tie_hands)
     rng = Random(players)
     for seed in range(400 * SCALE):
@@ -301,5 +308,5 @@ def test_coronation_ties_are_scored_alike(players, tie_faction, tie_hands):
         with core.use_engine("reference"):
             s._result = result = scoring.score(s, "coronation")
         verdict = core.outcome(s)
-        assert verdict == ("coronation", result.winners, result.ruler, result.ranking), \
+        assert verdict == ("coronation", result.winners, result.ruler, result.ranking, result.steps), \
             f"{s.courts} {s.hands} {s.last_play}"

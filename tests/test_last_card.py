@@ -9,6 +9,7 @@ from positions import assert_illegal, build
 
 from kingisdead import PASS, GameState, Move, engine, parse_move, rules
 from kingisdead.board import CARDS
+from kingisdead.edition import SECOND
 
 pytestmark = pytest.mark.usefixtures("each_engine")
 """Every rule test runs on both engines: the compiled core and the reference."""
@@ -114,3 +115,31 @@ def test_last_card_legal_exactly_when_the_game_that_follows_is_won(seed, variant
         rules.play(after, move)
         wins = _follow_to_the_end(after).result.winners == (mover,)
         assert (move in legal) == wins, move
+
+
+# The same position in the second edition's names: Devon (Aquae Sulis) is the last struggle.
+SECOND_SEVEN_RESOLVED = {"Mor": "S", "Str": "S", "Nor": "S", "Lan": "E", "Gwy": "W", "War": "W", "Ess": "W"}
+
+
+def _second_last_card(last_card: str | None) -> GameState:
+    edition = SECOND if last_card is None else SECOND.with_options(last_card=last_card)
+    return build(3, control=SECOND_SEVEN_RESOLVED, regions={"Dev": "SWW"}, courts=["SSS", "WWW", "E"],
+                 hands=[["Negotiate"], [], []], edition=edition)
+
+
+def test_the_second_edition_lets_the_last_card_be_played_freely_by_default():
+    # option last_card="free" (the default): "a card may always be played", even a move that loses.
+    s = _second_last_card(None)
+    assert s.edition.last_card == "free" and not engine.last_card_applies(s)
+    # Pass, and Negotiate calling a Scottish or a Welsh follower: both lose (the Welsh rule).
+    assert len(s.legal_moves()) == 3
+    s.apply("Negotiate +Dev:W")
+    assert s.current_player == 1 and sum(s.hands) == 0
+
+
+def test_the_second_editions_option_last_card_must_win_is_the_first_editions_rule():
+    s = _second_last_card("must_win")
+    assert engine.last_card_applies(s)
+    assert s.legal_moves() == [PASS]
+    assert_illegal(s, "Negotiate +Dev:W", "last card")
+    assert GameState.new(3, seed=1).edition.last_card == "must_win"  # the first edition: always

@@ -54,6 +54,23 @@ def test_record_whose_result_does_not_match_fails():
         record.replay()
 
 
+def test_a_result_carries_its_steps_and_records_without_them_still_replay():
+    record, final = random_record(3, "standard", seed=5)
+    stored = record.result
+    assert stored["steps"] == [step.to_dict(final.edition.factions) for step in final.result.steps]
+    assert stored["steps"] and all(set(step) == {"kind", "faction", "values", "kept"} for step in stored["steps"])
+    # An older record: no steps, and a reason in other words.
+    record.result = {key: value for key, value in stored.items() if key != "steps"} | {"reason": "older words"}
+    assert GameRecord.loads(record.dumps()).replay().result == final.result
+    # Steps that the replay does not give are refused.
+    record.result = dict(stored, steps=stored["steps"][:1] + [dict(stored["steps"][0], kept=[9])])
+    with pytest.raises(RecordError, match="stored result does not match"):
+        record.replay()
+    record.result = dict(stored, steps=[dict(stored["steps"][0], kind="coin toss")])
+    with pytest.raises(RecordError, match="malformed"):
+        record.replay()
+
+
 def test_record_claiming_a_result_for_an_unfinished_game_fails():
     record, _ = random_record(2, "standard", seed=4)
     record.moves = record.moves[:5]

@@ -304,19 +304,49 @@ def test_with_no_hand_emptied_the_earliest_last_card_play_wins():
     assert s.result.winners == (1,)
 
 
-def test_option_tie_hands_lowest_seat():
+def test_option_tie_hands_lowest_seat_decides_only_where_no_tied_hand_is_empty():
     edition = SECOND.with_options(tie_hands="lowest_seat")
-    s = _coronation(["SS", "SS"], hands=[["Assemble"], []], played_order=[0, 1], edition=edition)
+    # No hand emptied, player 2 played earliest: earliest gives player 2, lowest_seat player 1.
+    for option, winner in ((SECOND, 1), (edition, 0)):
+        s = _coronation(["SS", "SS"], hands=[["Assemble"], ["Assemble"]], played_order=[1, 0], edition=option)
+        assert s.result.winners == (winner,), option.tie_hands
+        assert s.result.steps[-1].kind == ("earliest_play" if winner else "lowest_seat")
+    # Player 2 emptied their hand: with either value they win, whatever the seat.
+    for option in (SECOND, edition):
+        s = _coronation(["SS", "SS"], hands=[["Assemble"], []], played_order=[0, 1], edition=option)
+        assert s.result.winners == (1,), option.tie_hands
+        assert s.result.steps[-1].kind == "emptied_hand" and s.result.steps[-1].values == ((0, -1), (1, s.last_play[1]))
+
+
+THIRD_DECIDES = {"courts": ["SSEW", "SSE"], "hands": [["Assemble"], ["Assemble"]], "played_order": [1, 0]}
+"""Tied on the Scottish (4 regions) and the English (2, won last), apart on the Welsh (2); no hand
+emptied, and player 2's last card play came earliest."""
+
+
+def test_option_tie_faction_second_compares_the_second_faction_only_then_the_hands():
+    s = _coronation(**THIRD_DECIDES)  # the default
+    assert s.edition.tie_faction == "second" and s.result.ranking == (S, E, W)
+    assert s.result.winners == (1,)
+    assert [(step.kind, step.faction) for step in s.result.steps] == [
+        ("faction", S), ("faction", E), ("earliest_play", None)]
+
+
+def test_option_tie_faction_strict_compares_every_next_faction_while_the_ranking_is_strict():
+    s = _coronation(**THIRD_DECIDES, edition=SECOND.with_options(tie_faction="strict"))
     assert s.result.winners == (0,)
+    assert [(step.kind, step.faction, step.kept) for step in s.result.steps] == [
+        ("faction", S, (0, 1)), ("faction", E, (0, 1)), ("faction", W, (0,))]
 
 
 def test_option_tie_faction_always_compares_factions_without_regions():
     control = {"Mor": "S", "Str": "S", "Nor": "S", "Lan": "X", "Gwy": "X", "War": "S", "Ess": "S"}
-    for edition, winner in ((SECOND, 0), (SECOND.with_options(tie_faction="always"), 1)):
+    for option in ("second", "strict", "always"):
+        edition = SECOND.with_options(tie_faction=option)
         s = second(control=control, regions={"Dev": "S"}, courts=["SSE", "SSW"],
                    hands=[["Assemble"], ["Assemble"]], played_order=[0, 1], edition=edition)
         play(s, "pass", "pass")
-        assert s.result.winners == (winner,), edition.tie_faction  # strict: the hands; always: the Welsh
+        # second and strict: only the Scottish rank alone, then the hands; always: the Welsh next.
+        assert s.result.winners == ((1,) if option == "always" else (0,)), option
 
 
 def test_four_players_the_team_that_exhausted_both_hands_first_wins_a_hands_tie():
@@ -338,3 +368,16 @@ def test_records_and_positions_carry_the_edition_and_old_files_load_as_the_first
     old = position.to_dict(GameState.new(2, seed=3))
     del old["edition"]
     assert position.from_dict(old).edition.name == "first"
+
+
+def test_files_naming_the_former_default_tie_faction_strict_still_load_with_it():
+    strict = SECOND.with_options(tie_faction="strict")
+    s = GameState.new(3, seed=4, edition=strict)
+    data = position.to_dict(s)
+    assert data["options"] == {"tie_faction": "strict"}
+    assert position.from_dict(data).edition == strict
+    record = GameRecord(["a", "b", "c"], seed=4, edition=strict).to_dict()
+    assert record["options"] == {"tie_faction": "strict"}
+    assert GameRecord.from_dict(record).replay().edition.tie_faction == "strict"
+    assert GameRecord.from_dict(dict(record, options={})).edition.tie_faction == "second"
+    assert SECOND.tie_faction == "second" and SECOND.last_card == "free" and SECOND.options() == {}

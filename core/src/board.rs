@@ -77,6 +77,7 @@ pub struct Edition {
     pub court_redraw: bool,
     pub tie_faction: &'static str,
     pub tie_hands: &'static str,
+    pub last_card: &'static str,
 }
 
 impl Edition {
@@ -85,6 +86,16 @@ impl Edition {
         (if self.court_redraw { COURT_REDRAW } else { 0 })
             | (if matches!(self.reversal.as_bytes(), b"exact") {
                 EXACT_REVERSAL
+            } else {
+                0
+            })
+            | match self.tie_faction.as_bytes() {
+                b"strict" => TIE_STRICT,
+                b"always" => TIE_ALWAYS_NEXT_FACTION,
+                _ => 0,
+            }
+            | (if matches!(self.last_card.as_bytes(), b"must_win") {
+                LAST_CARD_MUST_WIN
             } else {
                 0
             })
@@ -97,11 +108,24 @@ pub const EXACT_REVERSAL: u8 = 1;
 pub const COURT_REDRAW: u8 = 2;
 /// Option bit: a coronation tie compares every faction (`tie_faction = "always"`).
 pub const TIE_ALWAYS_NEXT_FACTION: u8 = 4;
-/// Option bit: a tie the hands would decide goes to the lowest seat (`tie_hands = "lowest_seat"`).
+/// Option bit: where no tied player emptied their hand, the hands' tie-break goes
+/// to the lowest seat (`tie_hands = "lowest_seat"`).
 pub const TIE_LOWEST_SEAT: u8 = 8;
+/// Option bit: a coronation tie compares every next faction while the ranking
+/// is strict (`tie_faction = "strict"`, the first edition's rule). With neither
+/// this nor [`TIE_ALWAYS_NEXT_FACTION`], the top and second factions only
+/// (`tie_faction = "second"`, the second edition's default).
+pub const TIE_STRICT: u8 = 16;
+/// Option bit: with 3 players the last card may only be played to win
+/// (`last_card = "must_win"`, the first edition's rule; see `lastcard`).
+pub const LAST_CARD_MUST_WIN: u8 = 32;
 /// Every option bit.
-pub const ALL_OPTIONS: u8 =
-    EXACT_REVERSAL | COURT_REDRAW | TIE_ALWAYS_NEXT_FACTION | TIE_LOWEST_SEAT;
+pub const ALL_OPTIONS: u8 = EXACT_REVERSAL
+    | COURT_REDRAW
+    | TIE_ALWAYS_NEXT_FACTION
+    | TIE_LOWEST_SEAT
+    | TIE_STRICT
+    | LAST_CARD_MUST_WIN;
 
 /// The first edition, as `kingisdead.edition.FIRST`.
 pub const FIRST: Edition = Edition {
@@ -165,6 +189,7 @@ pub const FIRST: Edition = Edition {
     court_redraw: true,
     tie_faction: "strict",
     tie_hands: "earliest",
+    last_card: "must_win",
 };
 
 /// The second edition (2020), as `kingisdead.edition.SECOND` with its default options:
@@ -214,8 +239,9 @@ pub const SECOND: Edition = Edition {
     hands_break_ties: true,
     reversal: "effect",
     court_redraw: false,
-    tie_faction: "strict",
+    tie_faction: "second",
     tie_hands: "earliest",
+    last_card: "free",
 };
 
 /// The editions by `State::edition`: 0 the first, 1 the second.
@@ -332,7 +358,10 @@ mod tests {
         assert_eq!(SECOND.regions[CALEDONIA], "Moray");
         assert_eq!(SECOND.regions[AQUAE_SULIS], "Devon");
         assert_eq!((FIRST.invasion, SECOND.invasion), (4, 3));
-        assert_eq!(FIRST.default_options(), COURT_REDRAW);
+        assert_eq!(
+            FIRST.default_options(),
+            COURT_REDRAW | TIE_STRICT | LAST_CARD_MUST_WIN
+        );
         assert_eq!(SECOND.default_options(), 0);
         assert_eq!(edition_index("second"), Some(SECOND_EDITION));
         assert_eq!(EDITIONS[FIRST_EDITION as usize].name, "first");

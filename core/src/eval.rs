@@ -242,7 +242,7 @@ mod tests {
     fn position(players: u8) -> State {
         State {
             edition: crate::board::FIRST_EDITION,
-            options: crate::board::COURT_REDRAW,
+            options: crate::board::FIRST.default_options(),
             players,
             mordred: false,
             board: [

@@ -11,7 +11,8 @@
 //! takes about 30 microseconds on average.
 
 use crate::board::{
-    CROWN, FACTION_CARD, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS, SAXONS, SETTLEMENTS,
+    CROWN, FACTION_CARD, LAST_CARD_MUST_WIN, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS,
+    SAXONS, SETTLEMENTS, TIE_ALWAYS_NEXT_FACTION, TIE_STRICT,
 };
 use crate::rules::{
     apply_to_board, court_mask, faction_targets, for_each_action, play, resolve, struggle_winner,
@@ -20,9 +21,14 @@ use crate::rules::{
 use crate::state::{Move, State};
 use std::collections::HashMap;
 
-/// 3 players, one card left in all hands, and the player to move holds it.
+/// 3 players, one card left in all hands, the player to move holds it, and the
+/// edition's `last_card` is `"must_win"` ([`LAST_CARD_MUST_WIN`]: the first
+/// edition's rule; the second edition's default is `"free"`).
 pub fn last_card_applies(s: &State) -> bool {
-    s.players == 3 && s.cards_in_hands() == 1 && s.cards_left(s.player as usize) == 1
+    s.option(LAST_CARD_MUST_WIN)
+        && s.players == 3
+        && s.cards_in_hands() == 1
+        && s.cards_left(s.player as usize) == 1
 }
 
 /// Whether the player to move is the sole winner of the game that follows
@@ -113,6 +119,12 @@ pub fn might_win(s: &State) -> bool {
     let invasion = s.saxons + unresolved >= s.invasion();
     let any_call = callable.iter().any(|&c| c);
     let hands = s.rules().hands_break_ties;
+    // Levels a hands tie-break may follow: `tie_faction = "second"` compares two factions only.
+    let tied_levels = if s.option(TIE_STRICT | TIE_ALWAYS_NEXT_FACTION) {
+        3
+    } else {
+        2
+    };
     for call in 0..=NUM_FACTIONS {
         if (call < NUM_FACTIONS && !callable[call]) || (call == NUM_FACTIONS && any_call) {
             continue;
@@ -132,7 +144,8 @@ pub fn might_win(s: &State) -> bool {
             };
             if possible
                 && (rules_alone(&courts[..players], me, &ranking[..levels], false)
-                    || (hands && tied_with(&courts[..players], me, &ranking[..levels]))
+                    || (hands
+                        && tied_with(&courts[..players], me, &ranking[..levels.min(tied_levels)]))
                     || (mordred && rules_alone(&courts[..players], me, &ranking[..levels], true)))
             {
                 return true;
@@ -368,7 +381,7 @@ mod tests {
         let mut rng = SplitMix64::new(seed);
         let mut found = Vec::new();
         for game in 0..games {
-            let variant = (game % 4) as u8;
+            let variant = (game % 6) as u8;
             let mut s = test_game(3, variant, seed * 10_000 + game, (game % 3) as u8);
             while !s.is_over() {
                 if last_card_applies(&s) {

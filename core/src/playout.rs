@@ -309,18 +309,21 @@ mod tests {
     use std::collections::HashSet;
 
     use crate::board::{
-        COURT_REDRAW, EXACT_REVERSAL, SECOND_EDITION, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT,
+        COURT_REDRAW, EXACT_REVERSAL, LAST_CARD_MUST_WIN, SECOND_EDITION, TIE_ALWAYS_NEXT_FACTION,
+        TIE_LOWEST_SEAT, TIE_STRICT,
     };
+
+    const FIRST_OPTIONS: u8 = crate::board::FIRST.default_options();
 
     /// (players, mordred, edition, options): the first edition's six setups,
     /// then the second edition's, with and without options.
-    const CONFIGS: [(u8, bool, u8, u8); 10] = [
-        (2, false, FIRST_EDITION, COURT_REDRAW),
-        (3, false, FIRST_EDITION, COURT_REDRAW),
-        (4, false, FIRST_EDITION, COURT_REDRAW),
-        (2, true, FIRST_EDITION, COURT_REDRAW),
-        (3, true, FIRST_EDITION, COURT_REDRAW),
-        (4, true, FIRST_EDITION, COURT_REDRAW),
+    const CONFIGS: [(u8, bool, u8, u8); 11] = [
+        (2, false, FIRST_EDITION, FIRST_OPTIONS),
+        (3, false, FIRST_EDITION, FIRST_OPTIONS),
+        (4, false, FIRST_EDITION, FIRST_OPTIONS),
+        (2, true, FIRST_EDITION, FIRST_OPTIONS),
+        (3, true, FIRST_EDITION, FIRST_OPTIONS),
+        (4, true, FIRST_EDITION, FIRST_OPTIONS),
         (2, false, SECOND_EDITION, 0),
         (
             3,
@@ -329,6 +332,7 @@ mod tests {
             EXACT_REVERSAL | TIE_ALWAYS_NEXT_FACTION,
         ),
         (4, false, SECOND_EDITION, COURT_REDRAW | TIE_LOWEST_SEAT),
+        (3, false, SECOND_EDITION, TIE_STRICT | LAST_CARD_MUST_WIN),
         (3, false, SECOND_EDITION, 0),
     ];
 

@@ -36,7 +36,9 @@ type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
 type PyBan = Option<(u8, Vec<i8>)>;
 /// Moves of one card and action: (card or -1 for the pass, action, court calls).
 type MoveGroup<'py> = (i8, Bound<'py, PyTuple>, Vec<i8>);
-type PyOutcome = Option<(&'static str, Vec<u16>, Option<u8>, Vec<u16>)>;
+/// A scoring step: (kind, faction or None, (seat, value) pairs, kept seats).
+type PyStep = (&'static str, Option<u8>, Vec<(u8, i16)>, Vec<u16>);
+type PyOutcome = Option<(&'static str, Vec<u16>, Option<u8>, Vec<u16>, Vec<PyStep>)>;
 
 fn ending_name(ending: Ending) -> &'static str {
     match ending {
@@ -110,6 +112,7 @@ pub(crate) fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> 
     let court_redraw: bool = field(edition, intern!(py, "court_redraw"))?;
     let tie_faction: String = field(edition, intern!(py, "tie_faction"))?;
     let tie_hands: String = field(edition, intern!(py, "tie_hands"))?;
+    let last_card: String = field(edition, intern!(py, "last_card"))?;
     let bit = |value: &str, set: &str, unset: &str, bit: u8| match value {
         v if v == set => Ok(bit),
         v if v == unset => Ok(0),
@@ -117,20 +120,26 @@ pub(crate) fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> 
             "edition option: {v:?} is neither {set:?} nor {unset:?}"
         ))),
     };
+    let tie_faction = match tie_faction.as_str() {
+        "second" => 0,
+        "strict" => board::TIE_STRICT,
+        "always" => board::TIE_ALWAYS_NEXT_FACTION,
+        v => {
+            return Err(PyValueError::new_err(format!(
+                "edition option: tie_faction {v:?} is none of \"second\", \"strict\", \"always\""
+            )))
+        }
+    };
     let options = bit(&reversal, "exact", "effect", board::EXACT_REVERSAL)?
         | if court_redraw { board::COURT_REDRAW } else { 0 }
-        | bit(
-            &tie_faction,
-            "always",
-            "strict",
-            board::TIE_ALWAYS_NEXT_FACTION,
-        )?
+        | tie_faction
         | bit(
             &tie_hands,
             "lowest_seat",
             "earliest",
             board::TIE_LOWEST_SEAT,
-        )?;
+        )?
+        | bit(&last_card, "must_win", "free", board::LAST_CARD_MUST_WIN)?;
     Ok((index, options))
 }
 
@@ -162,8 +171,18 @@ fn edition_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>>
             "tie_faction",
             if o(board::TIE_ALWAYS_NEXT_FACTION) {
                 "always"
-            } else {
+            } else if o(board::TIE_STRICT) {
                 "strict"
+            } else {
+                "second"
+            },
+        )?;
+        options.set_item(
+            "last_card",
+            if o(board::LAST_CARD_MUST_WIN) {
+                "must_win"
+            } else {
+                "free"
             },
         )?;
         options.set_item(
@@ -310,7 +329,7 @@ fn state_to_py<'py>(
     edition: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     static GAME_STATE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    static SCORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    static BUILD_RESULT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let n = s.players as usize;
     // Lists of ints, not bytes: PyO3 turns a Vec<u8> into `bytes`.
     let ints = |values: &[u8]| values.iter().map(|&v| v as u16).collect::<Vec<u16>>();
@@ -348,14 +367,24 @@ fn state_to_py<'py>(
     state.setattr(intern!(py, "plays"), s.plays)?;
     state.setattr(intern!(py, "undo_ban"), ban)?;
     let result = match s.outcome {
-        Some(o) => SCORE
-            .get_or_try_init(py, || {
-                py.import("kingisdead.scoring")?
-                    .getattr("score")
-                    .map(Bound::unbind)
-            })?
-            .bind(py)
-            .call1((&state, ending_name(o.ending)))?,
+        Some(o) => {
+            let (_, winners, ruler, ranking, steps) = outcome_to_py(&s, &o);
+            BUILD_RESULT
+                .get_or_try_init(py, || {
+                    py.import("kingisdead.scoring")?
+                        .getattr("build_result")
+                        .map(Bound::unbind)
+                })?
+                .bind(py)
+                .call1((
+                    &state,
+                    ending_name(o.ending),
+                    winners,
+                    ruler,
+                    ranking,
+                    steps,
+                ))?
+        }
         None => py.None().into_bound(py),
     };
     state.setattr(intern!(py, "_result"), result)?;
@@ -383,16 +412,41 @@ fn move_from_py(m: PyMove) -> PyResult<Move> {
     }
 }
 
-fn outcome_to_py(o: &Outcome) -> PyOutcome {
-    let winners = (0..MAX_PLAYERS as u16)
-        .filter(|p| o.winners >> p & 1 == 1)
-        .collect();
+/// A finished game's verdict and its scoring steps, as Python reads them
+/// (`kingisdead.scoring.build_result`).
+fn outcome_to_py(
+    s: &State,
+    o: &Outcome,
+) -> (&'static str, Vec<u16>, Option<u8>, Vec<u16>, Vec<PyStep>) {
+    let seats = |mask: u8| {
+        (0..MAX_PLAYERS as u16)
+            .filter(|p| mask >> p & 1 == 1)
+            .collect::<Vec<u16>>()
+    };
     let ruler = (o.ruler >= 0).then_some(o.ruler as u8);
     let ranking = o.ranking[..o.ranked as usize]
         .iter()
         .map(|&f| f as u16)
         .collect();
-    Some((ending_name(o.ending), winners, ruler, ranking))
+    let (_, steps) = scoring::explain(s, o.ending);
+    let steps = steps
+        .into_iter()
+        .map(|step| {
+            (
+                step.kind.name(),
+                step.faction,
+                step.values,
+                seats(step.kept),
+            )
+        })
+        .collect();
+    (
+        ending_name(o.ending),
+        seats(o.winners),
+        ruler,
+        ranking,
+        steps,
+    )
 }
 
 /// An edition the core plays (`board::EDITIONS`, by name, with its default
@@ -428,6 +482,7 @@ fn edition<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("court_redraw", e.court_redraw)?;
     d.set_item("tie_faction", e.tie_faction)?;
     d.set_item("tie_hands", e.tie_hands)?;
+    d.set_item("last_card", e.last_card)?;
     Ok(d)
 }
 
@@ -543,13 +598,25 @@ fn perft_counts(py: Python<'_>, state: &Bound<'_, PyAny>, depth: u32) -> PyResul
     Ok(py.detach(|| perft::perft(&s, depth)))
 }
 
-/// Winners, ruler and faction ranking of a finished game, or None.
+/// Ending, winners, ruler, faction ranking and scoring steps of a finished
+/// game (each step `(kind, faction or None, [(seat, value)...], [kept seat...])`),
+/// or None.
 #[pyfunction]
 fn outcome(state: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
-    Ok(state_from_py(state)?
-        .outcome
-        .as_ref()
-        .and_then(outcome_to_py))
+    let s = state_from_py(state)?;
+    Ok(s.outcome.as_ref().map(|o| outcome_to_py(&s, o)))
+}
+
+/// The result of `state` ended by `ending` (its name), scored now: ending,
+/// winners, ruler, ranking and steps as [`outcome`] gives them.
+#[pyfunction]
+fn score(
+    state: &Bound<'_, PyAny>,
+    ending: &str,
+) -> PyResult<(&'static str, Vec<u16>, Option<u8>, Vec<u16>, Vec<PyStep>)> {
+    let s = state_from_py(state)?;
+    let o = scoring::score(&s, ending_from(ending)?);
+    Ok(outcome_to_py(&s, &o))
 }
 
 #[pyfunction]
@@ -763,6 +830,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(successors, m)?)?;
     m.add_function(wrap_pyfunction!(perft_counts, m)?)?;
     m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(last_card_applies, m)?)?;
     m.add_function(wrap_pyfunction!(play_random, m)?)?;
     m.add_function(wrap_pyfunction!(random_playout, m)?)?;

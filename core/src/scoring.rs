@@ -1,5 +1,6 @@
-//! Endings and tie-breaks, the same winners, ruler and ranking as
-//! `kingisdead/scoring.py` (the sentence explaining the result stays in Python).
+//! Endings and tie-breaks, the same winners, ruler, ranking and steps as
+//! `kingisdead/scoring.py` (the sentence explaining the result is rendered in
+//! Python from the steps).
 //!
 //! "Last played" is `State::last_play`: the number of a player's latest card
 //! play, 0 for none, so the largest number is the player who played last, and
@@ -7,17 +8,111 @@
 //!
 //! The editions differ after the factions: the first drops the tied player who
 //! played last, repeatedly; the second (`hands_break_ties`) looks at hands
-//! ([`hands_decide`]). Its options `tie_faction = "always"` and `tie_hands =
-//! "lowest_seat"` are the bits [`TIE_ALWAYS_NEXT_FACTION`] and [`TIE_LOWEST_SEAT`].
+//! ([`hands_decide`]). Which factions a tie compares is the option
+//! `tie_faction` (bits [`TIE_STRICT`] and [`TIE_ALWAYS_NEXT_FACTION`], neither
+//! for `"second"`); `tie_hands = "lowest_seat"` is [`TIE_LOWEST_SEAT`].
+//!
+//! [`explain`] also returns each comparison as a [`Step`]; [`score`], which the
+//! search calls at every ending, records none.
 
-use crate::board::{NUM_FACTIONS, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT};
+use crate::board::{NUM_FACTIONS, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT, TIE_STRICT};
 use crate::state::{Ending, Outcome, State};
+
+/// What a [`Step`] compares (Python `scoring.STEP_KINDS`, where each is described).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// Followers of the step's faction at court; the most stay.
+    Faction,
+    /// Followers at court in total (the Mordred ending); the most stay.
+    Total,
+    /// Latest card plays; the most recent drops out (a first-edition coronation).
+    LatestPlayOut,
+    /// Latest card plays; the most recent wins (an invasion, the Mordred ending).
+    LatestPlay,
+    /// The play that emptied both hands of a player's team, -1 if not; the earliest stay.
+    EmptiedTeam,
+    /// The play that emptied a player's hand, -1 if not; the earliest stay.
+    EmptiedHand,
+    /// Latest card plays when no tied hand is empty; the earliest stay.
+    EarliestPlay,
+    /// The seats, when no tied hand is empty (`tie_hands = "lowest_seat"`); the lowest stays.
+    LowestSeat,
+    /// Complete sets (4 players: per team, keyed by its lower seat); the most stay.
+    Sets,
+}
+
+impl StepKind {
+    /// The kind's name in Python (`scoring.Step.kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StepKind::Faction => "faction",
+            StepKind::Total => "total",
+            StepKind::LatestPlayOut => "latest_play_out",
+            StepKind::LatestPlay => "latest_play",
+            StepKind::EmptiedTeam => "emptied_team",
+            StepKind::EmptiedHand => "emptied_hand",
+            StepKind::EarliestPlay => "earliest_play",
+            StepKind::LowestSeat => "lowest_seat",
+            StepKind::Sets => "sets",
+        }
+    }
+}
+
+/// One comparison of the scoring (Python `scoring.Step`): the faction compared
+/// (kind `Faction` only), the `(seat, value)` pairs compared by seat, and the
+/// seats still in contention after it (a bitmask).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub kind: StepKind,
+    pub faction: Option<u8>,
+    pub values: Vec<(u8, i16)>,
+    pub kept: u8,
+}
+
+/// Where the steps go: nowhere for [`score`], a list for [`explain`].
+struct Log<'a>(Option<&'a mut Vec<Step>>);
+
+impl Log<'_> {
+    /// Records a step comparing `value` of the players in `compared` (a bitmask).
+    fn add(
+        &mut self,
+        kind: StepKind,
+        faction: Option<u8>,
+        compared: u8,
+        value: impl Fn(usize) -> i16,
+        kept: u8,
+    ) {
+        if let Some(steps) = self.0.as_mut() {
+            let values = (0..8)
+                .filter(|&p| compared >> p & 1 == 1)
+                .map(|p| (p as u8, value(p)))
+                .collect();
+            steps.push(Step {
+                kind,
+                faction,
+                values,
+                kept,
+            });
+        }
+    }
+}
 
 /// The result of a game that has just ended by `ending`.
 pub fn score(s: &State, ending: Ending) -> Outcome {
+    scored(s, ending, &mut Log(None))
+}
+
+/// The result of a game that has just ended by `ending`, with its steps.
+pub fn explain(s: &State, ending: Ending) -> (Outcome, Vec<Step>) {
+    let mut steps = Vec::new();
+    let outcome = scored(s, ending, &mut Log(Some(&mut steps)));
+    (outcome, steps)
+}
+
+fn scored(s: &State, ending: Ending, log: &mut Log) -> Outcome {
     match ending {
-        Ending::Invasion => invasion(s),
-        _ => coronation(s, ending),
+        Ending::Invasion => invasion(s, log),
+        _ => coronation(s, ending, log),
     }
 }
 
@@ -65,6 +160,33 @@ fn faction_ranking(s: &State) -> ([u8; NUM_FACTIONS], [u8; NUM_FACTIONS], [u8; N
     (ranking, groups, regions)
 }
 
+/// The factions a coronation compares, in order (Python `compared_factions`):
+/// `ranking[..n]` for the returned `n`.
+fn compared_factions(
+    s: &State,
+    groups: &[u8; NUM_FACTIONS],
+    regions: &[u8; NUM_FACTIONS],
+    ranking: &[u8; NUM_FACTIONS],
+) -> usize {
+    if s.option(TIE_ALWAYS_NEXT_FACTION) {
+        // Every faction (those without regions last, in faction order).
+        return NUM_FACTIONS;
+    }
+    let mut n = 0;
+    for (rank, &size) in groups.iter().enumerate() {
+        // The ranking is no longer strict (or no faction holds a region).
+        if size != 1 || (rank == 0 && regions[ranking[0] as usize] == 0) {
+            break;
+        }
+        n += 1;
+    }
+    if s.option(TIE_STRICT) {
+        n
+    } else {
+        n.min(2)
+    }
+}
+
 /// Bitmask of the players of `candidates` (a bitmask) whose latest card play is
 /// the most recent one; None when none of them played a card.
 fn last_player(s: &State, candidates: u8) -> Option<usize> {
@@ -92,63 +214,72 @@ fn only(candidates: u8) -> Option<usize> {
     (candidates.count_ones() == 1).then(|| candidates.trailing_zeros() as usize)
 }
 
+/// The players of `candidates` whose `value` is the largest, recorded as a step.
+fn most(
+    log: &mut Log,
+    kind: StepKind,
+    faction: Option<u8>,
+    candidates: u8,
+    value: impl Fn(usize) -> i16,
+) -> u8 {
+    let seats = || (0..8).filter(move |&p| candidates >> p & 1 == 1);
+    let best = seats().map(&value).max().unwrap_or(0);
+    let kept = seats()
+        .filter(|&p| value(p) == best)
+        .fold(0, |m, p| m | 1 << p);
+    log.add(kind, faction, candidates, value, kept);
+    kept
+}
+
+/// The players of `candidates` whose `value` is the smallest of at least 0,
+/// recorded as a step (some value must be at least 0).
+fn earliest(log: &mut Log, kind: StepKind, candidates: u8, value: impl Fn(usize) -> i16) -> u8 {
+    let seats = || (0..8).filter(move |&p| candidates >> p & 1 == 1);
+    let best = seats().map(&value).filter(|&v| v >= 0).min().unwrap_or(0);
+    let kept = seats()
+        .filter(|&p| value(p) == best)
+        .fold(0, |m, p| m | 1 << p);
+    log.add(kind, None, candidates, value, kept);
+    kept
+}
+
 /// Coronation, and the Mordred ending scored like it (Python `_coronation`).
-fn coronation(s: &State, ending: Ending) -> Outcome {
+fn coronation(s: &State, ending: Ending, log: &mut Log) -> Outcome {
     let (ranking, groups, regions) = faction_ranking(s);
-    let all = (1u8 << s.players) - 1;
-    let mut candidates = all;
-    if s.option(TIE_ALWAYS_NEXT_FACTION) {
-        // Every faction in ranking order (those without regions last, in faction order).
-        for &f in &ranking {
-            candidates = most_of(s, candidates, f as usize);
-            if candidates.count_ones() == 1 {
-                break;
-            }
-        }
-    } else {
-        let mut start = 0;
-        for (rank, &size) in groups.iter().enumerate() {
-            if size == 0 {
-                break;
-            }
-            let f = ranking[start] as usize;
-            // The ranking is no longer strict (or no faction holds a region).
-            if size > 1 || (rank == 0 && regions[f] == 0) {
-                break;
-            }
-            start += size as usize;
-            candidates = most_of(s, candidates, f);
-            if candidates.count_ones() == 1 {
-                break;
-            }
+    let mut candidates = (1u8 << s.players) - 1;
+    let mut compared = compared_factions(s, &groups, &regions, &ranking);
+    if ending == Ending::Mordred {
+        // Mordred compares the factions that hold regions, then the totals (RULINGS.md).
+        compared = compared.min(regions.iter().filter(|&&n| n > 0).count());
+    }
+    for &f in &ranking[..compared] {
+        let court = |p: usize| i16::from(s.courts[p][f as usize]);
+        candidates = most(log, StepKind::Faction, Some(f), candidates, court);
+        if candidates.count_ones() == 1 {
+            break;
         }
     }
     if candidates.count_ones() > 1 && ending == Ending::Mordred {
-        let total = |p: usize| s.courts[p].iter().map(|&n| n as u32).sum::<u32>();
-        let best = (0..s.players as usize)
-            .filter(|&p| candidates >> p & 1 == 1)
-            .map(total)
-            .max()
-            .unwrap_or(0);
-        candidates &= (0..s.players as usize)
-            .filter(|&p| total(p) == best)
-            .fold(0, |m, p| m | 1 << p);
+        let total = |p: usize| s.courts[p].iter().map(|&n| i16::from(n)).sum::<i16>();
+        candidates = most(log, StepKind::Total, None, candidates, total);
         if candidates.count_ones() > 1 {
             if let Some(last) = last_player(s, candidates) {
+                let play = |p: usize| i16::from(s.last_play[p]);
+                log.add(StepKind::LatestPlay, None, candidates, play, 1 << last);
                 candidates = 1 << last;
             }
         }
-    }
-    if candidates.count_ones() > 1 && ending != Ending::Mordred {
-        if s.rules().hands_break_ties {
-            candidates = hands_decide(s, candidates);
-        } else {
-            while candidates.count_ones() > 1 {
-                match last_player(s, candidates) {
-                    Some(last) => candidates &= !(1 << last),
-                    None => break,
-                }
-            }
+    } else if candidates.count_ones() > 1 && s.rules().hands_break_ties {
+        candidates = hands_decide(s, candidates, log);
+    } else {
+        while candidates.count_ones() > 1 {
+            let Some(last) = last_player(s, candidates) else {
+                break;
+            };
+            let play = |p: usize| i16::from(s.last_play[p]);
+            let kept = candidates & !(1 << last);
+            log.add(StepKind::LatestPlayOut, None, candidates, play, kept);
+            candidates = kept;
         }
     }
     Outcome {
@@ -160,47 +291,51 @@ fn coronation(s: &State, ending: Ending) -> Outcome {
     }
 }
 
-/// The players of `candidates` with the most followers of faction `f` at court.
-fn most_of(s: &State, candidates: u8, f: usize) -> u8 {
-    let best = (0..s.players as usize)
-        .filter(|&p| candidates >> p & 1 == 1)
-        .map(|p| s.courts[p][f])
-        .max()
-        .unwrap_or(0);
-    candidates
-        & (0..s.players as usize)
-            .filter(|&p| s.courts[p][f] == best)
-            .fold(0, |m, p| m | 1 << p)
-}
-
 /// The second edition's coronation tie after the factions (`candidates`, two
-/// or more; Python `_by_hands`): a tied player who emptied their hand beats
-/// one who did not, the earlier emptier the later; with no hand emptied, the
-/// earliest last card play wins (a player who never played counts as
-/// earliest). With 4 players a team whose two hands are both empty comes
-/// first, the one that emptied them earlier first; when no tied player's team
-/// did, the players are compared one by one as above. Players still
-/// equal share the win. With `tie_hands = "lowest_seat"`, the lowest tied seat.
-fn hands_decide(s: &State, candidates: u8) -> u8 {
-    if s.option(TIE_LOWEST_SEAT) {
-        return 1 << candidates.trailing_zeros();
-    }
+/// or more; Python `_by_hands`): with 4 players a team whose two hands are
+/// both empty comes first, the one that emptied them earlier first. Then a
+/// tied player who emptied their hand beats one who did not, the earlier
+/// emptier the later; with no tied hand emptied, the earliest last card play
+/// wins (a player who never played counts as earliest), or with `tie_hands =
+/// "lowest_seat"` the lowest tied seat. Players still equal share the win.
+fn hands_decide(s: &State, mut candidates: u8, log: &mut Log) -> u8 {
     let holds = |p: usize| s.cards_left(p) > 0;
-    let key = |p: usize| -> (bool, u8, bool, u8) {
-        if s.players == 4 {
-            let partner = (p + 2) % 4;
-            if !holds(p) && !holds(partner) {
-                let emptied = s.last_play[p].max(s.last_play[partner]);
-                return (false, emptied, false, s.last_play[p]);
-            }
-            return (true, 0, holds(p), s.last_play[p]);
-        }
-        (false, 0, holds(p), s.last_play[p])
+    let any = |candidates: u8, value: &dyn Fn(usize) -> i16| {
+        (0..s.players as usize).any(|p| candidates >> p & 1 == 1 && value(p) >= 0)
     };
-    let tied = (0..s.players as usize).filter(|&p| candidates >> p & 1 == 1);
-    let best = tied.clone().map(key).min();
-    tied.filter(|&p| Some(key(p)) == best)
-        .fold(0, |m, p| m | 1 << p)
+    if s.players == 4 {
+        let team_emptied = |p: usize| {
+            let partner = (p + 2) % 4;
+            if holds(p) || holds(partner) {
+                -1
+            } else {
+                i16::from(s.last_play[p].max(s.last_play[partner]))
+            }
+        };
+        if any(candidates, &team_emptied) {
+            candidates = earliest(log, StepKind::EmptiedTeam, candidates, team_emptied);
+        }
+        if candidates.count_ones() == 1 {
+            return candidates;
+        }
+    }
+    let emptied = |p: usize| {
+        if holds(p) {
+            -1
+        } else {
+            i16::from(s.last_play[p])
+        }
+    };
+    if any(candidates, &emptied) {
+        return earliest(log, StepKind::EmptiedHand, candidates, emptied);
+    }
+    if s.option(TIE_LOWEST_SEAT) {
+        let lowest = 1 << candidates.trailing_zeros();
+        log.add(StepKind::LowestSeat, None, candidates, |p| p as i16, lowest);
+        return lowest;
+    }
+    let play = |p: usize| i16::from(s.last_play[p]);
+    earliest(log, StepKind::EarliestPlay, candidates, play)
 }
 
 /// Complete sets of a side (a bitmask of players pooling their courts).
@@ -218,7 +353,7 @@ fn sets(s: &State, side: u8) -> u8 {
 
 /// The Saxons invade: most complete sets wins; a tie goes to whoever played last
 /// (Python `_invasion`; 4 players compare teams).
-fn invasion(s: &State) -> Outcome {
+fn invasion(s: &State, log: &mut Log) -> Outcome {
     let sides: Vec<u8> = if s.players == 4 {
         vec![0b0101, 0b1010]
     } else {
@@ -232,17 +367,34 @@ fn invasion(s: &State) -> Outcome {
         .filter(|&(_, &n)| n == best)
         .map(|(&side, _)| side)
         .collect();
+    // In the 4-player game both teams tie, so every player takes part.
+    let tied = leaders.iter().fold(0, |m, &side| m | side);
+    // Each side's value under its lowest seat.
+    let keys = sides
+        .iter()
+        .fold(0, |m, &side| m | 1 << side.trailing_zeros());
+    let side_sets = |p: usize| {
+        let i = sides
+            .iter()
+            .position(|&side| side.trailing_zeros() as usize == p);
+        i.map_or(0, |i| i16::from(counts[i]))
+    };
+    log.add(StepKind::Sets, None, keys, side_sets, tied);
     let (winners, ruler) = if leaders.len() == 1 {
         (leaders[0], only(leaders[0]).map_or(-1, |p| p as i8))
     } else {
-        // In the 4-player game both teams tie, so every player takes part.
-        let tied = leaders.iter().fold(0, |m, &side| m | side);
         match last_player(s, tied) {
             None => (tied, -1),
             Some(last) => {
-                let side = leaders.iter().copied().find(|side| side >> last & 1 == 1);
+                let side = leaders
+                    .iter()
+                    .copied()
+                    .find(|side| side >> last & 1 == 1)
+                    .unwrap_or(0);
+                let play = |p: usize| i16::from(s.last_play[p]);
+                log.add(StepKind::LatestPlay, None, tied, play, side);
                 let ruler = if s.players == 4 { -1 } else { last as i8 };
-                (side.unwrap_or(0), ruler)
+                (side, ruler)
             }
         }
     };
@@ -327,7 +479,7 @@ mod tests {
         // The first edition drops the last player (1), then the next last (2).
         let mut first = s;
         first.edition = crate::board::FIRST_EDITION;
-        first.options = crate::board::COURT_REDRAW;
+        first.options = crate::board::FIRST.default_options();
         assert_eq!(score(&first, Ending::Coronation).ruler, 0);
         first.last_play = [7, 5, 6, 0];
         assert_eq!(score(&first, Ending::Coronation).ruler, 1);
@@ -378,9 +530,83 @@ mod tests {
         s.last_play = [5, 6, 4, 3];
         assert_eq!(score(&s, Ending::Coronation).ruler, 1);
         s.hands[2][0] = 0;
-        // lowest_seat: the lowest tied seat (1).
+        // lowest_seat decides only where no tied hand is empty: 2 emptied theirs first.
         s.options = TIE_LOWEST_SEAT;
-        assert_eq!(score(&s, Ending::Coronation).winners, 0b1010);
+        assert_eq!(score(&s, Ending::Coronation).winners, 0b0101);
+        // Neither 1 nor 2 emptied their hand: the lowest tied seat (1).
+        s.hands[1][0] = 1;
+        s.hands[2][0] = 1;
+        let (o, steps) = explain(&s, Ending::Coronation);
+        assert_eq!(o.winners, 0b1010);
+        let last = steps.last().unwrap();
+        assert_eq!(
+            (last.kind, &last.values, last.kept),
+            (StepKind::LowestSeat, &vec![(1, 1), (2, 2)], 0b010)
+        );
+    }
+
+    /// The position: tied on the top two factions, the third (holding no
+    /// region) parts them under `strict`; `second` goes to the hands.
+    #[test]
+    fn tie_faction_second_compares_two_factions_then_the_hands() {
+        let control = [0, 0, 0, 1, 1, 0, 1, 0];
+        let mut s = ended_second(2, &control, TIE_STRICT);
+        s.courts = [[2, 1, 2], [2, 1, 0], [0; 3], [0; 3]];
+        s.hands = [[0; 7]; 4];
+        s.last_play = [6, 5, 0, 0];
+        let (o, steps) = explain(&s, Ending::Coronation);
+        assert_eq!((o.winners, o.ruler), (0b01, 0));
+        let kinds: Vec<_> = steps
+            .iter()
+            .map(|st| (st.kind, st.faction, st.kept))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (StepKind::Faction, Some(0), 0b11),
+                (StepKind::Faction, Some(1), 0b11),
+                (StepKind::Faction, Some(2), 0b01)
+            ]
+        );
+        s.options = 0;
+        let (o, steps) = explain(&s, Ending::Coronation);
+        assert_eq!((o.winners, o.ruler), (0b10, 1));
+        let last = steps.last().unwrap();
+        assert_eq!(steps.len(), 3);
+        assert_eq!(
+            (last.kind, &last.values, last.kept),
+            (StepKind::EmptiedHand, &vec![(0, 6), (1, 5)], 0b10)
+        );
+        // The first edition compares the third faction too.
+        s.edition = crate::board::FIRST_EDITION;
+        s.options = crate::board::FIRST.default_options();
+        assert_eq!(score(&s, Ending::Coronation).ruler, 0);
+    }
+
+    #[test]
+    fn the_steps_of_an_invasion_and_of_a_first_edition_tie() {
+        let mut s = ended(4, &[SAXONS; 4]);
+        s.courts = [[1, 0, 0], [1, 1, 1], [0, 1, 1], [0, 0, 0]];
+        s.last_play = [0, 0, 0, 4];
+        let (o, steps) = explain(&s, Ending::Invasion);
+        assert_eq!(o.winners, 0b1010);
+        assert_eq!(steps[0].values, vec![(0, 1), (1, 1)]);
+        assert_eq!(
+            (steps[1].kind, steps[1].kept),
+            (StepKind::LatestPlay, 0b1010)
+        );
+        let mut s = ended(3, &[0, 1, 0, 1, 2, 0, 2, 1]);
+        s.courts = [[2, 3, 1], [2, 3, 1], [2, 3, 1], [0; 3]];
+        s.last_play = [5, 7, 6, 0];
+        let (_, steps) = explain(&s, Ending::Coronation);
+        let out: Vec<_> = steps.iter().map(|st| (st.kind, st.kept)).collect();
+        assert_eq!(
+            out[3..],
+            [
+                (StepKind::LatestPlayOut, 0b101),
+                (StepKind::LatestPlayOut, 0b001)
+            ]
+        );
     }
 
     #[test]

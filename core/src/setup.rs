@@ -10,7 +10,9 @@
 //! A follower draw picks `below(bag total)` and walks the factions in order,
 //! each weighted by its count in the bag; a shuffle step picks `below(i + 1)`.
 
-use crate::board::{ALL_OPTIONS, COURT_REDRAW, EDITIONS, FIRST_EDITION};
+use crate::board::{
+    ALL_OPTIONS, COURT_REDRAW, EDITIONS, FIRST_EDITION, TIE_ALWAYS_NEXT_FACTION, TIE_STRICT,
+};
 use crate::board::{
     CARD_COPIES, COURT_START_SIZE, FOLLOWERS_PER_FACTION, HOMES, LOYALISTS, LOYALISTS_TOTAL,
     MORDRED_START, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, REGION_START_SIZE, REMOVED_TWO_PLAYER,
@@ -58,6 +60,9 @@ pub fn check_edition(edition: u8, options: u8, mordred: bool) -> Result<(), Stri
     };
     if options & !ALL_OPTIONS != 0 {
         return Err(format!("unknown option bits {options:#x}"));
+    }
+    if options & TIE_STRICT != 0 && options & TIE_ALWAYS_NEXT_FACTION != 0 {
+        return Err("tie_faction is either \"strict\" or \"always\", not both".into());
     }
     if edition == FIRST_EDITION && options != e.default_options() {
         return Err(
@@ -172,16 +177,34 @@ pub fn new_game_in(
 }
 
 /// A game for tests by variant: 0 the first edition, 1 its Mordred variant,
-/// 2 the second edition, 3 the second with every option bit set.
+/// 2 the second edition, 3 the second with every option away from its default
+/// (`tie_faction = "always"`), 4 the second with the first edition's coronation
+/// tie and last card, 5 the second with only `last_card = "must_win"`.
 #[cfg(test)]
 pub(crate) fn test_game(players: u8, variant: u8, seed: u64, first_player: u8) -> State {
     use crate::board::SECOND_EDITION;
     match variant {
         0 | 1 => new_game(players, variant == 1, seed, first_player),
         2 => new_game_in(SECOND_EDITION, 0, players, false, seed, first_player),
+        3 => new_game_in(
+            SECOND_EDITION,
+            ALL_OPTIONS & !crate::board::TIE_STRICT,
+            players,
+            false,
+            seed,
+            first_player,
+        ),
+        4 => new_game_in(
+            SECOND_EDITION,
+            crate::board::TIE_STRICT | crate::board::LAST_CARD_MUST_WIN,
+            players,
+            false,
+            seed,
+            first_player,
+        ),
         _ => new_game_in(
             SECOND_EDITION,
-            ALL_OPTIONS,
+            crate::board::LAST_CARD_MUST_WIN,
             players,
             false,
             seed,
@@ -371,7 +394,9 @@ mod tests {
         );
         assert!(new_game_in(FIRST_EDITION, 0, 3, false, 1, 0).is_err());
         assert!(new_game_in(2, 0, 3, false, 1, 0).is_err());
-        assert!(new_game_in(SECOND_EDITION, 16, 3, false, 1, 0).is_err());
+        assert!(new_game_in(SECOND_EDITION, 64, 3, false, 1, 0).is_err());
+        let both = TIE_STRICT | TIE_ALWAYS_NEXT_FACTION;
+        assert!(new_game_in(SECOND_EDITION, both, 3, false, 1, 0).is_err());
     }
 
     #[test]

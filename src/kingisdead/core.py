@@ -16,7 +16,8 @@ a move (:meth:`GameState.apply`) always goes through the reference's
 A state crosses into the core as the :class:`~kingisdead.state.GameState`
 itself, which the core reads field by field by name, and comes back as a new
 one that the core builds the same way (a finished game with its
-:class:`~kingisdead.scoring.Result` from :func:`kingisdead.scoring.score`); a
+:class:`~kingisdead.scoring.Result` from the core's own verdict and scoring
+steps, put in words by :func:`kingisdead.scoring.build_result`); a
 move is the ``(card, action, court)`` triple that
 :class:`~kingisdead.moves.Move` already is.
 """
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .board import CARDS
 from .edition import FIRST, Edition
 from .moves import PASS, Move
+from .scoring import Result, Step, build_result
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -191,13 +193,23 @@ def successors(s: GameState) -> list[tuple[Move, GameState]]:
     return [(to_move(m), after) for m, after in require().successors(s)]
 
 
-def outcome(s: GameState) -> tuple[str, tuple[int, ...], int | None, tuple[int, ...]] | None:
-    """The core's verdict on a finished game: (ending, winners, ruler, ranking), or None."""
+def outcome(s: GameState) -> tuple[str, tuple[int, ...], int | None, tuple[int, ...], tuple[Step, ...]] | None:
+    """The core's verdict on a finished game: (ending, winners, ruler, ranking, steps), or None.
+
+    ``steps`` are the core's own scoring steps (:class:`kingisdead.scoring.Step`),
+    which :attr:`GameState.result` of a state the core built holds too."""
     result = require().outcome(s)
     if result is None:
         return None
-    ending, winners, ruler, ranking = result
-    return ending, tuple(winners), ruler, tuple(ranking)
+    ending, winners, ruler, ranking, steps = result
+    return ending, tuple(winners), ruler, tuple(ranking), tuple(
+        Step(kind, faction, tuple(values), tuple(kept)) for kind, faction, values, kept in steps)
+
+
+def score(s: GameState, ending: str) -> Result:
+    """The result of ``s`` ended by ``ending``, scored by the core (its verdict and steps)."""
+    ending, winners, ruler, ranking, steps = require().score(s, ending)
+    return build_result(s, ending, winners, ruler, ranking, steps)
 
 
 def last_card_applies(s: GameState) -> bool:

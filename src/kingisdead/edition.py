@@ -55,9 +55,15 @@ class Edition:
     - ``reversal``: ``"effect"`` (an exchange is undone when its change to the two regions is
       reversed, however spelled) or ``"exact"`` (only the literal reverse exchange)
     - ``court_redraw``: players whose two court followers clash redraw them at setup
-    - ``tie_faction``: ``"strict"`` (compare the next faction only while the ranking is strict) or
-      ``"always"`` (every faction in turn, those without regions in faction order)
-    - ``tie_hands``: ``"earliest"`` (as ``hands_break_ties`` says) or ``"lowest_seat"``
+    - ``tie_faction``: which factions a coronation tie compares after the top one: ``"second"``
+      (the second edition's printed rule: the second faction only, then the hands), ``"strict"``
+      (every next faction while the ranking is strict: the first edition's rule) or ``"always"``
+      (every faction in turn, those without regions in faction order)
+    - ``tie_hands``: ``"earliest"`` (as ``hands_break_ties`` says) or ``"lowest_seat"`` (where no
+      tied player emptied their hand, the lowest tied seat instead of the earliest last play)
+    - ``last_card``: ``"free"`` (any play of the last card is legal) or ``"must_win"`` (with 3
+      players the last card of the game may only be played by a move that wins: the first
+      edition's rule, see :func:`kingisdead.rules.last_card_applies`)
     """
 
     name: str
@@ -79,8 +85,9 @@ class Edition:
     hands_break_ties: bool
     reversal: str = "effect"
     court_redraw: bool = False
-    tie_faction: str = "strict"
+    tie_faction: str = "second"
     tie_hands: str = "earliest"
+    last_card: str = "free"
 
     def __repr__(self) -> str:
         """``Edition('second', reversal='exact')``: the name and the options that differ."""
@@ -122,8 +129,9 @@ def _plain(value: Any) -> Any:
 OPTIONS: dict[str, tuple[Any, ...]] = {
     "reversal": ("effect", "exact"),
     "court_redraw": (False, True),
-    "tie_faction": ("strict", "always"),
+    "tie_faction": ("second", "strict", "always"),
     "tie_hands": ("earliest", "lowest_seat"),
+    "last_card": ("free", "must_win"),
 }
 """The second edition's game options and their values, the default first."""
 
@@ -149,6 +157,8 @@ FIRST = Edition(
     ban_binds_card=False,
     hands_break_ties=False,
     court_redraw=True,
+    tie_faction="strict",
+    last_card="must_win",
 )
 """The first edition (Osprey Games, 2015): the project's rulebook."""
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING
 
-from . import core, rules
+from . import core, rules, scoring
 from .moves import Move
 
 if TYPE_CHECKING:
     from .edition import Edition
+    from .scoring import Result
     from .state import GameState
 
 
@@ -139,3 +140,8 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
     from .bots.candidates import ranked_candidates as reference
 
     return reference(s, rng, per_card)
+
+
+def score(s: GameState, ending: str) -> Result:
+    """The result of ``s``, ended by ``ending``, with the engine's own scoring steps."""
+    return core.score(s, ending) if core.active() else scoring.score(s, ending)

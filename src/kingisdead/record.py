@@ -1,8 +1,11 @@
 """Game records as JSON: like PGN, the setup and the moves in notation.
 
 The seed, player count, variant and first player rebuild the exact setup, and
-the moves replay the game; replaying must reproduce the stored result. A record
-with an illegal move fails with the move's number and the rule it breaks.
+the moves replay the game; replaying must reproduce the stored result (its
+ending, winners, ruler and ranking, and its scoring steps where the record has
+them: records written before the steps still replay; the reason sentence is
+the steps in words and is not compared). A record with an illegal move fails
+with the move's number and the rule it breaks.
 """
 
 from __future__ import annotations
@@ -123,7 +126,8 @@ class GameRecord:
                 stored = Result.from_dict(self.result)
             except (KeyError, TypeError, ValueError) as exc:
                 raise RecordError(f"the stored result is malformed ({type(exc).__name__}: {exc})") from None
-            if stored != state.result:
+            # Steps are checked where the record holds them (records written before them hold none).
+            if stored != state.result or (stored.steps and stored.steps != state.result.steps):
                 raise RecordError(
                     f"the stored result does not match the replay: stored {self.result['reason']!r}, "
                     f"replayed {state.result.reason!r}")

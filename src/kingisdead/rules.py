@@ -313,8 +313,11 @@ def legal_moves(s: GameState) -> list[Move]:
 # -- the last-card rule (3 players) -----------------------------------------------
 
 def last_card_applies(s: GameState) -> bool:
-    """3 players, one card left in all hands, and the player to move holds it."""
-    return s.players == 3 and sum(s.hands) == 1 and sum(s.hands[s.player * 7:s.player * 7 + 7]) == 1
+    """3 players, one card left in all hands, the player to move holds it, and the edition's
+    ``last_card`` is ``"must_win"`` (the first edition's rule; the second edition's default is
+    ``"free"``: "a card may always be played")."""
+    return (s.edition.last_card == "must_win" and s.players == 3 and sum(s.hands) == 1
+            and sum(s.hands[s.player * 7:s.player * 7 + 7]) == 1)
 
 
 def wins_outright(s: GameState, move: Move, memo: dict[tuple, bool] | None = None) -> bool:

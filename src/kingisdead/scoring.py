@@ -1,12 +1,16 @@
-"""Endings and tie-breaks: who won, by which ending, and the deciding comparison.
+"""Endings and tie-breaks: who won, by which ending, and each comparison that decided it.
 
-The result carries a sentence a person can check against the board, e.g.
-"Coronation: the Welsh rule (3 regions). Player 2 has the most Welsh
-followers: 4 against 3."
+The result carries its comparisons as data (:class:`Step`: what is compared, the
+values per player, who stays), the same in both engines, and a sentence
+rendered from them that a person can check against the board, e.g.
+"Coronation: The Welsh rule with 3 regions. Player 2 has the most Welsh
+followers: 4 against 3." Every other explanation of a result (the web's end
+screen, the terminal, records) renders the steps and never scores again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +21,64 @@ if TYPE_CHECKING:
     from .state import GameState
 
 ENDINGS = ("coronation", "invasion", "mordred")
+
+STEP_KINDS = {
+    "faction": "followers of the step's faction at court; the most stay",
+    "total": "followers at court in total (the Mordred ending); the most stay",
+    "latest_play_out": "each tied player's latest card play (its play number, 0 for none); the one who played "
+                       "most recently drops out (a first-edition coronation)",
+    "latest_play": "each tied player's latest card play (its play number, 0 for none); the one who played most "
+                   "recently wins (an invasion, with 4 players their team; the Mordred ending)",
+    "emptied_team": "the play that emptied both hands of the player's team (-1: the team still holds a card); "
+                    "the earliest stay (a second-edition coronation with 4 players)",
+    "emptied_hand": "the play that emptied the player's hand (-1: a card is left); the earliest stay "
+                    "(a second-edition coronation)",
+    "earliest_play": "each tied player's latest card play (0 for none) when no tied player emptied their hand; "
+                     "the earliest stay (a second-edition coronation)",
+    "lowest_seat": "the tied seats, when no tied player emptied their hand; the lowest stays (the second "
+                   "edition's option tie_hands=\"lowest_seat\")",
+    "sets": "complete sets at court (with 4 players per team, courts pooled, keyed by the team's lower seat: "
+            "0 for seats 0 and 2, 1 for seats 1 and 3); the most stay (an invasion)",
+}
+"""Each :attr:`Step.kind` and what its values are."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One comparison of the scoring, in the order the engine makes them.
+
+    ``kind`` is a key of :data:`STEP_KINDS`; ``faction`` the faction compared
+    (kind "faction" only, else None); ``values`` the ``(seat, value)`` pairs of
+    the players compared, by seat (kind "sets" with 4 players: per team, see
+    :data:`STEP_KINDS`); ``kept`` the seats still in contention after it (a
+    step that wins an invasion for a team keeps both its seats). The last
+    step's ``kept`` are the ruler, or the players sharing the win; with 4
+    players at a coronation the ruler's partner wins too.
+    """
+
+    kind: str
+    faction: int | None
+    values: tuple[tuple[int, int], ...]
+    kept: tuple[int, ...]
+
+    def value(self, seat: int) -> int:
+        """The value compared for ``seat`` (KeyError for a seat not compared)."""
+        return dict(self.values)[seat]
+
+    def to_dict(self, factions: Sequence[str]) -> dict[str, Any]:
+        """Plain data, the faction by its name in ``factions``."""
+        return {"kind": self.kind, "faction": None if self.faction is None else factions[self.faction],
+                "values": [list(pair) for pair in self.values], "kept": list(self.kept)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], factions: Sequence[str]) -> Step:
+        """Read :meth:`to_dict`'s output (KeyError, TypeError or ValueError when malformed)."""
+        if data["kind"] not in STEP_KINDS:
+            raise ValueError(f"unknown step kind {data['kind']!r}")
+        faction = data["faction"]
+        return cls(data["kind"], None if faction is None else factions.index(faction),
+                   tuple((int(seat), int(value)) for seat, value in data["values"]),
+                   tuple(int(seat) for seat in data["kept"]))
 
 
 @dataclass(frozen=True)
@@ -34,9 +96,9 @@ class Result:
     ending: str
     winners: tuple[int, ...]
     ruler: int | None
-    reason: str
+    reason: str = field(compare=False)
     ranking: tuple[int, ...] = ()
-    steps: tuple[str, ...] = field(default=(), compare=False)
+    steps: tuple[Step, ...] = field(default=(), compare=False)
     factions: tuple[str, ...] = field(default=FIRST.factions, compare=False)
     """The factions' names in the game's edition (for :meth:`to_dict`)."""
 
@@ -47,11 +109,13 @@ class Result:
             "ruler": self.ruler,
             "ranking": [self.factions[f] for f in self.ranking],
             "reason": self.reason,
+            "steps": [step.to_dict(self.factions) for step in self.steps],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Result:
-        """Read :meth:`to_dict`'s output, in either edition's faction names."""
+        """Read :meth:`to_dict`'s output, in either edition's faction names (``steps`` may be
+        missing: records written before them). KeyError, TypeError or ValueError when malformed."""
         ranking = data.get("ranking", [])
         edition = next((e for e in EDITIONS.values() if set(ranking) <= set(e.factions)), FIRST)
         return cls(
@@ -60,13 +124,9 @@ class Result:
             ruler=data["ruler"],
             reason=data["reason"],
             ranking=tuple(edition.factions.index(f) for f in ranking),
+            steps=tuple(Step.from_dict(step, edition.factions) for step in data.get("steps", [])),
             factions=edition.factions,
         )
-
-
-def _who(players: list[int]) -> str:
-    names = [f"player {p + 1}" for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def faction_ranking(s: GameState) -> list[list[int]]:
@@ -94,15 +154,35 @@ def faction_ranking(s: GameState) -> list[list[int]]:
     return groups
 
 
-def _region_counts(s: GameState) -> list[int]:
+def region_counts(s: GameState) -> list[int]:
+    """Regions each faction controls, by faction."""
     counts = [0, 0, 0]
     for r in range(NUM_REGIONS):
-        if s.control[r] < 3:
+        if 0 <= s.control[r] < 3:
             counts[s.control[r]] += 1
     return counts
 
 
-def _last_player(s: GameState, players: list[int]) -> int | None:
+def compared_factions(s: GameState) -> list[int]:
+    """The factions a coronation compares the courts on, in order (the edition's ``tie_faction``).
+
+    ``"strict"``: down the ranking while it is strict (from the top faction,
+    which must hold a region); ``"second"``: the same, two factions at most;
+    ``"always"``: every faction, those without regions in faction order.
+    """
+    groups = faction_ranking(s)
+    if s.edition.tie_faction == "always":
+        return [f for group in groups for f in group]
+    regions = region_counts(s)
+    compared: list[int] = []
+    for rank, group in enumerate(groups):
+        if len(group) > 1 or (rank == 0 and not regions[group[0]]):
+            break  # the ranking is no longer strict (or no faction holds a region)
+        compared.append(group[0])
+    return compared[:2] if s.edition.tie_faction == "second" else compared
+
+
+def _last_player(s: GameState, players: Iterable[int]) -> int | None:
     """The one of ``players`` whose latest card play is the most recent (None if none played)."""
     best = max(players, key=lambda p: s.last_play[p])
     return best if s.last_play[best] else None
@@ -112,144 +192,230 @@ def _team(s: GameState, player: int) -> tuple[int, ...]:
     return tuple(sorted((player, (player + 2) % 4))) if s.players == 4 else (player,)
 
 
+def _left(s: GameState, player: int) -> int:
+    return sum(s.hands[player * 7:player * 7 + 7])
+
+
 def score(s: GameState, ending: str) -> Result:
     """The result of a game that has just ended by ``ending``."""
     if ending == "invasion":
-        return _invasion(s)
-    return _coronation(s, ending)
+        winners, ruler, steps = _invasion(s)
+        return build_result(s, ending, winners, ruler, (), steps)
+    winners, ruler, steps = _coronation(s, ending)
+    return build_result(s, ending, winners, ruler, tuple(f for g in faction_ranking(s) for f in g), steps)
 
 
-def _coronation(s: GameState, ending: str) -> Result:
-    groups = faction_ranking(s)
-    regions = _region_counts(s)
-    ranking = tuple(f for g in groups for f in g)
-    steps: list[str] = []
-    if ending == "mordred":
-        steps.append("The Loyalists won a struggle: Mordred ends the game.")
+def _most(steps: list[Step], kind: str, faction: int | None, values: dict[int, int]) -> list[int]:
+    """Record a step keeping the players with the largest value; those players."""
+    best = max(values.values())
+    kept = [p for p in values if values[p] == best]
+    steps.append(Step(kind, faction, tuple(values.items()), tuple(kept)))
+    return kept
+
+
+def _earliest(steps: list[Step], kind: str, values: dict[int, int]) -> list[int]:
+    """Record a step keeping the players with the smallest value of at least 0; those players."""
+    best = min(v for v in values.values() if v >= 0)
+    kept = [p for p in values if values[p] == best]
+    steps.append(Step(kind, None, tuple(values.items()), tuple(kept)))
+    return kept
+
+
+def _coronation(s: GameState, ending: str) -> tuple[tuple[int, ...], int | None, list[Step]]:
+    steps: list[Step] = []
     candidates = list(range(s.players))
-    names = s.edition.factions
-    for rank, group in enumerate(groups):
-        if len(group) > 1 or (rank == 0 and not regions[group[0]]):
-            break  # the ranking is no longer strict (or no faction holds a region)
-        f = group[0]
-        name = names[f]
-        counts = {p: s.courts[p * 3 + f] for p in candidates}
-        best = max(counts.values())
-        leaders = [p for p in candidates if counts[p] == best]
-        if rank == 0:
-            steps.append(f"The {name} rule with {regions[f]} region{'' if regions[f] == 1 else 's'}.")
-        others = sorted({counts[p] for p in candidates if counts[p] != best}, reverse=True)
-        if len(leaders) == 1:
-            against = f" against {others[0]}" if others else ""
-            steps.append(f"{_who(leaders).capitalize()} has the most {name} followers: {best}{against}.")
-        else:
-            steps.append(f"{_who(leaders).capitalize()} tie with {best} {name} followers each.")
-        candidates = leaders
+    regions = region_counts(s)
+    for f in compared_factions(s):
+        if ending == "mordred" and not regions[f]:
+            break  # Mordred compares the factions that hold regions, then the totals (RULINGS.md)
+        candidates = _most(steps, "faction", f, {p: s.courts[p * 3 + f] for p in candidates})
         if len(candidates) == 1:
             break
     if len(candidates) > 1 and ending == "mordred":
-        totals = {p: sum(s.courts[p * 3:p * 3 + 3]) for p in candidates}
-        best = max(totals.values())
-        candidates = [p for p in candidates if totals[p] == best]
-        steps.append(f"Most followers at court in total: {_who(candidates)} with {best}.")
-        if len(candidates) > 1:
-            last = _last_player(s, candidates)
-            if last is not None:
-                steps.append(f"Still tied: {_who([last])} played a card last and wins.")
-                candidates = [last]
-    if len(candidates) > 1 and s.edition.hands_break_ties:
+        candidates = _most(steps, "total", None, {p: sum(s.courts[p * 3:p * 3 + 3]) for p in candidates})
+        last = _last_player(s, candidates) if len(candidates) > 1 else None
+        if last is not None:
+            steps.append(Step("latest_play", None, tuple((p, s.last_play[p]) for p in candidates), (last,)))
+            candidates = [last]
+    elif len(candidates) > 1 and s.edition.hands_break_ties:
         candidates = _by_hands(s, candidates, steps)
-    while len(candidates) > 1 and ending != "mordred" and not s.edition.hands_break_ties:
-        last = _last_player(s, candidates)
-        if last is None:
-            break
-        steps.append(f"Still tied: {_who([last])} played a card last and drops out.")
-        candidates.remove(last)
+    else:
+        while len(candidates) > 1 and (last := _last_player(s, candidates)) is not None:
+            values = tuple((p, s.last_play[p]) for p in candidates)
+            candidates = [p for p in candidates if p != last]
+            steps.append(Step("latest_play_out", None, values, tuple(candidates)))
     ruler = candidates[0] if len(candidates) == 1 else None
-    if ruler is None:
-        why = "nothing parts them" if s.edition.hands_break_ties else "none played a card"
-        steps.append(f"{_who(candidates).capitalize()} stay tied ({why}) and share the win.")
-    winners = tuple(sorted({w for p in candidates for w in _team(s, p)}))
-    if s.players == 4 and ruler is not None:
-        steps.append(f"Player {(ruler + 2) % 4 + 1} shares the victory as partner.")
-    title = "Coronation" if ending == "coronation" else "Mordred"
-    return Result(ending, winners, ruler, f"{title}: " + " ".join(steps), ranking, tuple(steps), names)
+    return tuple(sorted({w for p in candidates for w in _team(s, p)})), ruler, steps
 
 
-def _by_hands(s: GameState, candidates: list[int], steps: list[str]) -> list[int]:
+def _by_hands(s: GameState, candidates: list[int], steps: list[Step]) -> list[int]:
     """The second edition's last tie-break: the hands (see :class:`kingisdead.edition.Edition`).
 
-    A player who emptied their hand beats one who did not, the earlier emptier
-    the later; with no hand emptied, the earliest last card play wins (a player
-    who never played counts as earliest). With 4 players a team whose two hands
-    are both empty comes first, the one that emptied them earlier first. Option
-    ``tie_hands="lowest_seat"`` gives the tie to the lowest seat instead.
+    With 4 players a team whose two hands are both empty comes first, the one
+    that emptied them earlier first. Then a player who emptied their hand
+    beats one who did not, the earlier emptier the later; with no hand
+    emptied, the earliest last card play wins (a player who never played
+    counts as earliest), or with option ``tie_hands="lowest_seat"`` the
+    lowest tied seat.
     """
+    if s.players == 4:
+        def team_emptied(p: int) -> int:
+            team = (p, (p + 2) % 4)
+            return max(s.last_play[q] for q in team) if all(_left(s, q) == 0 for q in team) else -1
+
+        values = {p: team_emptied(p) for p in candidates}
+        if max(values.values()) >= 0:
+            candidates = _earliest(steps, "emptied_team", values)
+    if len(candidates) == 1:
+        return candidates
+    values = {p: s.last_play[p] if _left(s, p) == 0 else -1 for p in candidates}
+    if max(values.values()) >= 0:
+        return _earliest(steps, "emptied_hand", values)
     if s.edition.tie_hands == "lowest_seat":
-        steps.append(f"Still tied: {_who([min(candidates)])}, in the lowest seat, wins.")
+        steps.append(Step("lowest_seat", None, tuple((p, p) for p in candidates), (min(candidates),)))
         return [min(candidates)]
-
-    def left(p: int) -> int:
-        return sum(s.hands[p * 7:p * 7 + 7])
-
-    def key(p: int) -> tuple[int, ...]:
-        own = (left(p) > 0, s.last_play[p])
-        if s.players != 4:
-            return own
-        team = (p, (p + 2) % 4)
-        emptied = all(left(q) == 0 for q in team)
-        return (0, max(s.last_play[q] for q in team)) + own if emptied else (1, 0) + own
-
-    best = min(key(p) for p in candidates)
-    winners = [p for p in candidates if key(p) == best]
-    if len(winners) < len(candidates):
-        if s.players == 4 and best[0] == 0:
-            how = "their team emptied both its hands first"
-        elif not best[-2]:
-            how = "emptied their hand first"
-        else:
-            how = "made their last card play earliest"
-        steps.append(f"Still tied: {_who(winners)} {how} and win{'s' if len(winners) == 1 else ''}.")
-    return winners
+    return _earliest(steps, "earliest_play", {p: s.last_play[p] for p in candidates})
 
 
 def _sets(courts: list[int], players: tuple[int, ...]) -> int:
     return min(sum(courts[p * 3 + f] for p in players) for f in range(3))
 
 
-def _invasion(s: GameState) -> Result:
-    if s.players == 4:
-        sides: list[tuple[int, ...]] = [(0, 2), (1, 3)]
-        label = {sides[0]: "the team of players 1 and 3", sides[1]: "the team of players 2 and 4"}
-    else:
-        sides = [(p,) for p in range(s.players)]
-        label = {side: f"player {side[0] + 1}" for side in sides}
+def _sides(s: GameState) -> list[tuple[int, ...]]:
+    """Who compares complete sets at an invasion: each player, or with 4 players each team."""
+    return [(0, 2), (1, 3)] if s.players == 4 else [(p,) for p in range(s.players)]
+
+
+def _invasion(s: GameState) -> tuple[tuple[int, ...], int | None, list[Step]]:
+    sides = _sides(s)
     sets = {side: _sets(s.courts, side) for side in sides}
     best = max(sets.values())
     leaders = [side for side in sides if sets[side] == best]
-    if s.edition.invaders == "Saxons":
-        steps = [f"Four Saxon tokens: the Saxons invade ({s.saxons} of {NUM_REGIONS} regions fell)."
-                 if s.saxons >= 4 else "The Saxons invade."]
-    else:
-        steps = [f"The third instability disc has left France: invasion ({s.saxons} regions unstable)."]
-    others = sorted({v for side, v in sets.items() if v != best}, reverse=True)
-    ruler: int | None = None
+    tied = tuple(sorted(p for side in leaders for p in side))
+    steps = [Step("sets", None, tuple((side[0], n) for side, n in sets.items()), tied)]
     if len(leaders) == 1:
-        against = f" against {others[0]}" if others else ""
-        steps.append(f"{label[leaders[0]][0].upper() + label[leaders[0]][1:]} has the most complete sets: {best}{against}.")
-        winners = leaders[0]
-        ruler = winners[0] if len(winners) == 1 else None
-    else:
-        steps.append(f"Tie at {best} complete set{'' if best == 1 else 's'} between {' and '.join(label[x] for x in leaders)}.")
-        tied_players = [p for side in (leaders if s.players != 4 else sides) for p in side]
-        last = _last_player(s, tied_players)
-        if last is None:
-            winners = tuple(sorted(p for side in leaders for p in side))
-            steps.append("None of them played a card: they share the win.")
-        else:
-            winners = next(side for side in leaders if last in side)
-            ruler = last if s.players != 4 else None
-            steps.append(f"Player {last + 1} played a card last, so {label[winners]} wins.")
-    return Result("invasion", tuple(sorted(winners)), ruler, "Invasion: " + " ".join(steps), (), tuple(steps),
-                  s.edition.factions)
+        return leaders[0], (leaders[0][0] if s.players != 4 else None), steps
+    last = _last_player(s, tied)
+    if last is None:
+        return tied, None, steps
+    winners = next(side for side in leaders if last in side)
+    steps.append(Step("latest_play", None, tuple((p, s.last_play[p]) for p in tied), winners))
+    return winners, (last if s.players != 4 else None), steps
 
+
+def build_result(s: GameState, ending: str, winners: Sequence[int], ruler: int | None, ranking: Sequence[int],
+                 steps: Iterable[Step | tuple]) -> Result:
+    """The :class:`Result` of ``s``, finished by ``ending``, from an engine's verdict and steps.
+
+    Both engines score; this puts their verdict in a Result with the sentence
+    rendered from the steps (given as :class:`Step` or as the compiled core's
+    ``(kind, faction or None, [(seat, value)...], [seat...])`` tuples).
+    """
+    steps = tuple(step if isinstance(step, Step) else
+                  Step(step[0], step[1], tuple((int(p), int(v)) for p, v in step[2]), tuple(step[3]))
+                  for step in steps)
+    result = Result(ending, tuple(winners), ruler, "", tuple(ranking), steps, s.edition.factions)
+    return Result(ending, result.winners, ruler, reason(s, result), result.ranking, steps, s.edition.factions)
+
+
+def _who(players: Iterable[int]) -> str:
+    names = [f"player {p + 1}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _against(step: Step) -> str:
+    """`` against 3`` (the best value of those left out), or nothing when everyone stays."""
+    others = sorted({v for p, v in step.values if p not in step.kept}, reverse=True)
+    return f" against {others[0]}" if others else ""
+
+
+def _latest(step: Step) -> int:
+    """The player who played most recently among those a play step compares."""
+    return max(step.values, key=lambda pair: pair[1])[0]
+
+
+def _plays(step: Step) -> str:
+    """``play 14 against 16``: the kept value against the others', as a play step compares them."""
+    kept = sorted({v for p, v in step.values if p in step.kept})
+    others = sorted({v for p, v in step.values if p not in step.kept and v >= 0})
+    return f"play {kept[0]}" + (f" against {' and '.join(str(v) for v in others)}" if others else "")
+
+
+def step_sentence(step: Step, s: GameState, ending: str) -> str:
+    """One step in English words, as :attr:`Result.reason` says it (``s``: the game ``ending`` finished)."""
+    who = _who(step.kept).capitalize()
+    n = len(step.kept)
+    if step.kind == "faction":
+        assert step.faction is not None
+        name = s.edition.factions[step.faction]
+        best = step.value(step.kept[0])
+        if n == 1:
+            return f"{who} has the most {name} followers: {best}{_against(step)}."
+        return f"{who} tie with {best} {name} followers each."
+    if step.kind == "total":
+        return f"Most followers at court in total: {_who(step.kept)} with {step.value(step.kept[0])}."
+    if step.kind == "latest_play_out":
+        out = next(p for p, _ in step.values if p not in step.kept)
+        return f"Still tied: {_who([out])} played a card last and drops out."
+    if step.kind == "latest_play":
+        last = _latest(step)
+        if ending == "invasion":
+            return f"Player {last + 1} played a card last, so {_side_label(s, step.kept)} wins."
+        return f"Still tied: {_who([last])} played a card last and wins."
+    if step.kind == "emptied_team":
+        return f"Still tied: {_who(step.kept)}'s team emptied both its hands first ({_plays(step)}) " \
+               f"and win{'s' if n == 1 else ''}."
+    if step.kind == "emptied_hand":
+        return f"Still tied: {_who(step.kept)} emptied their hand first ({_plays(step)}) " \
+               f"and win{'s' if n == 1 else ''}."
+    if step.kind == "earliest_play":
+        return f"Still tied, and no hand emptied: {_who(step.kept)} played their last card earliest " \
+               f"({_plays(step)}) and win{'s' if n == 1 else ''}."
+    if step.kind == "lowest_seat":
+        return f"Still tied, and no hand emptied: {_who(step.kept)}, in the lowest seat, wins."
+    assert step.kind == "sets"
+    best = max(v for _, v in step.values)
+    leaders = [p for p, v in step.values if v == best]
+    if len(leaders) == 1:
+        label = _side_label(s, step.kept)
+        return f"{label[0].upper() + label[1:]} has the most complete sets: {best}{_against(step)}."
+    labels = " and ".join(_side_label(s, (p, p + 2) if s.players == 4 else (p,)) for p in leaders)
+    return f"Tie at {best} complete set{'' if best == 1 else 's'} between {labels}."
+
+
+def _side_label(s: GameState, seats: Sequence[int]) -> str:
+    """``player 2`` (``seats``: one), or with 4 players ``the team of players 1 and 3`` (its two seats)."""
+    if s.players == 4:
+        a, b = sorted(seats)
+        return f"the team of players {a + 1} and {b + 1}"
+    return f"player {seats[0] + 1}"
+
+
+def reason(s: GameState, result: Result) -> str:
+    """The sentence explaining ``result``, the result of ``s``: its steps in words, with the facts of
+    the ending (the ruling faction, the invaders) and the outcome (a shared win, a partner)."""
+    steps = result.steps
+    if result.ending == "invasion":
+        if s.edition.invaders == "Saxons":
+            words = [f"Four Saxon tokens: the Saxons invade ({s.saxons} of {NUM_REGIONS} regions fell)."
+                     if s.saxons >= 4 else "The Saxons invade."]
+        else:
+            words = [f"The third instability disc has left France: invasion ({s.saxons} regions unstable)."]
+        words += [step_sentence(step, s, "invasion") for step in steps]
+        if len(steps) == 1 and len(steps[0].kept) > (2 if s.players == 4 else 1):  # tied, and nobody played
+            words.append("None of them played a card: they share the win.")
+        return "Invasion: " + " ".join(words)
+    words = ["The Loyalists won a struggle: Mordred ends the game."] if result.ending == "mordred" else []
+    regions = region_counts(s)
+    if result.ranking and regions[result.ranking[0]]:
+        n = regions[result.ranking[0]]
+        words.append(f"The {s.edition.factions[result.ranking[0]]} rule with {n} region{'' if n == 1 else 's'}.")
+    words += [step_sentence(step, s, result.ending) for step in steps]
+    if result.ruler is None:
+        tied = steps[-1].kept if steps else tuple(range(s.players))
+        why = "nothing parts them" if s.edition.hands_break_ties else "none played a card"
+        words.append(f"{_who(tied).capitalize()} stay tied ({why}) and share the win.")
+    elif s.players == 4:
+        words.append(f"Player {(result.ruler + 2) % 4 + 1} shares the victory as partner.")
+    title = "Coronation" if result.ending == "coronation" else "Mordred"
+    return f"{title}: " + " ".join(words)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from positions import build
+from random import Random
 
-from kingisdead import GameState, parse_move
+import pytest
+from positions import build
+from test_core_crosscheck import CONFIG_IDS, CONFIGS
+
+from kingisdead import GameState, core, engine, parse_move
+from kingisdead.edition import FIRST, SECOND
 from kingisdead.board import REGION_NAMES
 from kingisdead.web.explain import explain_result, regions_text
 from kingisdead.web.views import table_view
@@ -64,11 +69,13 @@ def test_a_follower_tie_moves_on_to_the_next_ranked_faction():
 
 
 def test_a_complete_tie_ends_with_the_last_player_to_play_dropping_out():
-    _, text = explain(control=control_of("S", "S", "S", "W", "W", "R", "X", "X"), courts=["SWR", "SWR"],
+    s, text = explain(control=control_of("S", "S", "S", "W", "W", "R", "X", "X"), courts=["SWR", "SWR"],
                       played_order=[0, 1])
     last = text["steps"][-1]
-    assert last["kind"] == "last_play" and last["kept"] == [0]
-    assert last["text"] == "Still tied: Player 2 played a card last and drops out."
+    assert last["kind"] == "latest_play_out" and last["kept"] == [0]
+    assert last["text"] == (f"Still tied: Player 2 played a card last (play {s.last_play[1]} against "
+                            f"{s.last_play[0]}) and drops out.")
+    assert last["cells"] == {"0": f"play {s.last_play[0]}", "1": f"play {s.last_play[1]}"}
     assert text["winners"] == [0]
 
 
@@ -78,7 +85,7 @@ def test_invasion_compares_complete_sets_and_breaks_a_tie_by_the_last_play():
     assert text["ending"] == "invasion" and "4 regions fell" in text["headline"]
     sets, last = text["steps"]
     assert sets["values"] == {"0": 1, "1": 1} and sets["text"] == "Tie at 1 complete set: Player 1 and Player 2."
-    assert last["kept"] == [0] and "Player 1 played a card last and wins" in last["text"]
+    assert last["kept"] == [0] and "Player 1 played a card last (play " in last["text"]
     assert text["ranking_text"] == ""
 
 
@@ -96,8 +103,61 @@ def test_mordred_ending_falls_back_to_followers_in_total_then_the_last_play():
     assert [st["kind"] for st in text["steps"]] == ["faction", "faction", "total"]
     assert text["steps"][-1]["values"] == {"0": 3, "1": 5} and text["steps"][-1]["kept"] == [1]
     _, tied = explain(variant="mordred", control={"Cal": "X", "Din": "L"}, courts=["SSW", "RRR"], played_order=[1, 0])
-    assert [st["kind"] for st in tied["steps"]] == ["total", "last_play"]
+    assert [st["kind"] for st in tied["steps"]] == ["total", "latest_play"]
     assert tied["steps"][-1]["kept"] == [0]
+
+
+def _issue_position(edition, engine_name: str) -> GameState:
+    """Issue 29's position: tied on the first two factions, apart on the third (which holds no
+    region); both hands empty, player 2's emptied first. Scored by ``engine_name``."""
+    with core.use_engine(engine_name):
+        s = GameState.new(2, seed=1, edition=edition)
+        s.control, s.resolved, s.open = [0, 0, 0, 1, 1, 0, 1, 0], 8, 0
+        s.courts, s.hands, s.last_play = [2, 1, 2, 2, 1, 0], [0] * 14, [6, 5]
+        s._result = engine.score(s, "coronation")
+    return s
+
+
+@pytest.mark.parametrize("engine_name", ["core", "reference"])
+def test_the_end_screen_names_the_engines_winner_on_the_third_faction(engine_name):
+    s = _issue_position(FIRST, engine_name)
+    text = explain_result(s)
+    assert s.result.winners == (0,) and text["winners"] == [0]
+    assert [(st["kind"], st["kept"]) for st in text["steps"]] == [("faction", [0, 1]), ("faction", [0, 1]),
+                                                                  ("faction", [0])]
+    assert text["steps"][-1]["text"] == "Player 1 has the most Romano-British followers at court: 2 against 0."
+
+
+@pytest.mark.parametrize("engine_name", ["core", "reference"])
+def test_the_end_screen_says_the_second_editions_hands_tie_break_in_words(engine_name):
+    s = _issue_position(SECOND, engine_name)  # tie_faction "second": the third faction is never compared
+    text = explain_result(s)
+    assert s.result.winners == (1,) and text["winners"] == [1]
+    last = text["steps"][-1]
+    assert (last["kind"], last["kept"], last["values"]) == ("emptied_hand", [1], {"0": 6, "1": 5})
+    assert last["text"] == "Still tied: Player 2 emptied their hand first (play 5 against 6) and wins."
+    assert last["cells"] == {"0": "play 6", "1": "play 5"}
+
+
+def _winners_of(kept: list[int], players: int) -> list[int]:
+    return sorted({w for p in kept for w in ((p, (p + 2) % 4) if players == 4 else (p,))})
+
+
+@pytest.mark.parametrize(("players", "variant", "edition"), CONFIGS, ids=CONFIG_IDS)
+def test_every_seeded_games_explanation_keeps_the_results_winners_last(players, variant, edition):
+    """The cross-check's core-played games (both editions, 2-4 players, Mordred, the options), each
+    explained from either engine's result: the last step keeps the winners (4 players: the team)."""
+    for game in range(25):
+        seed = 7 + 100 * game + players
+        _, final = core.playout(GameState.new(players, variant, seed, edition=edition), Random(seed))
+        with core.use_engine("reference"):
+            reference = final.copy()
+            reference._result = engine.score(reference, final.result.ending)
+        for s in (final, reference):
+            text = explain_result(s)
+            kept = text["steps"][-1]["kept"] if text["steps"] else list(range(players))
+            assert _winners_of(kept, players) == list(s.result.winners), (seed, text["steps"])
+            assert all(st["text"] for st in text["steps"])
 
 
 def test_analysis_summary_counts_each_players_moves_and_lists_the_three_biggest_mistakes():

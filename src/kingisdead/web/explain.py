@@ -1,8 +1,8 @@
 """Explanations in words: why a finished game ended the way it did, and what happens now in a running one.
 
-``explain_result`` retraces the engine's scoring (``kingisdead.scoring``)
-step by step and returns each comparison with the values compared, so the
-page can show it in words and as a table without knowing the rules itself.
+``explain_result`` puts the engine's scoring steps (:attr:`kingisdead.scoring.Result.steps`:
+each comparison with the values compared and who stays) in words and tables,
+so that the page shows the engine's own reasons and never scores again.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from .. import rules
 from ..analysis import Line, StruggleOutcome
 from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card
 from ..moves import NONE, PASS, Move
-from ..scoring import _by_hands, _last_player, _sets, faction_ranking
+from ..scoring import Result, Step, faction_ranking
 from ..state import GameState
 from .i18n import Text, _, and_list, join, ngettext
 from .texts import EDITION_TEXTS, EditionTexts
@@ -27,11 +27,6 @@ def regions_text(n: int) -> Text:
 
 def _who(players: list[int]) -> Any:
     return and_list([_("Player {n}", n=p + 1) for p in players])
-
-
-def _step(kind: str, label: str, values: dict[int, int], kept: list[int], text: str) -> dict[str, Any]:
-    return {"kind": kind, "label": label, "values": {str(p): v for p, v in values.items()},
-            "kept": kept, "text": text}
 
 
 def _names(s: GameState) -> EditionTexts:
@@ -73,106 +68,116 @@ def _ranking_text(rows: list[dict[str, Any]]) -> Any:
     return _("Factions by power: {comparisons}.", comparisons=join(parts, "; ")) if parts else ""
 
 
-def _coronation_steps(s: GameState, ending: str) -> list[dict[str, Any]]:
-    steps: list[dict[str, Any]] = []
-    groups = faction_ranking(s)
-    candidates = list(range(s.players))
-    for rank, group in enumerate(groups):
-        f = group[0]
-        if len(group) > 1 or not any(s.control[r] == f for r in range(NUM_REGIONS)):
-            break  # the ranking is no longer strict, or no faction holds a region
-        name = _names(s).factions[f]
-        values = {p: s.courts[p * 3 + f] for p in candidates}
-        best = max(values.values())
-        kept = [p for p in candidates if values[p] == best]
+PLAY_KINDS = ("latest_play_out", "latest_play", "earliest_play")
+"""Step kinds whose values are play numbers (0: no card played)."""
+EMPTIED_KINDS = ("emptied_hand", "emptied_team")
+"""Step kinds whose values are the play that emptied a hand (-1: a card is left)."""
+
+
+def _label(step: Step, s: GameState) -> Text:
+    if step.kind == "faction":
+        assert step.faction is not None
+        return _("{faction} at court", faction=_names(s).factions[step.faction])
+    if step.kind == "total":
+        return _("followers at court")
+    if step.kind == "sets":
+        return _("complete sets (team courts pooled)") if s.players == 4 else _("complete sets")
+    if step.kind == "emptied_hand":
+        return _("hand emptied (play number)")
+    if step.kind == "emptied_team":
+        return _("both team hands emptied (play number)")
+    if step.kind == "lowest_seat":
+        return _("seat")
+    return _("last card played (play number)")
+
+
+def _cell(step: Step, value: int) -> Any:
+    """A value of a step as its table shows it."""
+    if step.kind in PLAY_KINDS:
+        return _("play {n}", n=value) if value else _("none")
+    if step.kind in EMPTIED_KINDS:
+        return _("play {n}", n=value) if value >= 0 else _("holds cards")
+    if step.kind == "lowest_seat":
+        return _("seat {n}", n=value + 1)
+    return str(value)
+
+
+def _plays(step: Step) -> Text:
+    """``play 14 against 16``: the kept players' play against the others' (those that count)."""
+    kept = min(v for p, v in step.values if p in step.kept)
+    others = sorted({v for p, v in step.values if p not in step.kept and v > 0})
+    if not others:
+        return _("play {n}", n=kept)
+    return _("play {n} against {others}", n=kept, others=and_list([str(v) for v in others]))
+
+
+def _step_text(step: Step, s: GameState, ending: str, following: Step | None) -> Text:
+    """A step in words: who stays, and why, with the values compared."""
+    kept = list(step.kept)
+    if step.kind == "faction":
+        assert step.faction is not None
+        name, best = _names(s).factions[step.faction], step.value(kept[0])
         if len(kept) == 1:
-            others = sorted((v for v in values.values() if v != best), reverse=True)
-            text = (_("{player} has the most {faction} followers at court: {count} against {other}.",
+            others = sorted((v for p, v in step.values if p not in step.kept), reverse=True)
+            return (_("{player} has the most {faction} followers at court: {count} against {other}.",
                       player=_who(kept), faction=name, count=best, other=others[0]) if others
                     else _("{player} has the most {faction} followers at court: {count}.",
                            player=_who(kept), faction=name, count=best))
-        elif rank + 1 < len(groups):
-            text = _("{players} tie on {faction} followers with {count} each, so the next faction decides.",
+        if following is not None and following.kind == "faction":
+            return _("{players} tie on {faction} followers with {count} each, so the next faction decides.",
                      players=_who(kept), faction=name, count=best)
-        else:
-            text = _("{players} tie on {faction} followers with {count} each.", players=_who(kept), faction=name,
-                     count=best)
-        steps.append(_step("faction", _("{faction} at court", faction=name), values, kept, text))
-        candidates = kept
-        if len(candidates) == 1:
-            return steps
-    if ending == "mordred":
-        values = {p: sum(s.courts[p * 3:p * 3 + 3]) for p in candidates}
-        best = max(values.values())
-        kept = [p for p in candidates if values[p] == best]
-        steps.append(_step("total", _("followers at court"), values, kept,
-                           _("Most followers at court in total: {players} with {count}.", players=_who(kept),
-                             count=best)))
-        candidates = kept
-        if len(candidates) > 1:
-            last = _last_player(s, candidates)
-            if last is not None:
-                values = {p: s.last_play[p] for p in candidates}
-                steps.append(_step("last_play", _("last card played (play number)"), values, [last],
-                                   _("Still tied: {player} played a card last and wins.", player=_who([last]))))
-        return steps
-    if s.edition.hands_break_ties and len(candidates) > 1:
-        return steps + _hands_steps(s, candidates)
-    while len(candidates) > 1:
-        last = _last_player(s, candidates)
-        if last is None:
-            break
-        values = {p: s.last_play[p] for p in candidates}
-        kept = [p for p in candidates if p != last]
-        steps.append(_step("last_play", _("last card played (play number)"), values, kept,
-                           _("Still tied: {player} played a card last and drops out.", player=_who([last]))))
-        candidates = kept
-    return steps
-
-
-def _hands_steps(s: GameState, candidates: list[int]) -> list[dict[str, Any]]:
-    """The second edition's last tie-break in words: the hands, as the engine's scoring applies it."""
-    kept = _by_hands(s, list(candidates), [])
-    if kept == candidates:
-        return []
-    left = {p: sum(s.hands[p * NUM_CARDS:(p + 1) * NUM_CARDS]) for p in candidates}
-    if s.edition.tie_hands == "lowest_seat":
-        text = _("Still tied: {player}, in the lowest seat, wins.", player=_who(kept))
-    elif s.players == 4 and all(left[q] == 0 for p in kept for q in (p, (p + 2) % 4) if q in left):
-        text = _("Still tied: {player}'s team emptied both its hands first and wins.", player=_who(kept))
-    elif all(left[p] == 0 for p in kept):
-        text = _("Still tied: {player} emptied their hand first and wins.", player=_who(kept))
-    else:
-        text = _("Still tied: {player} made their last card play earliest and wins.", player=_who(kept))
-    return [_step("last_play", _("last card played (play number)"), {p: s.last_play[p] for p in candidates}, kept,
-                  text)]
-
-
-def _invasion_steps(s: GameState) -> list[dict[str, Any]]:
-    sides: list[tuple[int, ...]] = [(0, 2), (1, 3)] if s.players == 4 else [(p,) for p in range(s.players)]
-    values = {side[0]: _sets(s.courts, side) for side in sides}
-    best = max(values.values())
-    leaders = [side for side in sides if values[side[0]] == best]
-    kept = [p for side in leaders for p in side]
-    label = _("complete sets (team courts pooled)") if s.players == 4 else _("complete sets")
-    who = (_("the team of players {a} and {b}", a=leaders[0][0] + 1, b=leaders[0][1] + 1)
-           if s.players == 4 and len(leaders) == 1 else _who([side[0] for side in leaders]))
+        return _("{players} tie on {faction} followers with {count} each.", players=_who(kept), faction=name,
+                 count=best)
+    if step.kind == "total":
+        return _("Most followers at court in total: {players} with {count}.", players=_who(kept),
+                 count=step.value(kept[0]))
+    if step.kind == "latest_play_out":
+        out = [p for p, _v in step.values if p not in step.kept]
+        return _("Still tied: {player} played a card last ({plays}) and drops out.", player=_who(out),
+                 plays=_("play {n} against {others}", n=step.value(out[0]),
+                         others=and_list([str(v) for p, v in step.values if p in step.kept])))
+    if step.kind == "latest_play":
+        last = max(step.values, key=lambda pair: pair[1])[0]
+        plays = _("play {n} against {others}", n=step.value(last),
+                  others=and_list([str(v) for v in sorted({v for p, v in step.values if p != last})]))
+        if ending == "invasion" and s.players == 4:
+            return _("Still tied: {player} played a card last ({plays}), so that team wins.", player=_who([last]),
+                     plays=plays)
+        return _("Still tied: {player} played a card last ({plays}) and wins.", player=_who([last]), plays=plays)
+    if step.kind == "emptied_team":
+        return _("Still tied: {player}'s team emptied both its hands first ({plays}) and wins.", player=_who(kept),
+                 plays=_plays(step))
+    if step.kind == "emptied_hand":
+        if any(v >= 0 for p, v in step.values if p not in step.kept):
+            return _("Still tied: {player} emptied their hand first ({plays}) and wins.", player=_who(kept),
+                     plays=_plays(step))
+        return _("Still tied: {player} emptied their hand ({plays}) and {others} did not: {player} wins.",
+                 player=_who(kept), plays=_plays(step), others=_who([p for p, _v in step.values if p not in kept]))
+    if step.kind == "earliest_play":
+        return _("Still tied, and no hand is empty: {player} played their last card earlier ({plays}) and wins.",
+                 player=_who(kept), plays=_plays(step))
+    if step.kind == "lowest_seat":
+        return _("Still tied, and no hand is empty: {player}, in the lowest seat, wins.", player=_who(kept))
+    # sets
+    values = dict(step.values)
+    top = max(values.values())
+    leaders = [p for p in values if values[p] == top]
+    who = (_("the team of players {a} and {b}", a=leaders[0] + 1, b=leaders[0] + 3)
+           if s.players == 4 and len(leaders) == 1 else _who(leaders))
     if len(leaders) == 1:
-        text = _("Most complete sets: {who} with {count}.", who=who, count=best)
-    elif s.players == 4:
-        text = _("Tie at {sets} between the teams.", sets=ngettext("{n} complete set", "{n} complete sets", best))
-    else:
-        text = _("Tie at {sets}: {who}.", sets=ngettext("{n} complete set", "{n} complete sets", best), who=who)
-    steps = [_step("sets", label, values, kept, text)]
-    if len(leaders) > 1:
-        last = _last_player(s, kept)
-        if last is not None:
-            steps.append(_step("last_play", _("last card played (play number)"),
-                               {p: s.last_play[p] for p in kept}, [last],
-                               _("Still tied: {player} played a card last, so that team wins.", player=_who([last]))
-                               if s.players == 4 else
-                               _("Still tied: {player} played a card last and wins.", player=_who([last]))))
-    return steps
+        return _("Most complete sets: {who} with {count}.", who=who, count=top)
+    if s.players == 4:
+        return _("Tie at {sets} between the teams.", sets=ngettext("{n} complete set", "{n} complete sets", top))
+    return _("Tie at {sets}: {who}.", sets=ngettext("{n} complete set", "{n} complete sets", top), who=who)
+
+
+def _result_steps(s: GameState, result: Result) -> list[dict[str, Any]]:
+    """The result's steps (the engine's, :attr:`Result.steps`) as the end screen shows them."""
+    steps = list(result.steps)
+    return [{"kind": step.kind, "label": _label(step, s), "values": {str(p): v for p, v in step.values},
+             "cells": {str(p): _cell(step, v) for p, v in step.values}, "kept": list(step.kept),
+             "text": _step_text(step, s, result.ending, steps[i + 1] if i + 1 < len(steps) else None)}
+            for i, step in enumerate(steps)]
 
 
 def explain_result(state: GameState) -> dict[str, Any] | None:
@@ -182,9 +187,12 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
     (one sentence), ``factions`` (rows of faction, rank, regions, latest_win:
     1-based struggle number or None, tied), ``ranking_text``, ``players`` (rows
     of player (0-based), courts: {faction name: followers}, total, sets,
-    last_play: play number, 0 if none), ``steps`` (each: kind "faction" |
-    "total" | "sets" | "last_play", label, values: {player as str: int}, kept:
-    players still in contention after it, text), ``winners``, ``ruler`` and,
+    last_play: play number, 0 if none), ``steps`` (the result's steps, each:
+    kind (a :data:`kingisdead.scoring.STEP_KINDS` key, or "shared" for a
+    shared win), label, values: {player as str: int} (with 4 players a "sets"
+    step's are per team, keyed by its lower seat), cells: the same values as
+    the table shows them, kept: players still in contention after it, text),
+    ``winners``, ``ruler`` and,
     in 4-player games, ``team`` ({"winners": [a, b], "text"}). Texts are
     :class:`~kingisdead.web.i18n.Text` (English as str, translated when sent);
     the courts' keys are the engine's faction names.
@@ -206,7 +214,6 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
                     if s.edition.name == "second" else
                     _("The Saxons invade: {regions} fell to them. Complete sets (one follower of each faction at "
                       "court) decide who leads the resistance.", regions=regions_text(s.saxons)))
-        steps = _invasion_steps(s)
     else:
         ruling = factions[0]
         if result.ending == "mordred":
@@ -217,11 +224,13 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
         if ruling["regions"]:
             headline = join([headline, _("The {faction} rule with {regions}.", faction=ruling["faction"],
                                          regions=regions_text(ruling["regions"]))], " ")
-        steps = _coronation_steps(s, result.ending)
+    steps = _result_steps(s, result)
     if result.ruler is None and len(result.winners) > 1 and s.players != 4:
-        steps.append(_step("shared", _("shared win"), {}, list(result.winners),
-                           _("{players} stay tied (none played a card) and share the win.",
-                             players=_who(list(result.winners)))))
+        text = (_("{players} stay tied (nothing parts them) and share the win.", players=_who(list(result.winners)))
+                if s.edition.hands_break_ties and result.ending != "invasion" else
+                _("{players} stay tied (none played a card) and share the win.", players=_who(list(result.winners))))
+        steps.append({"kind": "shared", "label": _("shared win"), "values": {}, "cells": {},
+                      "kept": list(result.winners), "text": text})
     out: dict[str, Any] = {
         "ending": result.ending, "headline": headline, "factions": factions,
         "ranking_text": "" if result.ending == "invasion" else _ranking_text(factions),

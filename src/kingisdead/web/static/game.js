@@ -550,7 +550,7 @@ function renderExplanation(ex) {
       const players = Object.keys(st.values).map(Number);
       const table = players.length ? el("table", { class: "explain small" },
         el("tr", {}, el("th", {}, st.label), ...players.map((p) => el("th", {}, ex.players.length === 4 && st.kind === "sets" ? t("Team of {a} and {b}", { a: p + 1, b: p + 3 }) : name(p)))),
-        el("tr", {}, el("td", {}, ""), ...players.map((p) => el("td", { class: st.kept.includes(p) ? "kept" : "" }, String(st.values[p]))))) : "";
+        el("tr", {}, el("td", {}, ""), ...players.map((p) => el("td", { class: st.kept.includes(p) ? "kept" : "" }, st.cells ? st.cells[p] : String(st.values[p]))))) : "";
       return el("li", { "data-testid": "result-step", "data-kind": st.kind }, el("div", {}, st.text), table);
     }));
   // tabindex: the tables scroll sideways on a phone, and keyboard users must reach them too
