@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import rules
-from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card
+from .. import engine
+from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card, Faction
 from ..moves import NONE, Move
 from ..scoring import _by_hands, _last_player, _sets, faction_ranking
 from ..state import GameState
 from .i18n import Text, _, and_list, join, ngettext
 from .texts import EDITION_TEXTS, EditionTexts
-from ..rules import LOYALISTS
+
+LOYALISTS = int(Faction.LOYALISTS)
 
 
 def regions_text(n: int) -> Text:
@@ -361,7 +362,7 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
     there; empty for cards that place followers from the stock). A card with
     no action here says so (it can still call a follower to court).
     """
-    actions = rules.card_actions(state, card)
+    actions = engine.card_actions(state, card)
     factions = _names(state).factions
     title = _names(state).cards[card]
     followers: dict[int, set[int]] = {}
@@ -436,7 +437,7 @@ def hint_reason(state: GameState, move: Move) -> Text:
         return _("Passing leaves the struggle as it is: {outcome}", outcome=found["all_pass"]) if found \
             else _("Passing changes nothing on the board.")
     after = state.copy()
-    rules.play(after, move)
+    engine.play(after, move)
     parts: list[Text] = []
     regions, factions = state.edition.regions, _names(state).factions
     second = state.edition.name == "second"
