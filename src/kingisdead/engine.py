@@ -24,7 +24,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from . import core, rules, scoring
-from .core import (  # noqa: F401  (the compiled tools, re-exported: core only, RuntimeError without it)
+from .core import (  # noqa: F401  (re-exported: the engine's selection, and the compiled tools without a reference twin)
     NO_RULER,
     RandomOutcomes,
     check_environment,

@@ -437,7 +437,7 @@ def hint_reason(state: GameState, move: Move) -> Text:
         return _("Passing leaves the struggle as it is: {outcome}", outcome=found["all_pass"]) if found \
             else _("Passing changes nothing on the board.")
     after = state.copy()
-    engine.play(after, move)
+    engine.play_unchecked(after, move)  # a hint may be an action alone, its court call not chosen
     parts: list[Text] = []
     regions, factions = state.edition.regions, _names(state).factions
     second = state.edition.name == "second"
