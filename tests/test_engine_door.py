@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 
 import kingisdead
-from kingisdead import core, engine
+from kingisdead import PASS, GameState, core, engine, rules
+from kingisdead.board import Card
+from kingisdead.edition import FIRST, SECOND
+from kingisdead.moves import IllegalMoveError, Move
 
 PACKAGE = "kingisdead"
 
@@ -184,3 +187,92 @@ def test_the_engine_is_chosen_in_one_place():
     assert engine.use_engine is core.use_engine
     with pytest.raises(ValueError, match="unknown engine"):
         engine.chosen("fast")
+
+
+def _exchange_position(players: int = 2, edition: str = "first") -> tuple[GameState, Move]:
+    """A position of a seeded random game where the player to move can make an exchange, and one such move."""
+    from random import Random
+
+    rng = Random(5)
+    for seed in range(200):
+        s = GameState.new(players, seed=seed, edition=edition)
+        while not s.is_over():
+            exchanges = [m for m in s.legal_moves() if m.card in (Card.GARRISON, Card.AMBASSADOR) and m.action]
+            if exchanges:
+                return s, exchanges[len(exchanges) // 2]
+            s.apply(engine.sample_move(s, rng))
+    raise AssertionError("no exchange in 200 games")
+
+
+@pytest.mark.parametrize("edition", ["first", "second", SECOND.with_options(reversal="exact")])
+def test_both_engines_keep_the_undo_ban_field_for_field(edition):
+    """The ban an exchange leaves is the same (player, reverse) from either engine, and the core hands
+    back the ban it was given (a pass does not lift it)."""
+    s, move = _exchange_position(edition=edition)
+    with engine.use_engine("reference"):
+        reference = s.after(move)
+    compiled = s.after(move)
+    assert compiled.undo_ban is not None and isinstance(compiled.undo_ban[1], tuple)
+    assert compiled.undo_ban == reference.undo_ban
+    assert compiled.undo_ban == engine.undo_ban(s.edition, s.player, _reverse(move.action))
+    assert compiled.after(PASS).undo_ban == compiled.undo_ban
+
+
+def _reverse(action: tuple[int, ...]) -> tuple[int, ...]:
+    if len(action) == 5:
+        a, f1, f2, b, g = action
+        return (b, f1, f2, a, g)
+    a, f, b, g = action
+    return (a, g, b, f)
+
+
+def test_an_undo_ban_on_no_change_is_none_unless_judged_literally():
+    """A swap within one faction changes nothing: no ban by effect, itself under reversal="exact"."""
+    swap = (0, 1, 2, 1)
+    assert engine.undo_ban(FIRST, 1, swap) is None
+    assert engine.undo_ban(SECOND.with_options(reversal="exact"), 1, swap) == (1, swap)
+    assert engine.undo_ban(FIRST, 1, (0, 0, 2, 1)) == (1, (0, 0, 2, 1))
+
+
+@pytest.mark.parametrize("name", ["core", "reference"])
+def test_check_move_names_the_rule_and_spells_the_move_canonically(name):
+    """On both engines: a legal move comes back in its one spelling; an illegal one raises the
+    reference's words for the rule it breaks, and nothing changes."""
+    with engine.use_engine(name):
+        s = GameState.new(2, seed=3)
+        missing = Card.SCOTS
+        s.hands[missing] = 0  # player 1 has played their Scots card
+        before = s.key()
+        crown = next(m for m in s.legal_moves() if m.card == Card.CROWN and m.action)
+        a, b, crowned = crown.action
+        assert engine.check_move(s, Move(Card.CROWN, (b, a, crowned), crown.court)) == crown
+        with pytest.raises(IllegalMoveError, match=f"player 1 has no {s.edition.cards[missing]} card left"):
+            engine.check_move(s, Move(missing, (0, 0), None))
+        with pytest.raises(IllegalMoveError, match="not a move"):
+            engine.check_move(s, ("Crown", (0, 1, 0), None))  # type: ignore[arg-type]
+        with pytest.raises(IllegalMoveError, match="a pass has no action"):
+            s.apply(Move(None, (1,), None))
+        assert s.key() == before
+
+
+def test_the_web_checks_and_plays_its_moves_in_the_core(monkeypatch):
+    """A move sent to a web game is judged and played by the engine in use (the core), not by the
+    reference: with the reference's check and play out of order, the web still plays it, and
+    the position is the reference's."""
+    from kingisdead.web.live_game import Snapshot
+
+    s, move = _exchange_position()
+    with engine.use_engine("reference"):
+        expected = s.after(move)
+
+    def broken(*args, **kwargs):
+        raise AssertionError("the reference was asked")
+
+    monkeypatch.setattr(rules, "check_move", broken)
+    monkeypatch.setattr(rules, "play", broken)
+    snap = Snapshot(s)
+    snap.state.check(move)
+    after = snap.after(move)
+    assert after.state == expected and after.moves == (s.notation(move),)
+    with pytest.raises(AssertionError, match="the reference was asked"):  # only a refused move asks it
+        snap.state.check(Move(Card.CROWN, (0, 0, 0), None))
