@@ -9,9 +9,10 @@ Two engines implement the same rules:
 
 The test suite checks the two against each other on every position of seeded
 random games. The default is the core; ``KINGISDEAD_ENGINE=reference`` in the
-environment, or :func:`use_engine`, selects the reference explicitly. Checking
-a move (:meth:`GameState.apply`) always goes through the reference's
-``check_move``, whose errors name the rule that a move breaks.
+environment, or :func:`use_engine`, selects the reference explicitly. Only the
+engine's other modules import this one: everything else asks
+:mod:`kingisdead.engine`, which calls the functions here when the core is in
+use (and the reference's ``check_move`` for the words of a move the core refuses).
 
 A state crosses into the core as the :class:`~kingisdead.state.GameState`
 itself, which the core reads field by field by name, and comes back as a new
