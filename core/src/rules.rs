@@ -58,7 +58,7 @@ fn above(region: usize) -> u32 {
 /// What an exchange does to its two regions: `(from, to, delta)`, region `from`
 /// changing by `delta` (by kind, Loyalists included) and `to` by `-delta`.
 ///
-/// Canonical as Python's `exchange_effect` and the [`Ban`] doc: for a 2-for-1,
+/// Canonical as Python's `exchange_effect`: for a 2-for-1,
 /// `from` is the region giving two (delta sums to -1); for a 1-for-1, `from` is
 /// the lower region. Every spelling of one change has one effect. None for the
 /// empty action.
