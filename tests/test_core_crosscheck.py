@@ -13,17 +13,14 @@ KINGISDEAD_PROPERTY_SCALE multiplies the number of games.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import asdict
-from pathlib import Path
 from random import Random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import kingisdead
-from kingisdead import PASS, GameState, board, core, engine, rules, scoring
+from kingisdead import PASS, GameState, board, core, rules, scoring
 from kingisdead.edition import EDITIONS, FIRST, SECOND, Edition, get_edition
 from kingisdead.evaluation import evaluate
 
@@ -239,18 +236,6 @@ def test_the_core_refuses_what_it_cannot_use():
             call(finished, rng)
     with pytest.raises(ValueError, match="over"):
         core.greedy_moves(finished)
-
-
-def test_the_engine_is_chosen_in_one_place():
-    """Only kingisdead/engine.py asks which engine is in use; everything else calls it."""
-    package = Path(kingisdead.__file__).parent
-    askers = sorted(str(path.relative_to(package)) for path in package.rglob("*.py")
-                    if path.name not in ("core.py", "engine.py")
-                    and re.search(r"core\.(active|engine)\(\)", path.read_text(encoding="utf-8")))
-    assert askers == []
-    with core.use_engine("reference"):
-        assert engine.name() == "reference" and not engine.compiled()
-    assert engine.name() == "core" and engine.compiled()
 
 
 @pytest.mark.parametrize("name", list(EDITIONS))

@@ -9,7 +9,7 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from kingisdead import GameState, cli, core
+from kingisdead import GameState, cli, core, engine
 from kingisdead.cli import app, derive_seed, play_out
 from kingisdead.scoring import ENDINGS
 
@@ -103,8 +103,8 @@ def test_simulate_in_batches_prints_the_per_game_loops_counts(monkeypatch, playe
 @needs_core
 def test_simulate_uses_the_batches_for_random_bots_only(monkeypatch):
     calls = []
-    played = core.random_outcomes
-    monkeypatch.setattr(core, "random_outcomes", lambda *args: calls.append(args[1:]) or played(*args))
+    played = engine.random_outcomes
+    monkeypatch.setattr(engine, "random_outcomes", lambda *args: calls.append(args[1:]) or played(*args))
     monkeypatch.setattr(cli, "BATCH", 4)
     with core.use_engine("core"):
         simulate_json("--games", "10", "--seed", "2")

@@ -58,7 +58,7 @@ fn above(region: usize) -> u32 {
 /// What an exchange does to its two regions: `(from, to, delta)`, region `from`
 /// changing by `delta` (by kind, Loyalists included) and `to` by `-delta`.
 ///
-/// Canonical as Python's `exchange_effect` and the [`Ban`] doc: for a 2-for-1,
+/// Canonical as Python's `exchange_effect`: for a 2-for-1,
 /// `from` is the region giving two (delta sums to -1); for a 1-for-1, `from` is
 /// the lower region. Every spelling of one change has one effect. None for the
 /// empty action.
@@ -153,9 +153,6 @@ pub fn ban_on(player: u8, reverse: &[i8], exact: bool) -> Option<Ban> {
     };
     Some(Ban {
         player,
-        from: from as u8,
-        to: to as u8,
-        delta,
         reverse,
         len,
     })
@@ -167,6 +164,11 @@ struct Binding {
     ban: Ban,
     /// Only the literal reverse is banned (else any exchange with its effect).
     exact: bool,
+    /// The reverse's effect (`exchange_effect`): region `from` changes by
+    /// `delta`, `to` by `-delta`.
+    from: u8,
+    to: u8,
+    delta: [i8; NUM_KINDS],
 }
 
 impl Binding {
@@ -176,24 +178,26 @@ impl Binding {
         if self.exact {
             action == self.ban.reverse()
         } else {
-            breaks_ban(&self.ban, action)
+            self.same_effect(action)
         }
     }
-}
 
-/// Whether an exchange has exactly the change that `ban` forbids.
-#[inline]
-fn breaks_ban(ban: &Ban, action: &[i8]) -> bool {
-    let (a, b) = (action[0] as u8, action[action.len() - 2] as u8);
-    if !((a == ban.from && b == ban.to) || (a == ban.to && b == ban.from)) {
-        return false;
-    }
-    match exchange_effect(action) {
-        Some((from, to, delta)) => {
-            (from as u8 == ban.from && to as u8 == ban.to && delta == ban.delta)
-                || (from as u8 == ban.to && to as u8 == ban.from && delta == ban.delta.map(|x| -x))
+    /// Whether an exchange has exactly the change that the ban forbids.
+    #[inline]
+    fn same_effect(&self, action: &[i8]) -> bool {
+        let (a, b) = (action[0] as u8, action[action.len() - 2] as u8);
+        if !((a == self.from && b == self.to) || (a == self.to && b == self.from)) {
+            return false;
         }
-        None => false,
+        match exchange_effect(action) {
+            Some((from, to, delta)) => {
+                (from as u8 == self.from && to as u8 == self.to && delta == self.delta)
+                    || (from as u8 == self.to
+                        && to as u8 == self.from
+                        && delta == self.delta.map(|x| -x))
+            }
+            None => false,
+        }
     }
 }
 
@@ -204,10 +208,19 @@ fn breaks_ban(ban: &Ban, action: &[i8]) -> bool {
 fn active_ban(s: &State, card: u8) -> Option<Binding> {
     let exact = s.option(EXACT_REVERSAL);
     let ban = s.undo_ban?;
-    (ban.player != s.player
-        && (exact || ban.delta != [0; NUM_KINDS])
-        && (!s.rules().ban_binds_card || s.tops[ban.player as usize] == card as i8))
-        .then_some(Binding { ban, exact })
+    if ban.player == s.player
+        || (s.rules().ban_binds_card && s.tops[ban.player as usize] != card as i8)
+    {
+        return None;
+    }
+    let (from, to, delta) = exchange_effect(ban.reverse())?;
+    (exact || delta != [0; NUM_KINDS]).then_some(Binding {
+        ban,
+        exact,
+        from: from as u8,
+        to: to as u8,
+        delta,
+    })
 }
 
 /// Whether the player to move may not make this exchange with `card` (it undoes the last one).
@@ -809,14 +822,14 @@ mod tests {
         let first = garrison(&[DEVA as i8, S, W, EBORACUM as i8, S], Some((CALEDONIA, 0)));
         assert!(is_legal(&s, &first));
         play(&mut s, &first);
-        let ban = s.undo_ban.unwrap();
-        assert_eq!(
-            (ban.player, ban.from as usize, ban.to as usize),
-            (0, EBORACUM, DEVA)
-        );
-        assert_eq!(ban.delta, [0, -1, 0, 0]);
         let e = EBORACUM as i8;
         let d = DEVA as i8;
+        let ban = s.undo_ban.unwrap();
+        assert_eq!((ban.player, ban.reverse()), (0, &[e, W, W, d, W][..]));
+        assert_eq!(
+            exchange_effect(ban.reverse()),
+            Some((EBORACUM, DEVA, [0, -1, 0, 0]))
+        );
         let undos = [[e, S, W, d, S], [e, W, R, d, R], [e, W, W, d, W]];
         for undo in undos {
             assert!(!is_legal(&s, &garrison(&undo, Some((DEVA, 2)))), "{undo:?}");
@@ -852,8 +865,8 @@ mod tests {
         play(&mut s, &ambassador(&[c, S, l, R], Some((DEVA, 0))));
         let ban = s.undo_ban.unwrap();
         assert_eq!(
-            (ban.from as usize, ban.to as usize, ban.delta),
-            (CALEDONIA, LONDINIUM, [1, 0, -1, 0])
+            exchange_effect(ban.reverse()),
+            Some((CALEDONIA, LONDINIUM, [1, 0, -1, 0]))
         );
         assert!(!is_legal(&s, &ambassador(&[l, S, c, R], Some((DEVA, 0)))));
         assert!(!is_legal(&s, &ambassador(&[c, R, l, S], Some((DEVA, 0)))));
@@ -875,11 +888,11 @@ mod tests {
         assert_eq!(s.undo_ban, None);
         // Dev:SS>Eb:S moved one Scot from Deva to Eboracum: Eboracum may not give one back.
         let ban = ban_after(1, &[DEVA as i8, S, S, EBORACUM as i8, S], false).unwrap();
+        assert_eq!(ban.player, 1);
         assert_eq!(
-            (ban.player, ban.from as usize, ban.to as usize),
-            (1, EBORACUM, DEVA)
+            exchange_effect(ban.reverse()),
+            Some((EBORACUM, DEVA, [-1, 0, 0, 0]))
         );
-        assert_eq!(ban.delta, [-1, 0, 0, 0]);
     }
 
     #[test]

@@ -253,14 +253,9 @@ impl Key {
             | u64::from(s.mordred) << 7
             | last << 8;
         if let Some(ban) = s.undo_ban {
-            let mut packed =
-                1 | u64::from(ban.player) << 1 | u64::from(ban.from) << 2 | u64::from(ban.to) << 5;
-            for (k, &d) in ban.delta.iter().enumerate() {
-                packed |= ((d + 4) as u64) << (8 + 3 * k);
-            }
-            w[5] |= packed << 11;
-            // The literal reverse (the exact option bans it alone, whatever its
-            // effect) and whether the ban binds the Garrison or the Ambassador.
+            w[5] |= (1 | u64::from(ban.player) << 1) << 11;
+            // The reverse (which also fixes its effect, the ban judged by effect)
+            // and whether the ban binds the Garrison or the Ambassador.
             let r = ban.reverse;
             let top = s.tops[ban.player as usize] == crate::board::GARRISON as i8;
             w[5] |= (pack(&r.map(|x| x as u8), 3) | u64::from(ban.len == 5) << 15) << 37

@@ -75,22 +75,16 @@ impl Move {
 /// The no-immediate-undo rule: `player` made the last exchange, and while the
 /// ban stands no other player may make its reverse.
 ///
-/// `reverse[..len]` is the reverse exchange as an action (Python's
-/// `undo_ban[1]`): with the option `reversal = "effect"` spelled from its
-/// effect (`rules::spell_effect`), so that equal effects make equal bans; with
-/// "exact" the literal reverse, the only action then banned. `from`, `to` and
-/// `delta` are that reverse's effect (`rules::exchange_effect`): judged by
-/// effect, no exchange that changes region `from` by `delta` and `to` by
-/// `-delta` is allowed, however it is spelled.
-///
-/// Canonical form: for a 2-for-1 reverse, `from` is the region that gives two
-/// followers (`delta` sums to -1); for a 1-for-1, `from < to`.
+/// The same two fields as Python's `undo_ban` `(player, reverse)`:
+/// `reverse[..len]` is the reverse exchange as an action, with the option
+/// `reversal = "effect"` spelled from its effect (`rules::spell_effect`), so
+/// that equal effects make equal bans, and every exchange with that effect
+/// (`rules::exchange_effect`) is banned however it is spelled; with "exact" the
+/// literal reverse, the only action then banned. The effect is worked out from
+/// the reverse when a card's actions are listed, once per listing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ban {
     pub player: u8,
-    pub from: u8,
-    pub to: u8,
-    pub delta: [i8; NUM_KINDS],
     pub reverse: [i8; 5],
     pub len: u8,
 }

@@ -31,11 +31,11 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from . import engine
 from .bots import make_bot
 from .bots.budget import Budget
 from .edition import get_edition
 from .record import GameRecord
-from .setup import check_setup_arguments
 from .state import GameState
 from .workers import run_tasks
 
@@ -288,7 +288,7 @@ def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: st
     no network for the edition).
     """
     chosen = get_edition(edition)
-    check_setup_arguments(players, variant, 0, chosen)
+    engine.check_setup(players, variant, 0, chosen)
     if games < 1:
         raise ValueError("play at least one game")
     for name in names:

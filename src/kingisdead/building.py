@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import engine, rules
+from . import engine
 from .board import CARDS, NUM_CARDS, Card
 from .edition import FIRST, Edition
 from .moves import NONE, PASS, IllegalMoveError, Move, make_move
@@ -207,6 +207,4 @@ class MoveBuilder:
         if self._last_card:
             return [m.court for m in self._winning_moves()
                     if m.card == card and m.action == action and m.court is not None]
-        board = self.state.board[:]
-        rules._move_followers(board, self.state.stock[:], card, action)
-        return rules.court_options(board, self.state.open)
+        return engine.court_calls_after(self.state, card, action)

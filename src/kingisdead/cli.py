@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.text import Text
 
-from . import core, engine, position, render
+from . import engine, position, render
 from .board import NUM_REGIONS
 from .bots import BOTS, Bot, make_bot
 from .building import PASS_CHOICE, Choice, MoveBuilder
@@ -33,7 +33,6 @@ from .moves import PASS, IllegalMoveError, Move, NotationError
 from .record import GameRecord, RecordError
 from .rng import SplitMix64
 from .scoring import ENDINGS, Result
-from .setup import check_setup_arguments
 from .state import GameState
 
 app = typer.Typer(
@@ -63,7 +62,7 @@ def checked_edition(players: int, variant: Variant, edition: EditionName) -> Edi
     """The edition chosen; a variant it does not have (Mordred in the second) is a usage error (exit code 2)."""
     chosen = get_edition(edition.value)
     try:
-        check_setup_arguments(players, variant.value, 0, chosen)
+        engine.check_setup(players, variant.value, 0, chosen)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     return chosen
@@ -75,7 +74,7 @@ def checked_edition(players: int, variant: Variant, edition: EditionName) -> Edi
 def main() -> None:
     """The King Is Dead: play in the terminal, run bots, replay records, inspect positions."""
     try:
-        core.check_environment()
+        engine.check_environment()
     except ValueError as exc:
         fail(str(exc), 2)
 
@@ -391,7 +390,7 @@ class Tally:
             self.rulers[result.ruler] += 1
         self.moves += moves
 
-    def add_batch(self, batch: core.RandomOutcomes) -> None:
+    def add_batch(self, batch: engine.RandomOutcomes) -> None:
         """A batch of games played in the core, counted with ``bytes.count`` (no Python loop per game)."""
         for code, name in enumerate(ENDINGS):
             self.endings[name] += batch.endings.count(code)
@@ -402,7 +401,7 @@ class Tally:
                     self.wins[seat] += won
         for seat in range(len(self.rulers)):
             self.rulers[seat] += batch.rulers.count(seat)
-        self.no_ruler += batch.rulers.count(core.NO_RULER)
+        self.no_ruler += batch.rulers.count(engine.NO_RULER)
         self.moves += sum(batch.moves)
 
 
@@ -445,7 +444,7 @@ def simulate(
             first_game = GameState.new(players, variant.value, seed, edition=chosen)  # its setup carries the rules of all
             for first in range(0, games, BATCH):
                 count = min(BATCH, games - first)
-                tally.add_batch(core.random_outcomes(first_game, seed, first, count))
+                tally.add_batch(engine.random_outcomes(first_game, seed, first, count))
                 progress.advance(shown, count)
         else:
             for index in range(games):

@@ -9,9 +9,10 @@ Two engines implement the same rules:
 
 The test suite checks the two against each other on every position of seeded
 random games. The default is the core; ``KINGISDEAD_ENGINE=reference`` in the
-environment, or :func:`use_engine`, selects the reference explicitly. Checking
-a move (:meth:`GameState.apply`) always goes through the reference's
-``check_move``, whose errors name the rule that a move breaks.
+environment, or :func:`use_engine`, selects the reference explicitly. Only the
+engine's other modules import this one: everything else asks
+:mod:`kingisdead.engine`, which calls the functions here when the core is in
+use (and the reference's ``check_move`` for the words of a move the core refuses).
 
 A state crosses into the core as the :class:`~kingisdead.state.GameState`
 itself, which the core reads field by field by name, and comes back as a new
@@ -290,3 +291,52 @@ def greedy_moves(s: GameState) -> list[Move]:
 def perft(s: GameState, depth: int) -> tuple[int, int]:
     """(move sequences of ``depth`` plies, distinct positions they reach), counted in the core."""
     return tuple(require().perft(s, depth))  # type: ignore[return-value]
+
+
+# -- the compiled search and learning tools (no reference twin: core only) ------------
+
+def search(s: GameState, seconds: float | None, iterations: int | None, seed: int, knobs: tuple,
+           include: list[Move], threads: int) -> tuple[list[tuple], int, float]:
+    """The core's search of ``s`` (``kingisdead.bots.mcts.core_search`` gives the arguments' meaning):
+    ``(root moves as (move, visits, value, prior), iterations, seconds)``, each move as :func:`to_move`
+    takes it. RuntimeError when the core is not built."""
+    return require().search(s, seconds, iterations, seed, knobs, include, threads)
+
+
+def network(path: str) -> Any:
+    """The core's network read from a weight file (``_core.Network``; ValueError for a file that is
+    not one, OSError when unreadable, RuntimeError without the core)."""
+    return require().Network(path)
+
+
+def feature_count() -> int:
+    """How many features the core's networks read (``FEATURES``)."""
+    return int(require().FEATURES)
+
+
+def guided_search(s: GameState, seconds: float | None, iterations: int | None, seed: int, knobs: tuple,
+                  include: list[Move], threads: int, net: Any, weights: tuple) -> tuple[list[tuple], int, float]:
+    """The core's search guided by ``net`` (:func:`network`), answered as :func:`search`."""
+    return require().guided_search(s, seconds, iterations, seed, knobs, include, threads, net, weights)
+
+
+def solve(s: GameState, node_limit: int, seconds: float | None) -> tuple[int, tuple, int] | None:
+    """The core's exact solver: ``(value, move, nodes)``, or None past the limits (ValueError for a
+    finished game or one that is not a 2-player game)."""
+    return require().solve(s, node_limit, seconds)
+
+
+def vector_env(players: int, mordred: bool, seed: int, seeds: Any, same_step: bool, edition: Edition) -> Any:
+    """The core's batch of games stepped together (``_core.VecEnv``; see kingisdead.interfaces.vector)."""
+    return require().VecEnv(players, mordred, seed, seeds, same_step, edition)
+
+
+def selfplay_game(players: int, mordred: bool, setup_seed: int, play_seed: int, budget: int, explore: float,
+                  temperature: float, knobs: tuple) -> dict[str, Any]:
+    """One self-play game played in the core: its record as raw arrays (see kingisdead.learning.selfplay)."""
+    return require().selfplay_game(players, mordred, setup_seed, play_seed, budget, explore, temperature, knobs)
+
+
+def features_batch(states: list[GameState], seats: list[int]) -> bytes:
+    """The core's features of each state from its seat, as little-endian float32 bytes."""
+    return require().features_batch(states, seats)

@@ -1,14 +1,21 @@
-"""The rules as the engine in use plays them: the one place that picks the engine.
+"""The door to the rules: every rule question asks a function here, and only here is the engine picked.
 
 Two engines implement the same rules: the compiled core (:mod:`kingisdead.core`,
-Rust) and the pure-Python reference (:mod:`kingisdead.rules` and friends). Which
-one is in use is set once, by ``KINGISDEAD_ENGINE`` or :func:`kingisdead.core.use_engine`;
-everything that may run on either engine (the state's methods, the move builder,
-the bots, the command line) calls the functions here instead of asking
-:func:`kingisdead.core.active` itself. Each function gives the same answer on
-both engines (the test suite checks them against each other); the core is
-simply faster. A call that names its engine explicitly (the search's and the
-solver's ``engine=`` argument) resolves it with :func:`kingisdead.core.chosen`.
+the bridge to the Rust module ``kingisdead._core``) and the pure-Python
+reference (:mod:`kingisdead.rules`, :mod:`kingisdead.scoring`,
+:mod:`kingisdead.setup`). These five modules are the engine; everything else
+(the state's methods, the move builder, the bots, the web, the interfaces, the
+command line) imports this module and never those (a test walks every module's
+imports to keep it so). Which engine is in use is set once, by
+``KINGISDEAD_ENGINE`` or :func:`use_engine`. Each function gives the same answer
+on both engines (the test suite checks them against each other); the core is
+simply faster. A few questions only the reference answers (the rule an illegal
+move breaks, the result's sentences, the court calls on a board still being
+built, the reference's seeded random play); they are asked here too, so that a
+caller never needs to know which engine holds the answer. A call that names
+its engine explicitly (the search's and the solver's ``engine=`` argument)
+resolves it with :func:`chosen`; the compiled search and learning tools, which
+have no reference twin, are re-exported here from :mod:`kingisdead.core`.
 """
 
 from __future__ import annotations
@@ -17,7 +24,26 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from . import core, rules, scoring
-from .moves import Move
+from .core import (  # noqa: F401  (re-exported: the engine's selection, and the compiled tools without a reference twin)
+    NO_RULER,
+    RandomOutcomes,
+    check_environment,
+    feature_count,
+    features_batch,
+    guided_search,
+    network,
+    random_outcomes,
+    search,
+    selfplay_game,
+    solve,
+    to_move,
+    use_engine,
+    vector_env,
+)
+from .board import Card
+from .moves import PASS, IllegalMoveError, Move, make_move
+from .rules import UndoBan
+from .setup import SetupDraws, check_setup_arguments, setup_from_seed
 
 if TYPE_CHECKING:
     from .edition import Edition
@@ -35,11 +61,32 @@ def compiled() -> bool:
     return core.active()
 
 
+def require_compiled() -> None:
+    """Raise RuntimeError when the compiled core is not built (for tools that need it whatever the
+    engine in use: self-play, the vector environment)."""
+    core.require()
+
+
+def chosen(name: str | None) -> str:
+    """The engine a call runs on: ``name`` if given (ValueError for an unknown one, RuntimeError for
+    the core when it is not built), else the one in use."""
+    return core.chosen(name)
+
+
+def check_setup(players: int, variant: str, first_player: int, edition: Edition) -> None:
+    """Raise ValueError for a player count, variant or first player that ``edition`` lacks."""
+    check_setup_arguments(players, variant, first_player, edition)
+
+
+def setup_draws(players: int, variant: str, first_player: int, edition: Edition) -> SetupDraws:
+    """The setup as explicit random draws, one at a time (OpenSpiel's chance nodes): the draws
+    :func:`new_game` makes from a seed (ValueError as :func:`check_setup`)."""
+    return SetupDraws(players, variant, first_player, edition)
+
+
 def new_game(players: int, variant: str, seed: int, first_player: int, edition: Edition) -> GameState:
     """The game ``seed`` sets up in ``edition`` (ValueError for a player count, variant or
     first player the game lacks)."""
-    from .setup import check_setup_arguments, setup_from_seed
-
     if core.active():
         check_setup_arguments(players, variant, first_player, edition)
         return core.new_game(players, variant, seed, first_player, edition)
@@ -70,6 +117,19 @@ def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
     return core.card_actions(s, card) if core.active() else rules.card_actions(s, card)
 
 
+def check_move(s: GameState, move: Move) -> Move:
+    """``move`` in its canonical spelling when it is legal in ``s``; IllegalMoveError naming the rule
+    it breaks otherwise. The core judges; only a move it refuses is put to the reference, whose
+    errors name the rule (so the words are the same on both engines)."""
+    if (core.active() and isinstance(move, Move) and type(move.action) is tuple
+            and (move.court is None or type(move.court) is tuple) and core.is_legal(s, move)):
+        return PASS if move.card is None else make_move(Card(move.card), move.action, move.court)
+    checked = rules.check_move(s, move)
+    if core.active():  # the engines disagree: a bug, said as such rather than played
+        raise IllegalMoveError(f"the compiled core refuses {move!r}, which the reference allows")
+    return checked
+
+
 def is_legal(s: GameState, move: Move) -> bool:
     """Whether ``move`` is legal in ``s`` (False for anything that is not a move of this game)."""
     if core.active():
@@ -82,7 +142,8 @@ def is_legal(s: GameState, move: Move) -> bool:
 
 
 def play(s: GameState, move: Move) -> None:
-    """Play ``move``, known to be legal (see :func:`kingisdead.rules.check_move`), on ``s`` in place."""
+    """Play ``move``, known to be legal (see :func:`check_move`), on ``s`` in place (the core raises
+    ValueError for an illegal one; the reference does not check)."""
     if core.active():
         after = core.play(s, move)
         for field in type(s).__slots__:
@@ -105,6 +166,57 @@ def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
     while final.result is None:
         moves.append(rules.play_random(final, rng))
     return moves, final
+
+
+def play_unchecked(s: GameState, move: Move) -> None:
+    """Play ``move`` on ``s`` in place without any check, as the reference does: for the preview of a
+    move still being built (an action whose court call is not chosen yet), which the core, playing
+    only whole legal moves, refuses. The state is for showing, never for going on with."""
+    rules.play(s, move)
+
+
+def play_random(s: GameState, rng: Random) -> Move:
+    """Play, on ``s`` in place, the random legal move the reference's sampler draws from ``rng``; the
+    move. The same draws on both engines (the Python search's rollouts replay by their seed; the
+    core's own sampler, :func:`sample_move`, draws differently)."""
+    return rules.play_random(s, rng)
+
+
+def play_card(s: GameState, card: int, action: tuple[int, ...]) -> None:
+    """Play ``card`` with ``action`` (legal) from the mover's hand on ``s`` in place, without the court
+    call and without passing the turn: the state a court call is then chosen in."""
+    rules._play_card(s, s.player, card, action)
+
+
+def court_calls(s: GameState) -> list[tuple[int, int]]:
+    """The court calls open on ``s``'s board: ``(region, faction)`` in the rules' order."""
+    return rules.court_options(s.board, s.open)
+
+
+def court_calls_after(s: GameState, card: int, action: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The court calls open once ``card``'s (legal, canonical) ``action`` has moved its followers,
+    before the last-card rule (see :func:`legal_moves` for what that leaves)."""
+    board = s.board[:]
+    rules._move_followers(board, s.stock[:], card, action)
+    return rules.court_options(board, s.open)
+
+
+def faction_targets(s: GameState, faction: int) -> tuple[int, ...]:
+    """The unresolved regions ``faction``'s followers may be placed in now (by the Settlements cards)."""
+    return rules.faction_targets(s, faction)
+
+
+def undo_ban(edition: Edition, player: int, reverse: tuple[int, ...]) -> UndoBan | None:
+    """The undo ban :attr:`GameState.undo_ban` keeps when the others may not make the exchange
+    ``reverse`` (an action tuple) that undoes ``player``'s last one: judged by effect, the one
+    spelling of its effect, or None for an exchange that changes nothing (a swap within one
+    faction); under ``reversal="exact"`` the literal ``reverse``. Both engines keep this form."""
+    if edition.reversal == "exact":
+        return (player, tuple(reverse))
+    effect = rules.exchange_effect(tuple(reverse))
+    if rules.changes_nothing(effect):
+        return None
+    return (player, rules.spell_effect(effect))  # type: ignore[arg-type]
 
 
 def last_card_applies(s: GameState) -> bool:
@@ -143,5 +255,6 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
 
 
 def score(s: GameState, ending: str) -> Result:
-    """The result of ``s``, ended by ``ending``, with the engine's own scoring steps."""
+    """The result of ``s`` ended by ``ending`` (``"coronation"``, ``"invasion"`` or ``"mordred"``),
+    with the engine's own scoring steps (:class:`kingisdead.scoring.Step`)."""
     return core.score(s, ending) if core.active() else scoring.score(s, ending)

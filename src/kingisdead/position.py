@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import engine
 from .board import (
     CARD_COPIES,
     FOLLOWERS_PER_FACTION,
@@ -26,8 +27,6 @@ from .board import (
 )
 from .moves import NotationError, format_move, make_move, parse_move
 from .edition import Edition, read_edition
-from .rules import changes_nothing, exchange_effect, spell_effect
-from .scoring import score
 from .state import VARIANTS, GameState
 
 FORMAT = "kingisdead-position"
@@ -226,14 +225,10 @@ def from_dict(data: Any) -> GameState:
         if len(move.action) == 5 and not borders(a, b):
             raise PositionError(f"undo_ban.exchange: a 2-for-1 exchange is between bordering regions; "
                                 f"{REGION_NAMES[a]} and {REGION_NAMES[b]} do not border each other")
-        effect = exchange_effect(move.action)
-        if e.reversal == "exact":
-            s.undo_ban = (ban["player"], move.action)
-        elif effect is None or changes_nothing(effect):
+        s.undo_ban = engine.undo_ban(e, ban["player"], move.action)
+        if s.undo_ban is None:
             raise PositionError("undo_ban.exchange changes no region's make-up (a swap within one faction); "
                                 "such an exchange sets no ban")
-        else:
-            s.undo_ban = (ban["player"], spell_effect(effect))
     s._result = None
     _validate(s)
     return s
@@ -303,8 +298,8 @@ def _validate(s: GameState) -> None:
         if s.last_play[s.undo_ban[0]] != s.plays:
             raise PositionError(f"undo_ban: player {s.undo_ban[0] + 1} was not the last to play a card")
     if s.saxons >= invasion:
-        s._result = score(s, "invasion")
+        s._result = engine.score(s, "invasion")
     elif ended_at:
-        s._result = score(s, "mordred")
+        s._result = engine.score(s, "mordred")
     elif s.resolved == NUM_REGIONS:
-        s._result = score(s, "coronation")
+        s._result = engine.score(s, "coronation")

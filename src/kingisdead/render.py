@@ -20,7 +20,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from . import rules
+from . import engine
 from .board import (
     FACTION_CARD,
     MORDRED_FLAGS,
@@ -378,7 +378,7 @@ def _step_names(card: int, length: int, edition: Edition = FIRST) -> list[str]:
 
 def _action_length(builder: MoveBuilder) -> int:
     """How many of the steps after the card belong to the card's action (the rest call to court)."""
-    options = rules.card_actions(builder.state, builder.steps[0].value)
+    options = engine.card_actions(builder.state, builder.steps[0].value)
     return len(options[0]) if options else 0
 
 
@@ -404,7 +404,7 @@ def board_for_choices(builder: MoveBuilder) -> list[int]:
         return state.board
     action = tuple(NONE if c.kind == "none" else c.value for c in builder.steps[1:1 + length])
     after = state.copy()
-    rules.play(after, make_move(Card(builder.steps[0].value), action))
+    engine.play_unchecked(after, make_move(Card(builder.steps[0].value), action))
     return after.board
 
 

@@ -1,14 +1,14 @@
 """The game state: everything needed to continue a game, in flat integer lists.
 
 A state is small and cheap to copy (a handful of list copies), so that bots can
-copy millions of them; the rules themselves live in :mod:`kingisdead.rules`.
+copy millions of them; every rule question it is asked goes to :mod:`kingisdead.engine`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import engine, rules
+from . import engine
 from .edition import Edition, get_edition
 from .board import (
     NUM_CARDS,
@@ -22,7 +22,7 @@ from .setup import VARIANTS  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from .building import MoveBuilder
-    from .rules import UndoBan
+    from .engine import UndoBan
     from .scoring import Result
 
 
@@ -48,7 +48,8 @@ class GameState:
     - ``last_play[player]``: number of the player's latest card play (0: none yet)
     - ``undo_ban``: ``(player, reverse)``: the others may not now make the exchange
       ``reverse`` (an action tuple), which undoes ``player``'s last exchange; judged by
-      effect or literally as the edition says (see ``rules.UndoBan``), or None
+      effect or literally as the edition says (see :func:`kingisdead.engine.undo_ban`), or None;
+      the compiled core keeps the same two fields
     """
 
     __slots__ = (
@@ -146,7 +147,7 @@ class GameState:
         """Every legal move, pass first, each exactly once (can be ~19,000).
 
         Listed by the compiled core when it is the engine in use (the same
-        list, in the same order, as the reference :func:`rules.legal_moves`).
+        list, in the same order, as the reference's).
         """
         return engine.legal_moves(self)
 
@@ -160,18 +161,18 @@ class GameState:
         return engine.is_legal(self, move)
 
     def check(self, move: Move) -> None:
-        """Raise :class:`IllegalMoveError` naming the broken rule, or return."""
-        rules.check_move(self, move)
+        """Raise :class:`IllegalMoveError` naming the broken rule, or return (:func:`engine.check_move`)."""
+        engine.check_move(self, move)
 
     def apply(self, move: Move | str) -> GameState:
         """Play a move (a Move or its notation) in place, in the engine in use.
 
-        Raises :class:`IllegalMoveError` naming the broken rule (the reference's
-        :func:`rules.check_move` judges every move first) and changes nothing.
+        Raises :class:`IllegalMoveError` naming the broken rule (:func:`engine.check_move`
+        judges every move first) and changes nothing.
         """
         if isinstance(move, str):
             move = parse_move(move, self.edition)
-        engine.play(self, rules.check_move(self, move))  # the reference names the rule a move breaks
+        engine.play(self, engine.check_move(self, move))
         return self
 
     def after(self, move: Move | str) -> GameState:

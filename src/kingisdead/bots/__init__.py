@@ -19,7 +19,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Protocol
 
-from .. import core, engine
+from .. import engine
 from ..edition import Edition, get_edition
 from ..moves import Move
 from ..state import GameState
@@ -42,7 +42,7 @@ def random_move(state: GameState, rng: Random) -> Move:
 
 
 class RandomBot:
-    """The fast sampler: a random legal move without listing them all (see rules.play_random)."""
+    """The fast sampler: a random legal move without listing them all (see :func:`kingisdead.engine.sample_move`)."""
 
     name = "random"
 
@@ -141,7 +141,7 @@ class SearchBot:
 
     def proven_move(self, state: GameState) -> Move | None:
         """The solver's move when it proves a win or a shared win within half the budget."""
-        cards, nodes = self.solver_limits[core.chosen(self.engine)]
+        cards, nodes = self.solver_limits[engine.chosen(self.engine)]
         if not solvable(state, cards):
             return None
         seconds = self.budget.seconds / 2 if self.budget.seconds is not None else None

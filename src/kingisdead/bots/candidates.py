@@ -12,7 +12,7 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING
 
-from .. import rules
+from .. import engine
 from ..board import CARDS
 from ..evaluation import evaluate
 from ..moves import PASS, Move
@@ -26,7 +26,7 @@ def court_preferences(s: GameState) -> list[tuple[int, int]]:
     p = s.player
     board, courts = s.board, s.courts
     scored = []
-    for region, faction in rules.court_options(board, s.open):
+    for region, faction in engine.court_calls(s):
         board[region * 4 + faction] -= 1
         courts[p * 3 + faction] += 1
         scored.append((evaluate(s)[p], region, faction))
@@ -43,7 +43,7 @@ def _best_court(after: GameState, mover: int, preferences: list[tuple[int, int]]
         if board[region * 4 + faction]:
             return region, faction
     # The action emptied every preferred spot: judge what is left directly.
-    options = rules.court_options(board, after.open)
+    options = engine.court_calls(after)
     best, best_value = None, -2.0
     for region, faction in options:
         trial = after.copy()
@@ -60,7 +60,7 @@ def finish_move(s: GameState, card: int, action: tuple[int, ...],
     """Play ``card`` with ``action`` on a copy and add the preferred court call; the move and the state after it."""
     p = s.player
     after = s.copy()
-    rules._play_card(after, p, card, action)
+    engine.play_card(after, card, action)
     court = _best_court(after, p, preferences)
     if court is not None:
         after.board[court[0] * 4 + court[1]] -= 1
@@ -76,18 +76,18 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
     last card in play, the few legal moves are listed exactly instead.
     """
     p = s.player
-    if rules.last_card_applies(s):
-        moves = rules.legal_moves(s)
+    if engine.last_card_applies(s):
+        moves = engine.legal_moves(s)
     else:
         moves = None
     scored: list[tuple[float, Move]] = []
     after = s.copy()
-    rules.play(after, PASS)
+    engine.play(after, PASS)
     scored.append((evaluate(after)[p], PASS))
     if moves is not None:
         for move in moves[1:]:
             after = s.copy()
-            rules.play(after, move)
+            engine.play(after, move)
             scored.append((evaluate(after)[p], move))
     else:
         preferences = court_preferences(s)
@@ -95,7 +95,7 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
         for card in range(7):
             if not hand[card]:
                 continue
-            actions = rules.card_actions(s, card)
+            actions = engine.card_actions(s, card)
             if len(actions) > per_card:
                 actions = rng.sample(actions, per_card)
             for action in actions:

@@ -18,7 +18,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from .. import core
+from .. import engine
 from ..edition import Edition
 from ..moves import Move
 from ..state import GameState
@@ -88,8 +88,8 @@ def load_network(path: str | Path | None = None) -> Any:
     features), OSError if it cannot be read, RuntimeError without the compiled core.
     """
     path = path or default_network()
-    net = core.require().Network(str(path))
-    features = core.require().FEATURES
+    net = engine.network(str(path))
+    features = engine.feature_count()
     if net.inputs != features:
         raise ValueError(f"{path}: the network reads {net.inputs} features, the core makes {features}")
     return net
@@ -98,7 +98,7 @@ def load_network(path: str | Path | None = None) -> Any:
 def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchConfig | None = None,
                   network: Any = None, guidance: Guidance = DEFAULT_GUIDANCE, threads: int = 1,
                   include: tuple[Move, ...] = ()) -> SearchResult:
-    """The core's search of ``state`` guided by ``network`` (a loaded ``_core.Network``; the shipped one by default).
+    """The core's search of ``state`` guided by ``network`` (a loaded :func:`kingisdead.engine.network`; the shipped one by default).
 
     ``threads`` searches run root-parallel with the GIL released, visits
     pooled. One seed drawn from ``rng`` decides every draw, so an iteration
@@ -116,10 +116,10 @@ def guided_search(state: GameState, budget: Budget, rng: Random, config: SearchC
              config.root_per_card, config.rollout_moves, config.prior_weight)
     net = network if network is not None else load_network()
     weights = (guidance.value_weight, guidance.policy_weight, guidance.step_weight, guidance.draw_weight)
-    moves, iterations, seconds = core.require().guided_search(
+    moves, iterations, seconds = engine.guided_search(
         state, budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
         list(include), threads, net, weights)
-    stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
+    stats = [MoveStats(engine.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
     return SearchResult(stats[0].move, stats, iterations, seconds)
 
 

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING
 
-from .. import core, rules
+from .. import engine
+from ..engine import chosen, to_move
+from ..engine import search as _core_search
 from ..evaluation import evaluate
 from ..moves import PASS, Move
 from .budget import Budget
@@ -128,7 +130,7 @@ class MCTS:
         for move in include:  # moves the caller wants judged (e.g. the one played in a record)
             if move not in known:
                 after = s.copy()
-                rules.play(after, move)
+                engine.play(after, move)
                 scored.append((evaluate(after)[s.player], move))
                 known.add(move)
         if include:
@@ -190,7 +192,7 @@ class MCTS:
         value, move = node.candidates[node.next]
         node.next += 1
         after = node.state.copy()
-        rules.play(after, move)
+        engine.play(after, move)
         child = Node(after, move, (value + 1.0) * 0.5)
         node.children.append(child)
         return child
@@ -215,7 +217,7 @@ class MCTS:
         if moves and state._result is None:
             state = state.copy()
             for _ in range(moves):
-                rules.play_random(state, self.rng)
+                engine.play_random(state, self.rng)
                 if state._result is not None:
                     break
         return rewards(state)
@@ -242,7 +244,7 @@ def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig |
     for move in include:
         state.check(move)  # IllegalMoveError naming the rule: only legal moves can be judged
     config = config or SearchConfig()
-    if core.chosen(engine) == "core" and clock is time.perf_counter:
+    if chosen(engine) == "core" and clock is time.perf_counter:
         return core_search(state, budget, rng, config, include, threads)
     start = clock()
     return MCTS(state, rng, config, include).run(budget, clock, start)
@@ -253,10 +255,10 @@ def core_search(state: GameState, budget: Budget, rng: Random, config: SearchCon
     """The same search in the compiled core (kingisdead._core)."""
     knobs = (config.exploration, config.widening, config.root_widening, config.per_card,
              config.root_per_card, config.rollout_moves, config.prior_weight)
-    moves, iterations, seconds = core.require().search(
+    moves, iterations, seconds = _core_search(
         state, budget.seconds, budget.iterations, rng.getrandbits(64), knobs,
         list(include), threads)
-    stats = [MoveStats(core.to_move(m), visits, value, prior) for m, visits, value, prior in moves]
+    stats = [MoveStats(to_move(m), visits, value, prior) for m, visits, value, prior in moves]
     return SearchResult(stats[0].move, stats, iterations, seconds)
 
 

@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .. import core, rules
+from .. import engine
+from ..engine import chosen, to_move
+from ..engine import solve as _core_solve
 from ..evaluation import evaluate
 from ..moves import PASS, Move
 
@@ -94,13 +96,13 @@ class Solver:
         me = s.player
         if not any(s.hands[me * 7:me * 7 + 7]):
             after = s.copy()
-            rules.play(after, PASS)
+            engine.play(after, PASS)
             return [(PASS, after)]
         scored = []
         seen = set()
-        for move in rules.legal_moves(s):
+        for move in engine.legal_moves(s):
             after = s.copy()
-            rules.play(after, move)
+            engine.play(after, move)
             key = after.key()
             if key in seen:  # another move already leads to this very position
                 continue
@@ -151,10 +153,10 @@ def solve(s: GameState, node_limit: int = 200_000, seconds: float | None = None,
     with the GIL released; :class:`Solver` is the reference (``engine="reference"``
     asks for it). Raises ValueError for a game that is over or not a 2-player game.
     """
-    if core.chosen(engine) == "core":
-        solution = core.require().solve(s, node_limit, seconds)
+    if chosen(engine) == "core":
+        solution = _core_solve(s, node_limit, seconds)
         if solution is None:
             return None
         value, move, nodes = solution
-        return Solution(value, core.to_move(move), nodes)
+        return Solution(value, to_move(move), nodes)
     return Solver(node_limit, seconds).solve(s)

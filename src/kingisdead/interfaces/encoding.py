@@ -32,7 +32,7 @@ from ..board import NUM_CARDS, NUM_KINDS, NUM_REGIONS
 from ..building import PASS_CHOICE, Choice, MoveBuilder, move_steps
 from ..edition import FIRST, Edition
 from ..moves import Move
-from ..rules import last_card_applies
+from ..engine import last_card_applies
 from ..state import GameState, _play_ranking
 
 PASS_ACTION = 0

@@ -15,10 +15,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .. import engine
 from ..bots import Bot, make_bot
 from ..edition import Edition, get_edition
 from ..moves import IllegalMoveError
-from ..setup import check_setup_arguments
 from ..state import GameState
 from .encoding import NUM_ACTIONS
 from .pettingzoo_env import SEED_BOUND, observation_space, render_text
@@ -43,7 +43,7 @@ class KingIsDeadGym(gymnasium.Env):
                  seat: int | str = 0, render_mode: str | None = None,
                  illegal_reward: float | None = None, edition: str | Edition = "first") -> None:
         self.edition = get_edition(edition)
-        check_setup_arguments(players, variant, 0, self.edition)
+        engine.check_setup(players, variant, 0, self.edition)
         if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ValueError(f"seat must be 'random' or a seat from 0 to {players - 1}, got {seat!r}")
         if isinstance(opponent, str):

@@ -20,10 +20,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
+from .. import engine
 from ..board import NUM_KINDS, NUM_REGIONS
 from ..edition import EDITIONS, get_edition
 from ..rng import SplitMix64
-from ..setup import FOLLOWER, VARIANTS, SetupDraws
+from ..setup import FOLLOWER, VARIANTS
 from .encoding import FIELDS, NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_name
 from .stepping import SteppedGame, max_steps
 
@@ -94,7 +95,7 @@ class KingIsDeadState(pyspiel.State):
 
     def __init__(self, game: KingIsDeadGame) -> None:
         super().__init__(game)
-        self.setup = SetupDraws(game.players, game.variant, 0, game.edition)
+        self.setup = engine.setup_draws(game.players, game.variant, 0, game.edition)
         self.stepped: SteppedGame | None = None
 
     def current_player(self) -> int:
@@ -215,7 +216,7 @@ def state_text(game: SteppedGame) -> str:
     return "\n".join(lines)
 
 
-def setup_text(setup: SetupDraws) -> str:
+def setup_text(setup: engine.SetupDraws) -> str:
     return " ".join(str(o) for o in setup.outcomes) or "none yet"
 
 

@@ -21,9 +21,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from rich.console import Console
 
+from .. import engine
 from ..edition import Edition, get_edition
 from ..render import TableView
-from ..setup import check_setup_arguments
 from ..state import GameState
 from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_name
 from .stepping import SteppedGame
@@ -67,7 +67,7 @@ class KingIsDeadAEC(AECEnv):
                  edition: str | Edition = "first") -> None:
         super().__init__()
         self.edition = get_edition(edition)
-        check_setup_arguments(players, variant, 0, self.edition)  # the engine's own messages
+        engine.check_setup(players, variant, 0, self.edition)  # the engine's own messages
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.players = players

@@ -36,10 +36,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import core
+from .. import engine
 from ..edition import Edition, get_edition
 from ..moves import IllegalMoveError
-from ..setup import check_setup_arguments
 from ..state import GameState
 from .encoding import NUM_ACTIONS, OBSERVATION_SIZE
 from .pettingzoo_env import SEED_BOUND, observation_space, render_text
@@ -69,7 +68,7 @@ class KingIsDeadVectorEnv(VectorEnv):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.edition = get_edition(edition)
-        check_setup_arguments(players, variant, 0, self.edition)
+        engine.check_setup(players, variant, 0, self.edition)
         mordred = variant == "mordred"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
@@ -88,8 +87,8 @@ class KingIsDeadVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._same_step = mode is AutoresetMode.SAME_STEP
-        self._core = core.require().VecEnv(players, mordred, 0, np.zeros(num_envs, dtype=np.uint64),
-                                           self._same_step, self.edition)
+        self._core = engine.vector_env(players, mordred, 0, np.zeros(num_envs, dtype=np.uint64),
+                                       self._same_step, self.edition)
         self._generators: list[np.random.Generator] | None = None
         self._observations = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..board import CARD_COPIES, HAND_SIZE, NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, SAXON_INVASION
 from ..evaluation import PROJECTED_WEIGHT, _leader, evaluate
-from ..rules import last_card_applies
+from ..engine import last_card_applies
 
 if TYPE_CHECKING:
     import numpy as np
@@ -177,11 +177,11 @@ def features_array(states: Sequence[GameState], seats: Sequence[int]) -> np.ndar
     """The core's features of many states, each from its own seat: float32, shape (len(states), FEATURES)."""
     import numpy as np
 
-    from .. import core
+    from .. import engine
 
     if len(states) != len(seats):
         raise ValueError("features_array: one seat per state is needed")
-    raw = core.require().features_batch(list(states), list(seats))
+    raw = engine.features_batch(list(states), list(seats))
     return np.frombuffer(raw, dtype="<f4").reshape(len(states), FEATURES).copy()
 
 

@@ -38,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         f"kingisdead.learning.selfplay needs NumPy ({exc.name} is missing): pip install kingisdead[learn]"
     ) from exc
 
-from .. import core
+from .. import engine
 from ..bots.mcts import SearchConfig
 from ..interfaces.encoding import MAX_SEATS, MAX_STEPS, NUM_ACTIONS
 from ..workers import run_tasks
@@ -100,8 +100,8 @@ def play_game(settings: SelfPlaySettings, seed: int, game: int) -> dict[str, Any
     c = settings.search
     knobs = (c.exploration, c.widening, c.root_widening, c.per_card, c.root_per_card, c.rollout_moves,
              c.prior_weight)
-    raw = core.require().selfplay_game(players, variant == "mordred", setup_seed, play_seed, settings.budget,
-                                       settings.explore, settings.temperature, knobs)
+    raw = engine.selfplay_game(players, variant == "mordred", setup_seed, play_seed, settings.budget,
+                               settings.explore, settings.temperature, knobs)
 
     def arr(name: str, dtype: str, width: int = 0) -> np.ndarray:
         a = np.frombuffer(raw[name], dtype=dtype)
@@ -291,7 +291,7 @@ def generate(out: str | Path, games: int, seed: int, settings: SelfPlaySettings 
     settings = settings or SelfPlaySettings()
     if games < 1:
         raise ValueError("games must be at least 1")
-    core.require()
+    engine.require_compiled()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     work = tasks(settings, games, seed, out)

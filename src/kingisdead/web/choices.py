@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import rules
+from .. import engine
 from ..building import choice_table, step_kinds
 from ..moves import NONE
 from ..state import GameState
@@ -60,7 +60,7 @@ def choices_view(state: GameState) -> dict[str, Any]:
     return {
         "cards": cards,
         "courts": list(masks),
-        "notes": [_(last_card)] if rules.last_card_applies(state) else [],
+        "notes": [_(last_card)] if engine.last_card_applies(state) else [],
         "texts": {name: _(text) for name, text in (STEP_TEXTS | move_texts(state.edition)).items()
                   if name != "last_card"},
         "codes": {"cards": list(state.edition.card_words), "regions": list(state.edition.region_codes),

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import rules
+from .. import engine
 from ..analysis import Line, StruggleOutcome
-from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card
+from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card, Faction
 from ..moves import NONE, PASS, Move
 from ..scoring import Result, Step, faction_ranking
 from ..state import GameState
 from .i18n import Text, _, and_list, join, ngettext
 from .texts import EDITION_TEXTS, EditionTexts
-from ..rules import LOYALISTS
+
+LOYALISTS = int(Faction.LOYALISTS)
 
 
 def regions_text(n: int) -> Text:
@@ -402,7 +403,7 @@ def card_effect(state: GameState, card: int) -> dict[str, Any]:
     there; empty for cards that place followers from the stock). A card with
     no action here says so (it can still call a follower to court).
     """
-    actions = rules.card_actions(state, card)
+    actions = engine.card_actions(state, card)
     factions = _names(state).factions
     title = _names(state).cards[card]
     followers: dict[int, set[int]] = {}

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from .. import rules
+from .. import engine
 from ..moves import Move, format_move
 from ..record import GameRecord
 from ..state import GameState
@@ -63,7 +63,7 @@ class Snapshot:
     def after(self, move: Move) -> Snapshot:
         before = self.state
         state = before.copy()
-        rules.play(state, move)
+        engine.play(state, move)
         text = format_move(move, before.edition)
         entry = {
             "number": len(self.moves) + 1, "seat": before.player, "notation": text,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import rules
+from .. import engine
 from ..board import (
     CARDS,
     FACTION_NAMES,
@@ -135,7 +135,7 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
         "courts": [list(state.court(p)) for p in range(n)],
         "tops": state.tops[:],
         "cards_left": [state.cards_left(p) for p in range(n)],
-        "last_card_rule": rules.last_card_applies(state),
+        "last_card_rule": engine.last_card_applies(state),
         "result": None if state.result is None else state.result.to_dict(),
         "explanation": explain_result(state),
         "hand": hand_of(state, seat) if seat is not None else None,
@@ -364,7 +364,7 @@ def partial_notes(state: GameState, card: int, length: int) -> list[str]:
         if not state.stock[f]:
             notes.append(_("Partial action: the stock has no {faction} follower left, so none is placed.",
                            faction=name))
-        elif not rules.faction_targets(state, f):
+        elif not engine.faction_targets(state, f):
             notes.append(_("Partial action: no unresolved region borders a region the {faction} control, "
                            "so no follower is placed.", faction=name))
         elif length == 1:
@@ -392,14 +392,14 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     """The prompt for the next step and notes on partial actions and the last-card rule."""
     texts = STEP_TEXTS
     notes: list[str] = []
-    if rules.last_card_applies(state):
+    if engine.last_card_applies(state):
         notes.append(_said(texts, "last_card"))
     if not steps:
         return {"prompt": _said(texts, "play"), "notes": notes}
     if steps[0].kind == "pass":
         return {"prompt": _said(texts, "confirm_pass"), "notes": notes}
     card = steps[0].value
-    length = len(rules.card_actions(state, card)[0])
+    length = len(engine.card_actions(state, card)[0])
     notes += partial_notes(state, card, length)
     chosen = steps[1:1 + length]
     called = steps[1 + length:]
@@ -425,11 +425,11 @@ def preview(state: GameState, steps: list[Choice]) -> GameState | None:
     if not steps or steps[0].kind != "card":
         return None
     card = steps[0].value
-    length = len(rules.card_actions(state, card)[0])
+    length = len(engine.card_actions(state, card)[0])
     values = [c.value if c.kind != "none" else NONE for c in steps[1:]]
     if len(values) < length:
         return None
     court = (values[length], values[length + 1]) if len(values) >= length + 2 else None
     after = state.copy()
-    rules.play(after, make_move(CARDS[card], tuple(values[:length]), court))
+    engine.play_unchecked(after, make_move(CARDS[card], tuple(values[:length]), court))
     return after

@@ -62,7 +62,6 @@ def upgrade() -> None:
 
 def _to_move(game: sa.RowMapping, notations: list[str]) -> int | None:
     """The seat to move after replaying the game's moves; None once it is over (or if a move fails)."""
-    from kingisdead import rules
     from kingisdead.moves import IllegalMoveError, NotationError, parse_move
     from kingisdead.state import GameState
 
@@ -70,8 +69,7 @@ def _to_move(game: sa.RowMapping, notations: list[str]) -> int | None:
     for number, text in enumerate(notations, start=1):
         try:
             move = parse_move(text)
-            state.check(move)
-            rules.play(state, move)
+            state.apply(move)
         except (IllegalMoveError, NotationError) as exc:
             log.warning("game %s: stored move %d (%r) fails to replay (%s); to_move left empty",
                         game["id"], number, text, exc)
