@@ -238,3 +238,42 @@ def test_games_and_ratings_of_the_release_before_editions_are_first_edition(data
         ids = connection.execute(sa.text("SELECT id FROM ratings ORDER BY id")).scalars().all()
     engine.dispose()
     assert ids[0] == 7 and ids[1] > 7  # new ids start past the copied ones
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_second_edition_games_stored_before_its_new_defaults_keep_the_rules_they_were_played_under(
+        database, request, tmp_path: Path) -> None:
+    """The second edition's defaults changed (tie_faction "second", last_card "free"): a game stored before
+    (here: made at head, then its database taken back to 0007 and upgraded again) keeps tie_faction "strict"
+    and last_card "must_win", while the first edition's games and new games keep the defaults."""
+    from alembic import command
+    from alembic.config import Config
+
+    url = request.getfixturevalue("postgres_url") if database == "postgresql" else f"sqlite:///{tmp_path / 'o.sqlite3'}"
+    service = GameService(url)
+    humans = [{"kind": "human"}] * 3
+    second, _ = service.create(3, "standard", humans, seed=4, edition="second")
+    first, _ = service.create(3, "standard", humans, seed=4)
+    rng = Random(4)
+    for _move in range(6):
+        state = second.snapshot.state.copy()
+        service.play(second.id, state.player, format_move(rules.play_random(state, rng), state.edition))
+    moves = list(second.snapshot.moves)
+    service.close()
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0007_notify_trust")
+    engine.dispose()
+    service = GameService(url)  # upgrades to head
+    try:
+        old, kept = service.get(second.id), service.get(first.id)
+        assert old.snapshot.state.edition.options() == {"tie_faction": "strict", "last_card": "must_win"}
+        assert list(old.snapshot.moves) == moves and old.start().edition == old.snapshot.state.edition
+        assert kept.snapshot.state.edition.options() == {}
+        new, _ = service.create(3, "standard", humans, seed=4, edition="second")
+        assert new.snapshot.state.edition.options() == {} and new.snapshot.state.edition.last_card == "free"
+    finally:
+        service.close()

@@ -84,6 +84,8 @@ class GameRow(Base):
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game's id, once made
     edition: Mapped[str] = mapped_column(String(16), default="first", server_default="first")  # editions.EDITIONS
+    # the edition's options as JSON ({} the defaults): a game keeps the rules it was played under when a default changes
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default=text("'{}'"))
 
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", cascade="all, delete-orphan")
 

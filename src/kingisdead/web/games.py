@@ -11,7 +11,6 @@ the engine, every change through the database.
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
@@ -175,7 +174,9 @@ class GameStore:
             seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public), bool(s.away), bool(s.left))
                    for s in seats],
             token_hashes=[s.token_hash for s in seats], owners=[s.user_id for s in seats],
-            snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player, row.edition)),
+            options=dict(row.options or {}),
+            snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player,
+                                            EDITIONS[row.edition].with_options(**(row.options or {})))),
             rated=bool(row.rated), time_limit=row.time_limit, stand_in=row.stand_in or DEFAULT_STAND_IN,
             deadline=as_utc(row.deadline), rematch_of=row.rematch_of, rematch=row.rematch,
         )

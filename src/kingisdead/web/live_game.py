@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from .. import engine
+from ..edition import EDITIONS
 from ..moves import Move, format_move
 from ..record import GameRecord
 from ..state import GameState
@@ -96,6 +97,7 @@ class LiveGame:
     token_hashes: list[str | None]
     snapshot: Snapshot
     edition: str = "first"  # a name of kingisdead.edition.EDITIONS
+    options: dict[str, Any] = field(default_factory=dict)  # the edition's options the game is played with
     rated: bool = False
     time_limit: int | None = None  # seconds per move
     stand_in: str = DEFAULT_STAND_IN
@@ -107,7 +109,8 @@ class LiveGame:
     owners: list[int | None] = field(default_factory=list)  # per seat: the account holding it (users.id)
 
     def start(self) -> GameState:
-        return GameState.new(self.players, self.variant, self.seed, self.first_player, self.edition)
+        return GameState.new(self.players, self.variant, self.seed, self.first_player,
+                             EDITIONS[self.edition].with_options(**self.options))
 
     @property
     def status(self) -> str:
