@@ -32,18 +32,11 @@ BEHIND_THE_DOOR: dict[str, frozenset[str]] = {
     "kingisdead._core": frozenset(),
     "kingisdead.core": frozenset(),
     "kingisdead.rules": frozenset(),
-    # Data, not rules: the result a game ends with and the names of the setups.
-    "kingisdead.scoring": frozenset({"Result", "ENDINGS"}),
+    # Data, not rules: the result a game ends with (and its steps) and the names of the setups.
+    "kingisdead.scoring": frozenset({"Result", "Step", "STEP_KINDS", "ENDINGS"}),
     "kingisdead.setup": frozenset({"VARIANTS", "FOLLOWER", "SWAP"}),
 }
 """Each engine module, and the names that other modules may still import from it."""
-
-PENDING: dict[str, frozenset[str]] = {
-    # explain_result retraces the scoring's tie-breaks by itself; issue 29's second item (scoring
-    # returns its steps as data) removes these, and this entry with them.
-    "kingisdead.web.explain": frozenset({"_by_hands", "_last_player", "_sets", "faction_ranking"}),
-}
-"""Scoring helpers a module outside the engine still imports from kingisdead.scoring, and why."""
 
 _IMPORTERS = frozenset({"import_module", "__import__", "find_spec"})
 
@@ -66,12 +59,11 @@ def door_breaches(source: str, module: str, is_package: bool = False) -> list[st
     """Every way ``source`` (the text of ``module``) reaches behind the engine's door, one line each."""
     if module in ENGINE:
         return []
-    pending = PENDING.get(module, frozenset())
     found: list[str] = []
 
     def reach(target: str, names: list[str] | None, line: int) -> None:
         if target in BEHIND_THE_DOOR:
-            allowed = BEHIND_THE_DOOR[target] | (pending if target == "kingisdead.scoring" else frozenset())
+            allowed = BEHIND_THE_DOOR[target]
             refused = [n for n in names or ["*"] if n not in allowed]
             if names is None or refused:
                 found.append(f"{module}:{line}: {target}" + (f" ({', '.join(refused)})" if names else ""))

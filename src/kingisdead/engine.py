@@ -254,6 +254,12 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
     return reference(s, rng, per_card)
 
 
+def faction_ranking(s: GameState) -> list[list[int]]:
+    """The factions in groups of equal rank, strongest first (:func:`kingisdead.scoring.faction_ranking`;
+    the reference answers on both engines: the end screen's table of factions asks it)."""
+    return scoring.faction_ranking(s)
+
+
 def score(s: GameState, ending: str) -> Result:
     """The result of ``s`` ended by ``ending`` (``"coronation"``, ``"invasion"`` or ``"mordred"``),
     with the engine's own scoring steps (:class:`kingisdead.scoring.Step`)."""

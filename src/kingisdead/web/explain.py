@@ -13,7 +13,7 @@ from .. import engine
 from ..analysis import Line, StruggleOutcome
 from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card, Faction
 from ..moves import NONE, PASS, Move
-from ..scoring import Result, Step, faction_ranking
+from ..scoring import Result, Step
 from ..state import GameState
 from .i18n import Text, _, and_list, join, ngettext
 from .texts import EDITION_TEXTS, EditionTexts
@@ -44,7 +44,7 @@ def _faction_rows(s: GameState) -> list[dict[str, Any]]:
             regions[faction] += 1
             latest[faction] = position + 1
     rows = []
-    for rank, group in enumerate(faction_ranking(s), start=1):
+    for rank, group in enumerate(engine.faction_ranking(s), start=1):
         for f in group:
             rows.append({"faction": _names(s).factions[f], "rank": rank, "regions": regions[f],
                          "latest_win": latest[f], "tied": len(group) > 1})

@@ -11,6 +11,7 @@ the engine, every change through the database.
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
