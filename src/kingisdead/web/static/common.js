@@ -7,7 +7,7 @@ export class ApiError extends Error {
 
 // A request that got no answer (offline, or the connection dropped): an ApiError of status 0 that says so in the
 // page's language, in place of the browser's bare "Failed to fetch".
-export function unreachable() {
+function unreachable() {
   return new ApiError(0, t("The server cannot be reached: check your connection, then try again."));
 }
 
