@@ -1,4 +1,6 @@
-"""Shared pytest setup: the test helpers on the path, and a reproducible Hypothesis profile."""
+"""Shared pytest setup: the test helpers on the path, a reproducible Hypothesis profile, and the markers
+``browser``, ``postgres``, ``ray`` and ``slow`` set from the fixtures a test uses (registered in pyproject.toml;
+``pytest -m "not slow"`` runs the tests that start no outside process)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,37 @@ for name, derandomize in (("kingisdead", True), ("explore", False)):
         name, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=derandomize,
     )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "kingisdead"))
+
+
+MARKED_BY_FIXTURE = {
+    "browser": "browser",  # Debian's chromium driven by Playwright (tests/web/conftest.py)
+    "postgres_server": "postgres",  # a PostgreSQL server started for the session (tests/web/conftest.py)
+    "ray": "ray",  # Ray, a local instance or a cluster of its own (below)
+}
+"""Fixture name: the marker a test that uses it gets."""
+
+STARTS_A_PROCESS = {"server", "server_factory"}
+"""Fixtures that start a `kingisdead serve` process (each browser test module's ``server``); a test that uses one,
+or a browser, PostgreSQL or Ray, is marked ``slow``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("db_url") == "postgresql":
+            used.add("postgres_server")  # asked for by db_url at run time (tests/web/conftest.py)
+        marks = {mark for fixture, mark in MARKED_BY_FIXTURE.items() if fixture in used}
+        if marks or used & STARTS_A_PROCESS:
+            marks.add("slow")
+        for mark in sorted(marks):
+            item.add_marker(mark)
+
+
+@pytest.fixture(scope="session")
+def ray():
+    """The ``ray`` module (the ``dist`` extra); skips without it. Marks the test ``ray``."""
+    return pytest.importorskip("ray")
 
 
 @pytest.fixture(params=["core", "reference"])

@@ -173,8 +173,7 @@ def test_cli_arena_rejects_unknown_bots():
     assert "unknown bot" in outcome.output
 
 
-def test_ray_local_cluster_gives_the_same_results():
-    ray = pytest.importorskip("ray")
+def test_ray_local_cluster_gives_the_same_results(ray):
     local = run_arena(2, FAST, games=2, seed=3, jobs=1)
     try:
         on_ray = run_arena(2, FAST, games=2, seed=3, jobs=1, use_ray=True)

@@ -257,8 +257,7 @@ def test_a_shard_of_another_format_is_refused(tmp_path, tiny_run):
         selfplay.load_shard(tmp_path / "old.npz")
 
 
-def test_ray_tasks_write_the_same_shards(tiny_run, tmp_path):
-    ray = pytest.importorskip("ray")
+def test_ray_tasks_write_the_same_shards(ray, tiny_run, tmp_path):
     out, _ = tiny_run
     try:
         run = selfplay.generate(tmp_path / "ray", games=6, seed=11, settings=TINY, jobs=1, ray=True)

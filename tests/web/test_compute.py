@@ -140,8 +140,7 @@ def test_worker_processes_play_bots_and_answer_hints_and_analyses(db_url):
         wait_for(lambda: client.get(f"/api/games/{game['id']}").json()["move_number"] == 3, what="the bot's reply")
 
 
-def test_the_ray_backend_plays_a_bot_move(db_url):
-    pytest.importorskip("ray")
+def test_the_ray_backend_plays_a_bot_move(ray, db_url):
     from kingisdead.web.compute import RayBackend
 
     with app_client(db_url, ComputePool(RayBackend(num_cpus=1))) as client:

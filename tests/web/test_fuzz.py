@@ -51,6 +51,13 @@ GAME_RULES = {"illegal_move", "illegal_step"}
 
 
 @pytest.fixture(scope="module")
+def client() -> Any:
+    """One client of APP for the module: the app starts once, not once per example."""
+    with TestClient(APP) as entered:
+        yield entered
+
+
+@pytest.fixture(scope="module")
 def game() -> dict[str, Any]:
     """A running game with hints, whose id and creator's token the fuzzed requests use half of the time."""
     with TestClient(APP) as client:
@@ -129,10 +136,10 @@ messages = st.one_of(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(batch=st.lists(messages, min_size=1, max_size=6))
-def test_the_websocket_survives_any_message(batch: list[tuple[str, Any]], game: dict[str, Any],
+def test_the_websocket_survives_any_message(batch: list[tuple[str, Any]], game: dict[str, Any], client: Any,
                                             caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.ERROR)
-    with TestClient(APP) as client, client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
         assert socket.receive_json()["type"] == "state"
         socket.send_json({"type": "auth", "token": game["seats"][0]["token"]})
         assert socket.receive_json()["type"] == "state"

@@ -112,6 +112,20 @@ def test_offline_a_page_of_the_site_says_so_in_the_page_language(server, new_pag
     assert page.locator("main h1").count() == 1
 
 
+def test_a_page_whose_requests_get_no_answer_says_so_and_leaves_no_script_error(server, new_page):
+    # The lobby's first list of games and its refresh every 5 s get no answer (as offline, or a connection dropped
+    # under load): the page says the server cannot be reached, in its language; an uncaught "Failed to fetch"
+    # would fail the test (new_page fails on any uncaught script error)
+    page = new_page(locale="de-DE")
+    page.route("**/api/games*", lambda route: route.abort("internetdisconnected"))
+    page.goto(server.url + "/")
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == ("Der Server ist nicht erreichbar: Prüfe deine Verbindung und versuche es dann "
+                                  "erneut.")
+    assert page.errors == []
+
+
 PUSH_KEY = "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U"
 """A VAPID public key (an uncompressed P-256 point, base64url), as GET /api/account/notifications gives it."""
 

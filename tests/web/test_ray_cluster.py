@@ -38,9 +38,8 @@ def ray_node(arguments: list[str], env: dict[str, str], log: Path) -> subprocess
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[tuple[str, dict[str, str]]]:
+def cluster(ray: object) -> Iterator[tuple[str, dict[str, str]]]:
     """(the head's address, the environment a member of the cluster needs: its token)."""
-    pytest.importorskip("ray")
     home = Path(tempfile.mkdtemp(prefix="kid-ray-"))  # short: Ray's socket paths live under it
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
            "RAY_USAGE_STATS_ENABLED": "0", "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}

@@ -23,14 +23,14 @@ import secrets
 import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, select, update
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
@@ -282,7 +282,7 @@ def end_sessions(service: GameService, user_id: int, keep: str | None = None) ->
         query = delete(UserSessionRow).where(UserSessionRow.user_id == user_id)
         if keep:
             query = query.where(UserSessionRow.id != hash_secret(keep))
-        return int(session.execute(query).rowcount)
+        return int(cast("CursorResult[Any]", session.execute(query)).rowcount)  # a DELETE's result counts its rows
 
 
 def _checked(service: GameService, user: UserRow, password: str) -> None:

@@ -41,7 +41,7 @@ class BadEndpoint(ValueError):
 
 def _system_resolver(host: str, port: int) -> list[str]:
     """The addresses of ``host`` from the system's resolver. OSError when it has none."""
-    return list(dict.fromkeys(info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)))
+    return list(dict.fromkeys(str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)))
 
 
 @dataclass(frozen=True)

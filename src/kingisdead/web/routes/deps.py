@@ -72,10 +72,10 @@ Integer = Annotated[int, BeforeValidator(_integral)]
 """An integer field of a request body: an int, or a float with no fraction (``3.0``; not ``true``, not ``"3"``)."""
 
 
-def integer(**limits: int) -> Any:
-    """:data:`Integer` within ``limits`` (``ge``, ``le``), for a union (``integer(ge=0) | None``): there the
+def integer(ge: int | None = None, le: int | None = None) -> Any:
+    """:data:`Integer` within the limits ``ge`` and ``le``, for a union (``integer(ge=0) | None``): there the
     limits must come before the validator for the schema to state them."""
-    return Annotated[int, Field(**limits), BeforeValidator(_integral)]
+    return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_integral)]
 
 
 def page(name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:

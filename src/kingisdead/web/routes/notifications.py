@@ -111,6 +111,7 @@ def set_email(notifier: Notifier, user: Any, email: str | None, lang: str) -> di
             row.language = lang
             session.flush()
             message = notifier.confirmation(user, row, token)
+            assert message.recipient is not None  # a confirmation always goes to the address it confirms
             if session.get_bind().dialect.name == "postgresql":  # one request per address at a time
                 session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
                                 {"key": int(message.recipient[:15], 16)})

@@ -5,13 +5,29 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
+// A request that got no answer (offline, or the connection dropped): an ApiError of status 0 that says so in the
+// page's language, in place of the browser's bare "Failed to fetch".
+function unreachable() {
+  return new ApiError(0, t("The server cannot be reached: check your connection, then try again."));
+}
+
+// `fetch`, with a request that got no answer thrown as unreachable().
+export async function request(path, options = {}) {
+  try {
+    return await fetch(path, options);
+  } catch {
+    throw unreachable();
+  }
+}
+
 // Call the JSON API; a seat's token goes in the Authorization header. Every request that changes
 // something says it is JSON, even without a body: the server refuses cookie-signed ones that do not.
+// Throws ApiError: the server's refusal (its status and detail), or unreachable().
 export async function api(method, path, body = null, token = null) {
   const headers = {};
   if (body !== null || method !== "GET") headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
-  const response = await fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
+  const response = await request(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, data.detail || `${response.status} ${response.statusText}`);
   return data;
@@ -109,6 +125,16 @@ export function toast(message) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => box.classList.add("hidden"), 4000);
 }
+
+// A call no one waited for (a list refreshed every few seconds, a page's first loads) whose request got no answer:
+// the toast says the server cannot be reached, where the browser would only log an uncaught "Failed to fetch".
+// Every other uncaught error stays one.
+addEventListener("unhandledrejection", (event) => {
+  if (event.reason instanceof ApiError && event.reason.status === 0) {
+    event.preventDefault();
+    toast(event.reason.message);
+  }
+});
 
 // Bot levels by name, as GET /api/meta's "levels" gives them (label in the page's language); pages call
 // knowLevels once they have the meta data.

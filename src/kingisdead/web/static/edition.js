@@ -2,13 +2,15 @@
 //
 // Both are data under /static/editions/<name>/ (board.json, cards.json), so that another edition
 // adds its map and its cards without touching the drawing code (board.js, cards.js).
+import { request } from "/static/common.js";
+
 const loaded = new Map();
 
 // {name, board, cards} for GET /api/meta's `edition`; fetched once per page.
 export function loadEdition(name) {
   if (!loaded.has(name)) {
     const get = async (file) => {
-      const response = await fetch(`/static/editions/${name}/${file}`);
+      const response = await request(`/static/editions/${name}/${file}`);
       if (!response.ok) throw new Error(`edition ${name}: ${file} answered ${response.status}`);
       return response.json();
     };
