@@ -46,6 +46,7 @@ from .db import (
     UserSessionRow,
 )
 from .errors import GameError
+from .games import GameStore
 from .service import GameService
 from .i18n import _
 from .ratings import forfeited_seats, provisional, shown
@@ -383,14 +384,14 @@ def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dic
     """The account's games: running ones where one of its seats is to move first, then its other
     running games (both by time left: the soonest ``deadline`` first, then those without a clock running,
     most recently changed first), then its ``finished`` most recent finished games. Each entry is
-    :meth:`GameService._summary` plus ``your_seats``, ``your_turn``, ``won``, ``result`` and ``deadline``
+    :meth:`.games.GameStore._summary` plus ``your_seats``, ``your_turn``, ``won``, ``result`` and ``deadline``
     (ISO 8601 UTC of the current turn's deadline, or None)."""
     with service.sessions() as session:
         seats, left, rows = _held(session, user_id)
         entries = []
         for row in rows:
             mine = sorted(seats[row.id])
-            entry = GameService._summary(row)
+            entry = GameStore._summary(row)
             live = row.status == "running"
             entry.update(your_seats=mine, your_turn=live and row.to_move in mine,
                          won=_won(row.result, mine, left.get(row.id, set())), result=row.result,
