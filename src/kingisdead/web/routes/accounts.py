@@ -32,6 +32,7 @@ from ..errors import GameError
 from ..i18n import _
 from ..security import RateLimiter
 from .deps import Lan, Limiter, LiveHub, Runner, Service, SignedIn, client_of, refuse_forged
+from .schemas import MyGames
 
 
 class SignIn(BaseModel):
@@ -214,6 +215,7 @@ def router(errors: Any) -> APIRouter:
         return account_view(await asyncio.to_thread(set_language, service, user.id, body.language))
 
     @api.get("/games", summary="Your games: your turn first, by time left, then running, then finished",
+             response_model=MyGames, response_model_exclude_unset=True,
              responses=errors_of(401))
     async def games(user: SignedIn, service: Service,
                     finished: Annotated[int, Query(ge=0, le=100, description="finished games listed")] = 20

@@ -34,7 +34,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     routes = APIRouter(route_class=LocalizedRoute)  # answers are views: texts in the request's language
 
     @routes.post("/api/games/{game_id}/return", tags=["seats"], summary="Take your seat back from the stand-in bot",
-                 response_model=GameView, responses=errors(401, 403, 404, 409, 429))
+                 response_model=GameView, response_model_exclude_unset=True,
+                 responses=errors(401, 403, 404, 409, 429))
     async def take_seat_back(game_id: str, credentials: Credentials, request: Request, service: Service, runner: Runner,
                              hub: LiveHub) -> dict[str, Any]:
         """After running out of time (your seat is ``away``), play your seat again: from this turn if the
@@ -42,14 +43,16 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         return await _act(request, game_id, credentials, service, runner, hub, return_seat)
 
     @routes.post("/api/games/{game_id}/leave", tags=["seats"], summary="Leave the game: a bot finishes it for you",
-                 response_model=GameView, responses=errors(401, 403, 404, 409, 429))
+                 response_model=GameView, response_model_exclude_unset=True,
+                 responses=errors(401, 403, 404, 409, 429))
     async def leave_game(game_id: str, credentials: Credentials, request: Request, service: Service, runner: Runner,
                          hub: LiveHub) -> dict[str, Any]:
         """Your seat is ``left`` for good: the game's stand-in bot plays it to the end. It cannot be taken back."""
         return await _act(request, game_id, credentials, service, runner, hub, leave)
 
     @routes.post("/api/games/{game_id}/takeback", tags=["moves"], summary="Take back your last move (against bots)",
-                 response_model=GameView, responses=errors(401, 403, 404, 409, 429))
+                 response_model=GameView, response_model_exclude_unset=True,
+                 responses=errors(401, 403, 404, 409, 429))
     async def takeback(game_id: str, credentials: Credentials, request: Request, service: Service, runner: Runner,
                        hub: LiveHub) -> dict[str, Any]:
         """Undo your last move and the bots' replies after it: only in unrated games where every other seat is

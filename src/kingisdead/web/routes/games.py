@@ -129,7 +129,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                 "rated_stand_ins": rated_stand_ins(), **board_facts(EDITIONS[edition])}
 
     @games.post("/api/games", status_code=201, summary="Create a game", response_model=CreatedGame,
-                responses=errors(403, 429))
+                response_model_exclude_unset=True, responses=errors(403, 429))
     async def create_game(body: CreateGame, request: Request, user: Account, service: Service, limiter: Limiter,
                           runner: Runner, public: PublicUrl) -> dict[str, Any]:
         """Returns the game and, once only, the creator's seat token(s) and every other human seat's invite.
@@ -156,13 +156,15 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         return {"id": game.id, "url": f"{public}/game/{game.id}", "seats": [seat_entry(s) for s in game.seats],
                 "game": service.view(game, None)}
 
-    @games.get("/api/games", summary="List games for the lobby", response_model=GameList, responses=errors())
+    @games.get("/api/games", summary="List games for the lobby", response_model=GameList,
+               response_model_exclude_unset=True, responses=errors())
     async def list_games(service: Service,
                          status: Literal["open", "running", "finished"] | None = None) -> dict[str, Any]:
         return {"games": await asyncio.to_thread(service.list_games, status)}
 
     @games.get("/api/games/{game_id}", summary="The game as your seat sees it", response_class=JSONResponse,
-               response_model=GameView, responses=errors(401, 403, 404, 429))
+               response_model=GameView, response_model_exclude_unset=True,
+               responses=errors(401, 403, 404, 429))
     async def get_game(game_id: str, credentials: Credentials, request: Request, service: Service) -> JSONResponse:
         """Without a token: the spectator's view (no hand), or your seat's if your account holds one.
         With a token: your own hand as well."""
@@ -194,7 +196,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                         headers={"Content-Disposition": f'attachment; filename="kingisdead-{game_id}.json"'})
 
     @games.get("/api/games/{game_id}/replay/{number}", summary="The table after a number of moves",
-               response_model=ReplayFrame, responses=errors(404, 409))
+               response_model=ReplayFrame, response_model_exclude_unset=True,
+               responses=errors(404, 409))
     async def replay(game_id: str, number: int, request: Request, service: Service) -> dict[str, Any]:
         game = await game_of(request, game_id)
         return dict(await asyncio.to_thread(service.replay_frame, game, number))

@@ -55,7 +55,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         return dict(await asyncio.to_thread(service.options, game, seat, steps))
 
     @moves.post("/api/games/{game_id}/moves", summary="Play a move", response_class=JSONResponse,
-                response_model=GameView, responses=errors(401, 403, 404, 409, 429))
+                response_model=GameView, response_model_exclude_unset=True,
+                responses=errors(401, 403, 404, 409, 429))
     async def play(game_id: str, body: MoveRequest, credentials: Credentials, request: Request, service: Service,
                    runner: Runner, hub: LiveHub) -> JSONResponse:
         """The engine validates the move; it is stored before anyone is told."""

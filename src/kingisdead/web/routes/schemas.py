@@ -4,7 +4,9 @@
 The top level of each answer is typed field by field; parts whose shape belongs to the engine and changes with
 it (a struggle, an explanation, a hand's card effects, the choices of a move) are objects
 (``dict[str, Any]``) here and described in docs/web.md. A model lets other fields through (``extra="allow"``):
-the schema says what an answer holds at least, so a new field is not a broken contract.
+the schema says what an answer holds at least, so a new field is not a broken contract. A route whose answer a
+model checks leaves out what the service left out (``response_model_exclude_unset``: a table has ``hands`` only
+once the game is over), so an answer is the same whether a model checked it or not.
 """
 
 from __future__ import annotations
@@ -50,6 +52,21 @@ class GameSummary(Answer):
 
 class GameList(BaseModel):
     games: list[GameSummary] = Field(description="newest activity first")
+
+
+class MyGame(GameSummary):
+    """A game of the signed-in account (:func:`..accounts.my_games`): the summary and the account's part in it."""
+
+    your_seats: list[int]
+    your_turn: bool = Field(description="one of your seats is to move")
+    won: bool | None = Field(description="whether you won; null while the game runs")
+    result: dict[str, Any] | None = Field(description="the ending, winners, ruler and reason; null while it runs")
+    deadline: str | None = Field(description="when the seat to move runs out of time, ISO 8601 UTC; null without "
+                                              "a clock running")
+
+
+class MyGames(BaseModel):
+    games: list[MyGame] = Field(description="your turn first, by time left, then running, then finished")
 
 
 class TableView(Answer):

@@ -46,7 +46,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         return {"seat": seat, "token": token}
 
     @seats.post("/api/games/{game_id}/seats/{seat}/open", summary="Offer a private seat in the lobby",
-                response_model=GameView, responses=errors(401, 403, 404, 409, 429))
+                response_model=GameView, response_model_exclude_unset=True,
+                responses=errors(401, 403, 404, 409, 429))
     async def open_seat(game_id: str, seat: int, credentials: Credentials, request: Request, service: Service,
                         hub: LiveHub) -> dict[str, Any]:
         """The creator (with the creator's seat token) lets anyone in the lobby take a seat meant for a friend."""
