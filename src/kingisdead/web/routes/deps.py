@@ -57,41 +57,56 @@ def service_of(app: ASGIApp) -> GameService:
     return service
 
 
-def service(connection: HTTPConnection) -> GameService:
+def _limiter_of(app: ASGIApp) -> RateLimiter:
+    found: RateLimiter = _state(app).limiter
+    return found
+
+
+def _public_url_of(app: ASGIApp) -> str:
+    return str(_state(app).public_url)
+
+
+def _lan_of(app: ASGIApp) -> bool:
+    return bool(getattr(_state(app), "lan", False))
+
+
+# The dependencies are coroutines: FastAPI awaits them on the event loop, where a plain function would take a
+# trip through the thread pool for each (and queue behind the requests' own work there).
+
+async def service(connection: HTTPConnection) -> GameService:
     return service_of(connection.app)
 
 
-def hub(connection: HTTPConnection) -> Hub:
+async def hub(connection: HTTPConnection) -> Hub:
     found: Hub = _state(connection.app).hub
     return found
 
 
-def runner(connection: HTTPConnection) -> BotRunner:
+async def runner(connection: HTTPConnection) -> BotRunner:
     found: BotRunner = _state(connection.app).runner
     return found
 
 
-def compute(connection: HTTPConnection) -> ComputePool:
+async def compute(connection: HTTPConnection) -> ComputePool:
     found: ComputePool = _state(connection.app).compute
     return found
 
 
-def limiter(connection: HTTPConnection) -> RateLimiter:
-    found: RateLimiter = _state(connection.app).limiter
-    return found
+async def limiter(connection: HTTPConnection) -> RateLimiter:
+    return _limiter_of(connection.app)
 
 
-def notifier(connection: HTTPConnection) -> Notifier:
+async def notifier(connection: HTTPConnection) -> Notifier:
     found: Notifier = _state(connection.app).notifier
     return found
 
 
-def public_url(connection: HTTPConnection) -> str:
-    return str(_state(connection.app).public_url)
+async def public_url(connection: HTTPConnection) -> str:
+    return _public_url_of(connection.app)
 
 
-def lan(connection: HTTPConnection) -> bool:
-    return bool(getattr(_state(connection.app), "lan", False))
+async def lan(connection: HTTPConnection) -> bool:
+    return _lan_of(connection.app)
 
 
 Service = Annotated[GameService, Depends(service)]
@@ -128,7 +143,7 @@ def current_user(request: Request) -> UserRow | None:
     user = None
     if secret:
         refuse_forged(request)
-        user = user_for_secret(service(request), secret)
+        user = user_for_secret(service_of(request.app), secret)
     request.state.user = user
     return user
 
@@ -169,16 +184,16 @@ def user_of_socket(connection: HTTPConnection) -> UserRow | None:
     origin = connection.headers.get("origin")
     if origin is not None:
         host = urlsplit(origin).netloc.lower()
-        if host not in {urlsplit(public_url(connection)).netloc.lower(), connection.headers.get("host", "").lower()}:
+        if host not in {urlsplit(_public_url_of(connection.app)).netloc.lower(), connection.headers.get("host", "").lower()}:
             return None
-    return user_for_secret(service(connection), secret)
+    return user_for_secret(service_of(connection.app), secret)
 
 
 # -- games and seats ----------------------------------------------------------------------------------
 
 async def game_of(connection: Request | WebSocket, game_id: str) -> LiveGame:
     """The game (404 ``unknown_game``); only a first use, which reads and replays it, goes to a worker thread."""
-    games = service(connection)
+    games = service_of(connection.app)
     game = games.cached(game_id)
     return game if game is not None else await asyncio.to_thread(games.get, game_id)
 
@@ -193,7 +208,7 @@ async def checked_seat(connection: Request | WebSocket, game: LiveGame, token: s
     """The seat of a token, or without one the seat the signed-in account ``user_id`` holds (403
     ``not_seated`` if none); wrong tokens count towards the address's limit. Once at the limit every
     token, right or wrong, gets 429: the answer tells a guesser nothing."""
-    games, limits = service(connection), limiter(connection)
+    games, limits = service_of(connection.app), _limiter_of(connection.app)
     if not token and user_id is not None:
         held = games.account_seat(game, user_id)
         if held is None:
@@ -240,5 +255,5 @@ def integer(**limits: int) -> Any:
 def page(name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
     """An HTML page (a Jinja2 template in templates/) in the request's language, with the page's own ``context``."""
     session = SESSION_COOKIE in request.cookies
-    return HTMLResponse(render_page(str(TEMPLATES), name, language_of(request), session, lan(request), **context),
+    return HTMLResponse(render_page(str(TEMPLATES), name, language_of(request), session, _lan_of(request.app), **context),
                         status_code=status)
