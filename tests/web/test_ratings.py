@@ -83,7 +83,7 @@ def check_once(service: GameService, game_id: str, tmp_path) -> None:
     before = table(service)
     assert before["applied"][game_id] is True
     assert apply_ratings(service.engine, game_id) is False
-    service._apply_ratings(game_id)
+    service.moves._apply_ratings(game_id)
     assert apply_pending(service.engine) == []
     restarted = GameService(f"sqlite:///{tmp_path / 'rated.sqlite3'}")
     try:

@@ -1,6 +1,6 @@
 """The app's own files (/static: scripts, style sheet, edition data) travel gzipped to a browser that accepts it;
 answers that may carry a seat's token or hand (the API) are not compressed (no secret beside text an opponent
-chooses in a compressed answer: BREACH)."""
+chooses in a compressed answer: BREACH). /static serves files only: the pages' templates are not among them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 from webtools import create, human
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "kingisdead" / "web" / "static"
+WEB = Path(__file__).resolve().parents[2] / "src" / "kingisdead" / "web"
+STATIC = WEB / "static"
 
 
 def test_static_files_are_gzipped_and_still_revalidate(client):
@@ -29,3 +30,15 @@ def test_answers_carrying_tokens_are_not_compressed(client):
     game = create(client, [human("Arthur"), human()], seed=3)
     answer = client.get(f"/api/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
     assert answer.status_code == 200 and "content-encoding" not in answer.headers
+
+
+def test_static_serves_no_page_template(client):
+    templates = sorted(path.name for path in (WEB / "templates").glob("*.html"))
+    assert "index.html" in templates and "pwa-head.html" in templates
+    assert not list(STATIC.glob("**/*.html"))  # every page is rendered, none is a file as it is
+    for name in templates:
+        answer = client.get(f"/static/{name}")
+        assert answer.status_code == 404, name
+        assert "{{" not in answer.text and "{%" not in answer.text, name
+    lobby = client.get("/", headers={"Accept-Language": "fr"})  # the same page, rendered
+    assert lobby.status_code == 200 and '<html lang="fr">' in lobby.text and "{{" not in lobby.text

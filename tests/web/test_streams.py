@@ -289,7 +289,8 @@ def test_a_signed_in_browser_gets_json_503_while_the_database_is_out_of_reach(br
                                                                              tmp_path: Any) -> None:
     from sqlalchemy.exc import OperationalError
 
-    from kingisdead.web import accounts, create_app, languages
+    from kingisdead.web import create_app
+    from kingisdead.web.routes import deps, languages
 
     client = browsers(create_app(f"sqlite:///{tmp_path / 'down.sqlite3'}"))
     assert client.post("/api/account/sign-up", json={"name": "Morgan", "password": "correct horse"}).status_code == 201
@@ -299,7 +300,7 @@ def test_a_signed_in_browser_gets_json_503_while_the_database_is_out_of_reach(br
         raise OperationalError("SELECT users", {}, sqlite3.OperationalError("database is locked"))
 
     monkeypatch.setattr(languages, "user_for_secret", down)  # the account's language, looked up for every request
-    monkeypatch.setattr(accounts, "user_for_secret", down)
+    monkeypatch.setattr(deps, "user_for_secret", down)
     unavailable(client.get(f"/api/games/{game['id']}", headers={"Accept-Language": "fr"}))
 
 

@@ -10,30 +10,25 @@ must be sent as JSON (``Content-Type: application/json``): a page on another
 site can send neither the cookie (SameSite) nor that content type (CORS) with a
 plain form, so such requests cannot be forged cross-site.
 
-Other modules use :func:`current_user` and :func:`signed_in_user` as FastAPI
-dependencies, and :func:`user_of_socket` for a WebSocket's upgrade request.
+The HTTP side is in :mod:`.routes.accounts` (the endpoints) and :mod:`.routes.deps` (the signed-in account
+as a FastAPI dependency, and a WebSocket's account from its upgrade request).
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
 import secrets
 import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal, cast
-from urllib.parse import urlsplit
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, Depends, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from starlette.requests import HTTPConnection
 
 from .db import (
     GameRow,
@@ -46,6 +41,7 @@ from .db import (
     UserSessionRow,
 )
 from .errors import GameError
+from .games import GameStore
 from .service import GameService
 from .i18n import _
 from .ratings import forfeited_seats, provisional, shown
@@ -62,7 +58,6 @@ DELETED_PREFIX = "deleted:"
 LANGUAGES = ("en", "fr", "de")
 NAME_LENGTH = (3, 40)
 PASSWORD_LENGTH = (8, 128)
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 _hasher = PasswordHasher()
 
@@ -123,11 +118,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _service(connection: HTTPConnection) -> GameService:
-    service: GameService = connection.app.state.service
-    return service
-
-
 def _expiry(created_at: datetime, now: datetime) -> datetime:
     """When a session used at ``now`` ends if it is not used again."""
     return min(now + timedelta(days=SESSION_IDLE_DAYS), _aware(created_at) + timedelta(days=SESSION_MAX_DAYS))
@@ -153,64 +143,6 @@ def user_for_secret(service: GameService, secret: str) -> UserRow | None:
             row.expires_at = renewed
             session.commit()
         return session.get(UserRow, row.user_id)
-
-
-def current_user(request: Request) -> UserRow | None:
-    """FastAPI dependency: the signed-in account of the request's session cookie, or None.
-
-    Raises GameError 403 ``not_json`` for a request that carries the cookie and
-    changes something (not GET/HEAD/OPTIONS) without ``Content-Type:
-    application/json``: that is how a forged cross-site form would look.
-    """
-    if hasattr(request.state, "user"):
-        cached: UserRow | None = request.state.user
-        return cached
-    secret = request.cookies.get(SESSION_COOKIE)
-    user = None
-    if secret:
-        _refuse_forged(request)
-        user = user_for_secret(_service(request), secret)
-    request.state.user = user
-    return user
-
-
-def _refuse_forged(request: Request) -> None:
-    """GameError 403 ``not_json`` for a request that changes something without saying it is JSON."""
-    if request.method not in SAFE_METHODS and not _is_json(request.headers.get("content-type", "")):
-        raise GameError(403, "not_json", _("a signed-in request that changes something must be sent with "
-                                           "Content-Type: application/json"))
-
-
-def signed_in_user(user: Annotated[UserRow | None, Depends(current_user)]) -> UserRow:
-    """FastAPI dependency: the signed-in account; GameError 401 ``sign_in_required`` if none."""
-    if user is None:
-        raise GameError(401, "sign_in_required", _("sign in first"))
-    return user
-
-
-def user_of_socket(connection: HTTPConnection, public_url: str) -> UserRow | None:
-    """The account of a WebSocket's session cookie, or None. The cookie counts only when the page that
-    opened the socket is this server's (its Origin is the public URL's or the Host asked for): WebSockets
-    ignore the same-origin policy, and SameSite does not stop a page of another origin on the same site
-    (a sibling subdomain), which could otherwise open a socket that acts for the player."""
-    secret = connection.cookies.get(SESSION_COOKIE)
-    if not secret:
-        return None
-    origin = connection.headers.get("origin")
-    if origin is not None:
-        host = urlsplit(origin).netloc.lower()
-        if host not in {urlsplit(public_url).netloc.lower(), connection.headers.get("host", "").lower()}:
-            return None
-    return user_for_secret(_service(connection), secret)
-
-
-def _is_json(content_type: str) -> bool:
-    kind = content_type.split(";", 1)[0].strip().lower()
-    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
 
 
 # -- storage --------------------------------------------------------------------------------
@@ -383,14 +315,14 @@ def my_games(service: GameService, user_id: int, finished: int = 20) -> list[dic
     """The account's games: running ones where one of its seats is to move first, then its other
     running games (both by time left: the soonest ``deadline`` first, then those without a clock running,
     most recently changed first), then its ``finished`` most recent finished games. Each entry is
-    :meth:`GameService._summary` plus ``your_seats``, ``your_turn``, ``won``, ``result`` and ``deadline``
+    :meth:`.games.GameStore._summary` plus ``your_seats``, ``your_turn``, ``won``, ``result`` and ``deadline``
     (ISO 8601 UTC of the current turn's deadline, or None)."""
     with service.sessions() as session:
         seats, left, rows = _held(session, user_id)
         entries = []
         for row in rows:
             mine = sorted(seats[row.id])
-            entry = GameService._summary(row)
+            entry = GameStore._summary(row)
             live = row.status == "running"
             entry.update(your_seats=mine, your_turn=live and row.to_move in mine,
                          won=_won(row.result, mine, left.get(row.id, set())), result=row.result,
@@ -435,214 +367,3 @@ def statistics(service: GameService, user_id: int) -> dict[str, Any]:
 def account_view(user: UserRow) -> dict[str, Any]:
     return {"id": user.id, "name": user.name, "language": user.language,
             "created_at": _aware(user.created_at).isoformat()}
-
-
-# -- the API --------------------------------------------------------------------------------
-
-
-class SignIn(BaseModel):
-    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
-
-    name: str = Field(max_length=200, description="3 to 40 characters; unique ignoring case")
-    password: str = Field(max_length=1000, description="8 to 128 characters")
-
-
-class SignUp(BaseModel):
-    """The lengths are checked by :func:`account_name` and :func:`_check_password` (422 ``invalid_name``,
-    ``invalid_password``); the schema states them."""
-
-    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
-
-    name: str = Field(max_length=200, json_schema_extra={"minLength": NAME_LENGTH[0], "maxLength": NAME_LENGTH[1],
-                                                         "pattern": NAME_PATTERN},
-                      description="3 to 40 characters, with a letter or digit, no control character and no colon, "
-                                  "not ending in ' bot'; unique ignoring case")
-    password: str = Field(max_length=1000, json_schema_extra={"minLength": PASSWORD_LENGTH[0],
-                                                              "maxLength": PASSWORD_LENGTH[1]},
-                          description="8 to 128 characters")
-
-
-class AccountChange(BaseModel):
-    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
-
-    language: Literal["en", "fr", "de"] | None = Field(
-        description="the preferred interface language, or null to follow the browser's")
-
-
-class PasswordChange(BaseModel):
-    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
-
-    current: str = Field(max_length=1000, description="the password now")
-    new: str = Field(max_length=1000, json_schema_extra={"minLength": PASSWORD_LENGTH[0],
-                                                         "maxLength": PASSWORD_LENGTH[1]},
-                     description="8 to 128 characters")
-
-
-class PasswordCheck(BaseModel):
-    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
-
-    password: str = Field(max_length=1000, description="the account's password, to confirm")
-
-
-class SessionsEnded(BaseModel):
-    sessions_ended: int = Field(description="how many signed-in browsers were signed out")
-
-
-class Deleted(BaseModel):
-    name: str = Field(description="the anonymous name the account's games show from now on")
-    games_left: int = Field(description="running games whose seats the stand-in bot now plays")
-
-
-SignedIn = Annotated[UserRow, Depends(signed_in_user)]
-"""A route parameter of this type is the signed-in account (401 ``sign_in_required`` if none)."""
-Account = Annotated[UserRow | None, Depends(current_user)]
-"""A route parameter of this type is the signed-in account, or None for a guest."""
-
-
-def _secure(request: Request) -> bool:
-    """Whether the session cookie is marked Secure: always, but in plain-http LAN mode (``app.state.lan``)."""
-    return not getattr(request.app.state, "lan", False)
-
-
-def _set_cookie(response: Response, secret: str, request: Request) -> None:
-    response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_MAX_DAYS * 86400, path="/", secure=_secure(request),
-                        httponly=True, samesite="lax")
-
-
-def _sign_out(response: Response, request: Request) -> None:
-    response.delete_cookie(SESSION_COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
-
-
-async def _with_password(request: Request, check: Any, *args: Any) -> Any:
-    """``check(*args)`` in a worker thread, counted as a password attempt of the address (429 once at its
-    limit, as for sign-in); only a wrong password (GameError ``wrong_credentials``) stays counted."""
-    limiter = request.app.state.limiter
-    hit = await asyncio.to_thread(limiter.hit, "sign_in", _client(request))
-    try:
-        result = await asyncio.to_thread(check, *args)
-    except GameError as exc:
-        if exc.code != "wrong_credentials":  # a new password too short: no guess was made
-            await asyncio.to_thread(limiter.refund, hit)
-        raise
-    await asyncio.to_thread(limiter.refund, hit)
-    return result
-
-
-def router(errors: Any) -> APIRouter:
-    """The account endpoints under /api/account; ``errors``: the app's OpenAPI error entries maker."""
-    api = APIRouter(prefix="/api/account", tags=["account"])
-    said = {401: "not signed in, or (sign-in) a wrong name or password",
-            403: "a signed-in request that changes something was not sent as JSON",
-            409: "the name is taken"}
-
-    def errors_of(*statuses: int) -> dict[int | str, dict[str, Any]]:
-        entries = errors(*statuses)
-        for status, description in said.items():
-            if status in entries:
-                entries[status] = {**entries[status], "description": description}
-        return entries
-
-    @api.post("/sign-up", status_code=201, summary="Create an account and sign in", responses=errors_of(403, 409, 429))
-    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
-        """Sets the session cookie. 422 ``invalid_name`` / ``invalid_password``, 409 ``name_taken``."""
-        await asyncio.to_thread(request.app.state.limiter.hit, "sign_up", _client(request))
-        service = _service(request)
-        user = await asyncio.to_thread(create_account, service, body.name, body.password)
-        secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
-        _set_cookie(response, secret, request)
-        return account_view(user)
-
-    @api.post("/sign-in", summary="Sign in with a name and password", responses=errors_of(401, 429))
-    async def sign_in(body: SignIn, request: Request, response: Response) -> dict[str, Any]:
-        """Sets the session cookie. 401 ``wrong_credentials`` whether the name or the password is wrong;
-        wrong attempts count towards the address's limit (429 once at it, the password unchecked)."""
-        limiter = request.app.state.limiter
-        # counted before the password is checked, so that attempts sent at once cannot pass the limit
-        hit = await asyncio.to_thread(limiter.hit, "sign_in", _client(request))
-        service = _service(request)
-        user = await asyncio.to_thread(check_password, service, body.name, body.password)
-        if user is None:
-            raise GameError(401, "wrong_credentials", _("wrong name or password"))
-        await asyncio.to_thread(limiter.refund, hit)  # only wrong passwords count
-        secret = await asyncio.to_thread(start_session, service, user.id, request.cookies.get(SESSION_COOKIE))
-        _set_cookie(response, secret, request)
-        return account_view(user)
-
-    @api.post("/sign-out", status_code=204, summary="Sign out: this browser's session ends",
-              response_class=Response, responses=errors_of(403))
-    async def sign_out(request: Request) -> Response:
-        """Deletes the session and the cookie; signing out when not signed in does nothing."""
-        secret = request.cookies.get(SESSION_COOKIE)
-        if secret:
-            _refuse_forged(request)
-            await asyncio.to_thread(end_session, _service(request), secret)
-        response = Response(status_code=204)
-        _sign_out(response, request)
-        return response
-
-    @api.post("/sign-out-everywhere", summary="Sign out on every browser, this one included",
-              responses=errors_of(401, 403))
-    async def sign_out_everywhere(user: SignedIn, request: Request, response: Response) -> SessionsEnded:
-        """Ends every session of the account (a browser lost or left signed in elsewhere) and deletes this
-        browser's cookie. 401 ``sign_in_required``."""
-        ended = await asyncio.to_thread(end_sessions, _service(request), user.id)
-        _sign_out(response, request)
-        return SessionsEnded(sessions_ended=ended)
-
-    @api.post("/password", summary="Change your password: your other browsers are signed out",
-              responses=errors_of(401, 403, 429))
-    async def password(body: PasswordChange, user: SignedIn, request: Request) -> SessionsEnded:
-        """Needs the current password (401 ``wrong_credentials``, counted as a wrong sign-in: 429 once at the
-        address's limit); 422 ``invalid_password`` for a new one of the wrong length. This browser stays
-        signed in; every other session ends."""
-        ended = await _with_password(request, change_password, _service(request), user, body.current, body.new,
-                                     request.cookies.get(SESSION_COOKIE))
-        return SessionsEnded(sessions_ended=ended)
-
-    @api.delete("", summary="Delete your account: your games stay, under an anonymous name",
-                responses=errors_of(401, 403, 429))
-    async def delete_it(body: PasswordCheck, user: SignedIn, request: Request, response: Response) -> Deleted:
-        """Needs the password (401 ``wrong_credentials``, counted as a wrong sign-in). The account's name
-        becomes anonymous in it and in its games, which stay; its sessions, e-mail settings, push
-        subscriptions, queued messages and ratings (it leaves the leaderboard) are deleted; the seats it held
-        in running games are left (the stand-in bot finishes them). Signs this browser out."""
-        from .clocks import leave  # clocks' routes depend on this module
-
-        state = request.app.state
-        name, held, running = await _with_password(request, delete_account, _service(request), user,
-                                                   body.password)
-        for game_id in held:
-            state.service.forget(game_id)  # its seats' names changed
-        for game_id, seat in running:
-            try:
-                await asyncio.to_thread(leave, state.service, game_id, seat)
-            except GameError:  # over or left meanwhile
-                continue
-            state.runner.kick(game_id)
-            await state.hub.broadcast(game_id)
-        _sign_out(response, request)
-        return Deleted(name=name, games_left=len(running))
-
-    @api.get("", summary="Your account and statistics", responses=errors_of(401))
-    async def account(user: SignedIn, request: Request) -> dict[str, Any]:
-        """Your name and language, games played and won per player count (``by_players``), and your
-        ratings per player count (4: 2-vs-2 teams). Only ever the signed-in player's own."""
-        return {**account_view(user), **await asyncio.to_thread(statistics, _service(request), user.id)}
-
-    @api.patch("", summary="Change your preferred language", responses=errors_of(401, 403))
-    async def change(body: AccountChange, user: SignedIn, request: Request) -> dict[str, Any]:
-        return account_view(await asyncio.to_thread(set_language, _service(request), user.id, body.language))
-
-    @api.get("/games", summary="Your games: your turn first, by time left, then running, then finished",
-             responses=errors_of(401))
-    async def games(user: SignedIn, request: Request,
-                    finished: Annotated[int, Query(ge=0, le=100, description="finished games listed")] = 20
-                    ) -> dict[str, Any]:
-        """Each game as in GET /api/games, plus ``your_seats``, ``your_turn``, ``deadline`` (ISO 8601 UTC: when
-        the seat to move runs out of time; null without a clock running) and ``won`` and ``result`` (the ending,
-        winners, ruler and reason; both null while the game runs). Running games where you are to move come
-        first, then your other running games, each by time left (the soonest deadline first, then those without
-        one, most recently changed first); then finished ones, most recent first."""
-        return {"games": await asyncio.to_thread(my_games, _service(request), user.id, finished)}
-
-    return api

@@ -23,23 +23,21 @@ from starlette.middleware.gzip import GZipMiddleware
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
-from .accounts import router as account_router
-from .clocks import enforce_deadlines, router as clocks_router
+from .clocks import enforce_deadlines
 from .compute import ComputePool, Refused
 from .db import DEFAULT_URL
 from .errors import GameError, allowed_methods, error_body, problem, responses
 from .i18n import LanguageMiddleware, LocalizedRoute, _, join
 from .i18n import LocalizedJSON as JSONResponse  # every JSON answer in the request's language
-from .languages import account_language, router as languages_router
 from .live import BotRunner, Hub, evict_idle, quiet_bad_text
 from .notify import Notifier, NotifySettings
 from .outage import DATABASE_DOWN, database_unavailable
 from .pubsub import Listener
-from .ratings import apply_pending, keep_applied, router as ratings_router
-from .rematch import router as rematch_router
-from .routes import games, live, moves, notifications, pages, seats
+from .ratings import apply_pending, keep_applied
+from .routes import accounts, clocks, games, live, moves, notifications, pages, pwa, ratings, rematch, seats, tutorial
 from .routes.deps import STATIC, page
-from .routes.pwa import router as pwa_router
+from .routes.languages import account_language
+from .routes.languages import router as languages_router
 from .security import (
     BodyLimit,
     InputCheck,
@@ -50,7 +48,6 @@ from .security import (
     say_no_control_in_paths,
 )
 from .service import GameService
-from .tutorial import router as tutorial_router
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
@@ -120,11 +117,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
     app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
     app.state.notifier = notifier
-    for make in (pages.router, games.router, seats.router, moves.router, live.router, account_router, ratings_router,
-                 rematch_router, clocks_router, tutorial_router, notifications.router):  # tutorial: /learn, the guided first game
-        app.include_router(make(responses))
+    for routes in (pages, games, seats, moves, live, accounts, ratings, rematch, clocks, tutorial, notifications,
+                   pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
+        app.include_router(routes.router(responses))
     app.include_router(languages_router)
-    app.include_router(pwa_router(responses))  # the installable app: manifest, service worker, offline page
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
     app.mount("/static", GZipMiddleware(StaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")

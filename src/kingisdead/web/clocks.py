@@ -25,24 +25,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import delete, select, update
 
 from ..moves import parse_move
 from . import pubsub
 from .db import GameRow, MoveRow, SeatRow
 from .errors import GameError
-from .routes.deps import game_of, seat_of
 from .live_game import LiveGame, Snapshot, last_move_of, takeback_refusal
 from .service import GameService
-from .i18n import LocalizedRoute, _
+from .i18n import _
 from .live import BotRunner, Hub
 from .outage import DATABASE_DOWN, Outage
 
@@ -236,51 +232,3 @@ def take_back(service: GameService, game_id: str, seat: int) -> LiveGame:
         game.deadline = deadline
         log.info("game %s: seat %d took back moves %d to %d", game_id, seat, number, len(snap.moves))
         return game
-
-
-# -- routes ------------------------------------------------------------------------------------
-
-bearer = HTTPBearer(auto_error=False, description="the seat's secret token from game creation or join")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-
-
-async def _act(request: Request, game_id: str, credentials: HTTPAuthorizationCredentials | None,
-               change: Callable[[GameService, str, int], LiveGame]) -> dict[str, Any]:
-    """Find the asker's seat (:func:`.routes.deps.seat_of`), make the change in a worker thread, start any bot now
-    to move, tell the watchers; the asker's view of the game."""
-    state = request.app.state
-    service: GameService = state.service
-    game = await game_of(request, game_id)
-    seat = await seat_of(game, credentials, request)
-    game = await asyncio.to_thread(change, service, game_id, seat)
-    state.runner.kick(game_id)
-    await state.hub.broadcast(game_id)
-    return service.view(game, seat)
-
-
-def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
-    """The routes: return, leave, take back. ``errors(*statuses)`` gives a route's OpenAPI error answers."""
-    routes = APIRouter(route_class=LocalizedRoute)  # answers are views: texts in the request's language
-
-    @routes.post("/api/games/{game_id}/return", tags=["seats"], summary="Take your seat back from the stand-in bot",
-                 responses=errors(401, 403, 404, 409, 429))
-    async def take_seat_back(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
-        """After running out of time (your seat is ``away``), play your seat again: from this turn if the
-        stand-in has not moved yet, else from your next. 409 ``left`` for a seat that left the game."""
-        return await _act(request, game_id, credentials, return_seat)
-
-    @routes.post("/api/games/{game_id}/leave", tags=["seats"], summary="Leave the game: a bot finishes it for you",
-                 responses=errors(401, 403, 404, 409, 429))
-    async def leave_game(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
-        """Your seat is ``left`` for good: the game's stand-in bot plays it to the end. It cannot be taken back."""
-        return await _act(request, game_id, credentials, leave)
-
-    @routes.post("/api/games/{game_id}/takeback", tags=["moves"], summary="Take back your last move (against bots)",
-                 responses=errors(401, 403, 404, 409, 429))
-    async def takeback(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
-        """Undo your last move and the bots' replies after it: only in unrated games where every other seat is
-        a bot (403 ``rated``, ``not_against_bots``), and only while no struggle has been resolved by your move
-        or since (409 ``struggle_resolved``)."""
-        return await _act(request, game_id, credentials, take_back)
-
-    return routes

@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -39,7 +40,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import ConnectionPoolEntry, NullPool, StaticPool
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DEFAULT_URL = "sqlite:///kingisdead.sqlite3"
@@ -280,7 +281,9 @@ def make_engine(url: str) -> Engine:
 
     SQLite gets WAL mode and a busy timeout for concurrent access (30 s; the URL's ``?timeout=N`` sets another);
     a new database file is created readable by its owner only (0600), and SQLite gives its -wal and -shm
-    files the database file's mode. A statement's parameters (password
+    files the database file's mode. An in-memory SQLite database (``sqlite://``, ``sqlite:///:memory:``) lives
+    in one connection, which every thread shares one at a time (:class:`OneConnection`); it is gone when
+    the engine is disposed. A statement's parameters (password
     hashes, token hashes) never appear in its errors, so never in a logged traceback. Raises
     SQLAlchemy's ``OperationalError`` when the database cannot be reached.
     """
@@ -288,7 +291,9 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         _private_file(make_url(url).database)
         waits = {} if "timeout=" in url else {"timeout": 30}  # seconds a writer waits for the lock; ?timeout=N
-        engine = create_engine(url, connect_args={"check_same_thread": False, **waits}, hide_parameters=True)
+        # Each connection to ":memory:" is a database of its own: one connection must serve every thread.
+        pool = {"poolclass": OneConnection} if in_memory(url) else {}
+        engine = create_engine(url, connect_args={"check_same_thread": False, **waits}, hide_parameters=True, **pool)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -301,6 +306,44 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
     upgrade(engine)
     return engine
+
+
+def in_memory(url: str) -> bool:
+    """Whether ``url`` names an in-memory SQLite database (no file, or ``:memory:``, or a ``mode=memory`` URI)."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    return parsed.get_backend_name() == "sqlite" and (
+        database in ("", ":memory:") or parsed.query.get("mode") == "memory" or "mode=memory" in database)
+
+
+class OneConnection(StaticPool):
+    """The single connection of an in-memory SQLite database, lent to one thread at a time.
+
+    SQLite keeps a transaction per connection: two threads sharing one at once would each commit or roll back
+    the other's statements, so a thread that asks while another holds it waits. The same thread may take it
+    again (a session opened inside another's transaction shares it, as with any StaticPool).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._turn = threading.RLock()
+
+    def recreate(self) -> OneConnection:
+        pool = super().recreate()
+        assert isinstance(pool, OneConnection)
+        return pool
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        self._turn.acquire()
+        try:
+            return super()._do_get()
+        except BaseException:
+            self._turn.release()
+            raise
+
+    def _do_return_conn(self, record: ConnectionPoolEntry) -> None:
+        super()._do_return_conn(record)
+        self._turn.release()
 
 
 def _private_file(database: str | None) -> None:

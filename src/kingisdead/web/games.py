@@ -4,9 +4,9 @@ A game lives in memory as a :class:`~.live_game.LiveGame` (its settings and
 an immutable snapshot of state and moves) and in the database as its setup
 plus the moves in notation. :class:`GameStore` makes, finds, caches and shows
 games; :class:`~.seats.SeatService` hands out seats and
-:class:`~.moves.MoveService` checks and stores moves, and
-:class:`~.service.GameService` is all three. Every rule decision goes through
-the engine, every change through the database.
+:class:`~.moves.MoveService` checks and stores moves, both working on one
+store, and :class:`~.service.GameService` is the facade over the three. Every
+rule decision goes through the engine, every change through the database.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import json
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -61,7 +60,7 @@ def bot_names() -> list[str]:
 class GameStore:
     """Creates, loads, caches and shows games; thread-safe (called from worker threads).
 
-    The base of :class:`~.service.GameService`, whose seats (:class:`~.seats.SeatService`) and moves
+    :class:`~.service.GameService` holds one; its seats (:class:`~.seats.SeatService`) and moves
     (:class:`~.moves.MoveService`) work on the games kept here.
     """
 
@@ -70,7 +69,6 @@ class GameStore:
         self.sessions = make_sessions(self.engine)
         self._games: dict[str, LiveGame] = {}
         self._used: dict[str, float] = {}  # game id -> time.monotonic() of its last use
-        self._analyses: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._loading = threading.Lock()
         self.ratings_due = threading.Event()  # a finished rated game's ratings failed: ratings.keep_applied retries
         self.lobby = LobbyCache(self.engine)

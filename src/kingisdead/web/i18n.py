@@ -395,10 +395,10 @@ def render_page(directory: str, name: str, lang: str, session: bool = False, lan
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "gettext": None, "t": None, "tn": (1, 2)}
 """Extraction keywords: Python's ``_``/``ngettext``, JavaScript's ``t``/``tn``, the templates' ``_`` and
 their ``{% trans %}`` blocks (``gettext``/``ngettext``)."""
-MAPPING = [("static/**.js", "javascript"), ("static/**.html", "jinja2.ext:babel_extract"),
+MAPPING = [("static/**.js", "javascript"), ("templates/**.html", "jinja2.ext:babel_extract"),
            ("migrations/**", "ignore"), ("**.py", "python")]
 """Babel's method map, relative to the ``kingisdead/web`` package."""
-METHOD_OPTIONS = {"static/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
+METHOD_OPTIONS = {"templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
 
 
 def extract(root: Path | None = None) -> Catalog:

@@ -10,6 +10,7 @@ sends: a client that is behind gets a "stale" error.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,8 +44,12 @@ ANALYSES_KEPT = 200
 """Finished games whose analysis stays in memory (the least recently asked for goes first)."""
 
 
-class MoveService(GameStore):
-    """Builds, checks and stores moves of the games kept; finds bots' moves, hints and analyses."""
+class MoveService:
+    """Builds, checks and stores moves of the games kept in ``store``; finds bots' moves, hints and analyses."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._analyses: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     def options(self, game: LiveGame, seat: int, steps: list[Choice]) -> dict[str, Any]:
         """The choices that can follow ``steps`` in building this seat's move (the engine's builder)."""
@@ -106,17 +111,17 @@ class MoveService(GameStore):
         try:
             return self._play(game_id, seat, notation, expected, position)
         except GameError as exc:
-            if exc.status != 409 or not self.catch_up(game_id):
+            if exc.status != 409 or not self.store.catch_up(game_id):
                 raise
         return self._play(game_id, seat, notation, expected, position)
 
     def _play(self, game_id: str, seat: int, notation: str, expected: int | None,
               position: GameState | None = None) -> LiveGame:
-        game = self.get(game_id)
+        game = self.store.get(game_id)
         game.lock.acquire()
-        while self._games.get(game_id) is not game:  # reloaded while we waited: judge against the new copy
+        while self.store._games.get(game_id) is not game:  # reloaded while we waited: judge against the new copy
             game.lock.release()
-            game = self.get(game_id)
+            game = self.store.get(game_id)
             game.lock.acquire()
         try:
             snap = game.snapshot
@@ -155,14 +160,14 @@ class MoveService(GameStore):
         if result is not None:
             changes.update(status="finished", result=result.to_dict())
         try:
-            with self.engine.begin() as connection:
+            with self.store.engine.begin() as connection:
                 connection.execute(insert(MoveRow).values(game_id=game.id, number=number, seat=seat,
                                                           notation=snap.moves[-1], created_at=changes["updated_at"],
                                                           stand_in=stand_in))
                 connection.execute(update(GameRow).where(GameRow.id == game.id).values(**changes))
                 pubsub.publish(connection, game.id, number)
         except IntegrityError:
-            self.forget(game.id)  # another writer got there first: reload its moves next time
+            self.store.forget(game.id)  # another writer got there first: reload its moves next time
             raise GameError(409, "stale", _("stale: move {number} was already played; reload", number=number)) from None
         game.deadline = deadline
         if result is not None and game.rated:
@@ -172,13 +177,13 @@ class MoveService(GameStore):
         """Apply a rated game's result once it is stored; on a failure the move stands, and
         :func:`.ratings.keep_applied` applies it as soon as the database lets it (:attr:`ratings_due`)."""
         try:
-            apply_ratings(self.engine, game_id)
+            apply_ratings(self.store.engine, game_id)
         except DATABASE_DOWN as exc:
             log.warning("ratings of game %s not applied yet (%s): tried again until they are", game_id, reason(exc))
-            self.ratings_due.set()
+            self.store.ratings_due.set()
         except Exception:
             log.exception("ratings of game %s not applied: tried again until they are", game_id)
-            self.ratings_due.set()
+            self.store.ratings_due.set()
 
     @staticmethod
     def bot_is_to_move(game: LiveGame) -> bool:
@@ -189,7 +194,7 @@ class MoveService(GameStore):
     def bot_turn(self, game_id: str) -> tuple[Job, int, GameState] | None:
         """If a bot is to move: (the job that chooses its move, in notation; the seat; the position it is
         chosen for, to pass to :meth:`play` as ``position``), else None."""
-        game = self.get(game_id)
+        game = self.store.get(game_id)
         snap = game.snapshot
         state = snap.state
         if not self.bot_is_to_move(game):

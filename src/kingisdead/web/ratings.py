@@ -30,12 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Query, Request
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
@@ -46,7 +44,7 @@ from ..bots.levels import LEVELS
 from . import pubsub
 from .errors import GameError
 from .live_game import DEFAULT_STAND_IN
-from .i18n import LocalizedRoute, _
+from .i18n import _
 from .db import GameRow, MoveRow, RatingChangeRow, RatingRow, SeatRow, UserRow
 from .outage import DATABASE_DOWN, Outage
 
@@ -371,21 +369,3 @@ def _entry(name: str, kind: str, name_key: str, mu: float, sigma: float, games: 
     level = name_key[4:] if kind == "bot" and name_key.startswith("bot:") else None
     return {"name": name, "bot": kind == "bot", "level": level, "rating": shown(mu, sigma),
             "provisional": provisional(kind, games), "mu": round(mu, 3), "sigma": round(sigma, 3), "games": games}
-
-
-def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
-    """The leaderboard's route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
-    routes = APIRouter(tags=["ratings"], route_class=LocalizedRoute)
-
-    @routes.get("/api/leaderboard", summary="Ratings for one edition and player count, best first (bots marked)",
-                responses=errors())
-    async def get_leaderboard(request: Request, players: Annotated[int, Query(ge=2, le=4)] = 2,
-                              limit: Annotated[int, Query(ge=1, le=500)] = 100,
-                              edition: Literal["first", "second"] = "first") -> dict[str, Any]:
-        """The ratings of one edition (each edition's are its own). Each entry: ``rank``, ``name``, ``bot`` (a bot level's account) with its ``level``, ``rating``
-        (the conservative estimate mu - 3 sigma that orders the list), ``provisional`` (fewer than
-        PROVISIONAL_GAMES rated games: show it as provisional, not as the number), ``mu``, ``sigma`` and
-        rated ``games``. ``bots`` maps every bot level to its rating, for placing oneself."""
-        return await asyncio.to_thread(leaderboard, request.app.state.service.sessions, players, limit, edition)
-
-    return routes

@@ -18,27 +18,20 @@ which no token can match (token hashes are 64 hex digits; markers start "r:").
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select, update
 
 from . import pubsub
 from .db import GameRow, SeatRow
 from .errors import GameError
-from .routes.deps import game_of, seat_of
 from .live_game import hash_token
 from .service import GameService
-from .i18n import LocalizedRoute, _
+from .i18n import _
 from .ratings import capped_stand_in
 
 
@@ -150,50 +143,3 @@ def rematch_seat(service: GameService, game_id: str, seat: int, token: str | Non
         raise GameError(404, "no_rematch_seat", _("your seat in the rematch was not found"))
     service.forget(new_id)  # its seats changed: reload them on next use
     return found, new_token
-
-
-class RematchRequest(BaseModel):
-    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
-
-    rotate: bool = Field(False, description="seat everyone one place on (the last seat's player takes seat 1)")
-    rated: bool | None = Field(None, description="false: a rated game's rematch is played unrated; null or "
-                                               "true: as the game was (the first request decides)")
-
-
-bearer = HTTPBearer(auto_error=False, description="the seat's secret token from game creation or join")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-
-
-def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
-    """The rematch route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
-    routes = APIRouter(tags=["seats"], route_class=LocalizedRoute)
-
-    @routes.post("/api/games/{game_id}/rematch", summary="Play again: the same seats (or rotated), a new game",
-                 responses=errors(401, 403, 404, 409, 429))
-    async def rematch(game_id: str, body: RematchRequest, credentials: Credentials,
-                      request: Request) -> dict[str, Any]:
-        """A person seated at the finished game (their seat token, or signed in) asks; the first request
-        makes the new game (``rotate`` decides its seats, ``rated`` false drops a rated game's rating),
-        later ones get the same game. Answers
-        ``{"id", "url", "seat", "token", "rotated", "game"}``: ``token`` is this person's seat token in
-        the new game (null when asked by account alone: the session holds the seat). Watchers of the
-        finished game get ``{"type": "rematch", "game": id}``."""
-        state = request.app.state
-        service: GameService = state.service
-        game = await game_of(request, game_id)
-        seat = await seat_of(game, credentials, request)
-        new_id, made = await asyncio.to_thread(make_rematch, service, game_id, body.rotate, body.rated)
-        token = credentials.credentials if credentials else None
-        user = getattr(request.state, "user", None)
-        new_seat, new_token = await asyncio.to_thread(rematch_seat, service, game_id, seat, token,
-                                                      None if user is None else user.id)
-        state.runner.kick(new_id)
-        if made:
-            await state.hub.announce(game_id, {"type": "rematch", "game": new_id})
-            await state.hub.broadcast(game_id)
-        await state.hub.broadcast(new_id)
-        new = service.get(new_id)
-        return {"id": new_id, "url": f"{state.public_url}/game/{new_id}", "seat": new_seat, "token": new_token,
-                "rotated": new_seat != seat, "game": service.view(new, new_seat)}
-
-    return routes

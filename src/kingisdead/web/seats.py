@@ -21,8 +21,12 @@ from .live_game import INVITE_PREFIX, LiveGame, hash_token
 from .ratings import check_rated_seat
 
 
-class SeatService(GameStore):
-    """Who sits where: finds the seat of a token, exchanges invites, seats people from the lobby."""
+class SeatService:
+    """Who sits where: finds the seat of a token, exchanges invites, seats people from the lobby; works on the
+    games of ``store`` (shared with :class:`~.moves.MoveService` in :class:`~.service.GameService`)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
 
     @staticmethod
     def find_seat(game: LiveGame, token: str | None) -> int:
@@ -51,12 +55,12 @@ class SeatService(GameStore):
         A signed-in player's account (``user_id``) holds the seat from then on, under its name. A rated
         game's seats go to signed-in accounts only, one each (403 ``rated_sign_in``, 409 ``already_seated``)."""
         if game.rated:
-            check_rated_seat(self.sessions, game.id, user_id)
+            check_rated_seat(self.store.sessions, game.id, user_id)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         account: dict[str, Any] = {} if user_id is None else {"user_id": user_id,
                                                                "name": user_name or game.seats[seat].name}
-        with self.engine.begin() as connection:
+        with self.store.engine.begin() as connection:
             taken = connection.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game.id, SeatRow.seat == seat, SeatRow.claimed.is_(False), condition)
@@ -76,7 +80,7 @@ class SeatService(GameStore):
                      user_name: str | None = None) -> tuple[int, str]:
         """Exchange an invite token for a new seat token, once: (seat, token); the invite is spent.
         A signed-in player's account (``user_id``, ``user_name``) holds the seat from then on."""
-        game = self.get(game_id)
+        game = self.store.get(game_id)
         if not invite:
             raise GameError(401, "no_token", _("this needs the invite's token (Authorization: Bearer <token>)"))
         digest = hash_token(invite)
@@ -87,7 +91,7 @@ class SeatService(GameStore):
                 token = self._take(game, seat, SeatRow.token_hash == digest, user_id, user_name)
                 if token is not None:
                     return seat, token
-                self.forget(game_id)  # another process or request took it: reload the seats next time
+                self.store.forget(game_id)  # another process or request took it: reload the seats next time
                 break
         raise GameError(403, "invite_used" if invite.startswith(INVITE_PREFIX) else "bad_token",
                         _("this invite was already used: its seat is taken")
@@ -100,7 +104,7 @@ class SeatService(GameStore):
         Each attempt is a conditional UPDATE, so of simultaneous joins for one
         seat exactly one is told it holds it; the seat's invite token stops working.
         """
-        game = self.get(game_id)
+        game = self.store.get(game_id)
         if game.snapshot.state.is_over():
             raise GameError(409, "over", _("the game is over"))
         for seat in list(game.seats):
@@ -108,7 +112,7 @@ class SeatService(GameStore):
                 token = self._take(game, seat.seat, SeatRow.public.is_(True), user_id, user_name)
                 if token is not None:
                     return seat.seat, token
-        self.forget(game_id)  # what we knew may be behind another process: reload next time
+        self.store.forget(game_id)  # what we knew may be behind another process: reload next time
         raise GameError(409, "no_free_seat", _("no seat of this game is open to join"))
 
     @staticmethod
@@ -125,7 +129,7 @@ class SeatService(GameStore):
 
     def open_seat(self, game_id: str, seat: int, by: int) -> LiveGame:
         """Offer a private seat in the lobby; only the creator (seat ``by``) may. 409 if already taken."""
-        game = self.get(game_id)
+        game = self.store.get(game_id)
         if by != self.creator_seat(game):
             raise GameError(403, "not_creator", _("only the game's creator can open a seat"))
         if not 0 <= seat < game.players or game.seats[seat].kind != "human":
@@ -134,7 +138,7 @@ class SeatService(GameStore):
             raise GameError(409, "over", _("the game is over"))
         if game.seats[seat].claimed:
             raise GameError(409, "claimed", _("seat {seat} is taken already", seat=seat))
-        with game.lock, self.engine.begin() as connection:
+        with game.lock, self.store.engine.begin() as connection:
             connection.execute(update(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)
                                .values(public=True))
             pubsub.publish(connection, game.id, len(game.snapshot.moves))

@@ -17,23 +17,15 @@ same lesson on its own set-up, 13 moves long (three instability discs end it).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.resources import files
-from typing import Any, Literal
+from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
 
 from ..building import move_steps
 from ..edition import EDITIONS
 from ..moves import parse_move
-from .accounts import SESSION_COOKIE
 from .service import GameService
-from .i18n import LocalizedRoute, language_of, render_page
 
-STATIC = files("kingisdead.web") / "static"
 SEED = 1
 """The set-up: Caledonia is contested first, and the script below ends the game by invasion."""
 LEARNER, TUTOR = 0, 1
@@ -100,34 +92,3 @@ def create_tutorial(service: GameService, edition: str = "first") -> tuple[str, 
                                   seed=TUTORIALS[edition].seed, first_player=LEARNER, edition=edition)
     _seat, tutor = service.claim_invite(game.id, tokens[TUTOR])
     return game.id, tokens[LEARNER], tutor
-
-
-
-def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
-    """The /learn page and the tutorial's API."""
-    api = APIRouter(route_class=LocalizedRoute)
-
-    @api.get("/learn", include_in_schema=False)
-    async def learn_page(request: Request) -> HTMLResponse:
-        return HTMLResponse(render_page(str(STATIC), "learn.html", language_of(request),
-                                        SESSION_COOKIE in request.cookies))
-
-    @api.get("/api/learn", tags=["learn"], summary="The tutorial's script", responses=errors())
-    async def learn_script(edition: Literal["first", "second"] = "first") -> dict[str, Any]:
-        """``{"edition", "seed", "learner", "tutor", "tutor_name", "moves"}``: the moves of the edition's tutorial
-        game (see :func:`script`)."""
-        return {"edition": edition, "seed": TUTORIALS[edition].seed, "learner": LEARNER, "tutor": TUTOR,
-                "tutor_name": TUTOR_NAME, "moves": script(edition)}
-
-    @api.post("/api/learn", status_code=201, tags=["learn"], summary="Start a tutorial game",
-              responses=errors(429))
-    async def start(request: Request, edition: Literal["first", "second"] = "first") -> dict[str, Any]:
-        """A new tutorial game of ``edition``: ``{"id", "url", "token", "tutor_token"}``, the learner's seat token
-        and the tutor's (the browser plays the tutor's scripted replies). Counts as a new game for the rate
-        limit."""
-        state = request.app.state
-        await asyncio.to_thread(state.limiter.hit, "create", request.client.host if request.client else "unknown")
-        game_id, token, tutor = await asyncio.to_thread(create_tutorial, state.service, edition)
-        return {"id": game_id, "url": f"{state.public_url}/game/{game_id}", "token": token, "tutor_token": tutor}
-
-    return api

@@ -1,31 +1,201 @@
-"""What the routes share: the game asked for, the client's address, the asker's seat, and HTML pages."""
+"""What the routes share: the app's objects as typed dependencies, the game asked for, the client's address,
+the signed-in account, the asker's seat, and HTML pages.
+
+The app's objects (the game service, the live hub, the bot runner, the compute pool, the rate limiter, the
+notifier, the public URL and LAN mode) are set on ``app.state`` by ``create_app``; :func:`_state` is the one
+place that reads them. A route names what it needs by type (``service: Service``, ``hub: LiveHub`` ...);
+a test may replace one through FastAPI's ``app.dependency_overrides``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from importlib.resources import files
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BeforeValidator, Field
+from starlette.datastructures import State
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp
 
-from ..accounts import SESSION_COOKIE, current_user
+from ..accounts import SESSION_COOKIE, user_for_secret
+from ..compute import ComputePool
+from ..db import UserRow
 from ..errors import GameError
 from ..i18n import _, language_of, render_page
+from ..live import BotRunner, Hub
 from ..live_game import LiveGame
+from ..notify import Notifier
+from ..security import RateLimiter
+from ..service import GameService
 
 STATIC = files("kingisdead.web") / "static"
+"""The files served as they are under /static: scripts, styles, images, board data."""
+TEMPLATES = files("kingisdead.web") / "templates"
+"""The Jinja2 templates of the HTML pages (never served as files)."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
 bearer = HTTPBearer(auto_error=False, description="the seat's secret token from game creation or join")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
+# -- the app's objects ----------------------------------------------------------------------------
+
+def _state(app: ASGIApp) -> State:
+    """The app's objects as ``create_app`` set them: the one place that reads ``app.state``."""
+    state: State = app.state  # type: ignore[attr-defined]
+    return state
+
+
+def service_of(app: ASGIApp) -> GameService:
+    """The app's game service, for what is not a route (a middleware, an exception handler)."""
+    service: GameService = _state(app).service
+    return service
+
+
+def _limiter_of(app: ASGIApp) -> RateLimiter:
+    found: RateLimiter = _state(app).limiter
+    return found
+
+
+def _public_url_of(app: ASGIApp) -> str:
+    return str(_state(app).public_url)
+
+
+def _lan_of(app: ASGIApp) -> bool:
+    return bool(getattr(_state(app), "lan", False))
+
+
+# The dependencies are coroutines: FastAPI awaits them on the event loop, where a plain function would take a
+# trip through the thread pool for each (and queue behind the requests' own work there).
+
+async def service(connection: HTTPConnection) -> GameService:
+    return service_of(connection.app)
+
+
+async def hub(connection: HTTPConnection) -> Hub:
+    found: Hub = _state(connection.app).hub
+    return found
+
+
+async def runner(connection: HTTPConnection) -> BotRunner:
+    found: BotRunner = _state(connection.app).runner
+    return found
+
+
+async def compute(connection: HTTPConnection) -> ComputePool:
+    found: ComputePool = _state(connection.app).compute
+    return found
+
+
+async def limiter(connection: HTTPConnection) -> RateLimiter:
+    return _limiter_of(connection.app)
+
+
+async def notifier(connection: HTTPConnection) -> Notifier:
+    found: Notifier = _state(connection.app).notifier
+    return found
+
+
+async def public_url(connection: HTTPConnection) -> str:
+    return _public_url_of(connection.app)
+
+
+async def lan(connection: HTTPConnection) -> bool:
+    return _lan_of(connection.app)
+
+
+Service = Annotated[GameService, Depends(service)]
+"""The game service: games, seats, moves."""
+LiveHub = Annotated[Hub, Depends(hub)]
+"""The hub of the games' live sockets: broadcasts views and announcements."""
+Runner = Annotated[BotRunner, Depends(runner)]
+"""Starts the bots (and stand-ins) to move."""
+Compute = Annotated[ComputePool, Depends(compute)]
+"""Where bot moves, hints and analyses run."""
+Limiter = Annotated[RateLimiter, Depends(limiter)]
+"""The per-address rate limits."""
+Notify = Annotated[Notifier, Depends(notifier)]
+"""E-mail and push for players away from the site."""
+PublicUrl = Annotated[str, Depends(public_url)]
+"""The address people reach the server at (invite links), without a trailing slash."""
+Lan = Annotated[bool, Depends(lan)]
+"""Plain-http LAN mode: the session cookie without Secure."""
+
+
+# -- accounts ---------------------------------------------------------------------------------------
+
+def current_user(request: Request) -> UserRow | None:
+    """FastAPI dependency: the signed-in account of the request's session cookie, or None.
+
+    Raises GameError 403 ``not_json`` for a request that carries the cookie and
+    changes something (not GET/HEAD/OPTIONS) without ``Content-Type:
+    application/json``: that is how a forged cross-site form would look.
+    """
+    if hasattr(request.state, "user"):
+        cached: UserRow | None = request.state.user
+        return cached
+    secret = request.cookies.get(SESSION_COOKIE)
+    user = None
+    if secret:
+        refuse_forged(request)
+        user = user_for_secret(service_of(request.app), secret)
+    request.state.user = user
+    return user
+
+
+def refuse_forged(request: Request) -> None:
+    """GameError 403 ``not_json`` for a request that changes something without saying it is JSON."""
+    if request.method not in SAFE_METHODS and not _is_json(request.headers.get("content-type", "")):
+        raise GameError(403, "not_json", _("a signed-in request that changes something must be sent with "
+                                           "Content-Type: application/json"))
+
+
+def _is_json(content_type: str) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+def signed_in_user(user: Annotated[UserRow | None, Depends(current_user)]) -> UserRow:
+    """FastAPI dependency: the signed-in account; GameError 401 ``sign_in_required`` if none."""
+    if user is None:
+        raise GameError(401, "sign_in_required", _("sign in first"))
+    return user
+
+
+SignedIn = Annotated[UserRow, Depends(signed_in_user)]
+"""A route parameter of this type is the signed-in account (401 ``sign_in_required`` if none)."""
+Account = Annotated[UserRow | None, Depends(current_user)]
+"""A route parameter of this type is the signed-in account, or None for a guest."""
+
+
+def user_of_socket(connection: HTTPConnection) -> UserRow | None:
+    """The account of a WebSocket's session cookie, or None. The cookie counts only when the page that
+    opened the socket is this server's (its Origin is the public URL's or the Host asked for): WebSockets
+    ignore the same-origin policy, and SameSite does not stop a page of another origin on the same site
+    (a sibling subdomain), which could otherwise open a socket that acts for the player."""
+    secret = connection.cookies.get(SESSION_COOKIE)
+    if not secret:
+        return None
+    origin = connection.headers.get("origin")
+    if origin is not None:
+        host = urlsplit(origin).netloc.lower()
+        if host not in {urlsplit(_public_url_of(connection.app)).netloc.lower(), connection.headers.get("host", "").lower()}:
+            return None
+    return user_for_secret(service_of(connection.app), secret)
+
+
+# -- games and seats ----------------------------------------------------------------------------------
+
 async def game_of(connection: Request | WebSocket, game_id: str) -> LiveGame:
     """The game (404 ``unknown_game``); only a first use, which reads and replays it, goes to a worker thread."""
-    service = connection.app.state.service
-    game = service.cached(game_id)
-    return game if game is not None else await asyncio.to_thread(service.get, game_id)
+    games = service_of(connection.app)
+    game = games.cached(game_id)
+    return game if game is not None else await asyncio.to_thread(games.get, game_id)
 
 
 def client_of(connection: Request | WebSocket) -> str:
@@ -38,21 +208,21 @@ async def checked_seat(connection: Request | WebSocket, game: LiveGame, token: s
     """The seat of a token, or without one the seat the signed-in account ``user_id`` holds (403
     ``not_seated`` if none); wrong tokens count towards the address's limit. Once at the limit every
     token, right or wrong, gets 429: the answer tells a guesser nothing."""
-    state = connection.app.state
+    games, limits = service_of(connection.app), _limiter_of(connection.app)
     if not token and user_id is not None:
-        held = state.service.account_seat(game, user_id)
+        held = games.account_seat(game, user_id)
         if held is None:
             raise GameError(403, "not_seated", _("your account holds no seat of this game"))
         return int(held)
     client = client_of(connection)
     try:
-        seat = int(state.service.find_seat(game, token))
+        seat = int(games.find_seat(game, token))
     except GameError as exc:
         if exc.status == 403:  # counted atomically: 429 instead once at the limit
-            await asyncio.to_thread(state.limiter.hit, "bad_token", client)
+            await asyncio.to_thread(limits.hit, "bad_token", client)
         raise
     if token:
-        await asyncio.to_thread(state.limiter.check, "bad_token", client)
+        await asyncio.to_thread(limits.check, "bad_token", client)
     return seat
 
 
@@ -62,6 +232,8 @@ async def seat_of(game: LiveGame, credentials: HTTPAuthorizationCredentials | No
     user = None if token else await asyncio.to_thread(current_user, request)
     return await checked_seat(request, game, token, None if user is None else user.id)
 
+
+# -- request bodies -----------------------------------------------------------------------------------
 
 def _integral(value: Any) -> Any:
     """A JSON number with no fraction (``3.0``) as the integer it is: JSON Schema's ``integer`` admits it."""
@@ -78,8 +250,10 @@ def integer(ge: int | None = None, le: int | None = None) -> Any:
     return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_integral)]
 
 
+# -- pages ----------------------------------------------------------------------------------------------
+
 def page(name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
-    """An HTML page (a Jinja2 template in static/) in the request's language, with the page's own ``context``."""
+    """An HTML page (a Jinja2 template in templates/) in the request's language, with the page's own ``context``."""
     session = SESSION_COOKIE in request.cookies
-    return HTMLResponse(render_page(str(STATIC), name, language_of(request), session, request.app.state.lan,
-                                    **context), status_code=status)
+    return HTMLResponse(render_page(str(TEMPLATES), name, language_of(request), session, _lan_of(request.app), **context),
+                        status_code=status)

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,7 +15,6 @@ from ... import VARIANTS, __version__
 from ...bots import NETWORK_BOTS
 from ...bots.master import TRAINED_EDITIONS
 from ...edition import EDITIONS
-from ..accounts import current_user
 from ..games import bot_names
 from ..i18n import LocalizedJSON as JSONResponse
 from ..i18n import LocalizedRoute
@@ -23,7 +22,22 @@ from ..live_game import DEFAULT_STAND_IN, Seat
 from ..ratings import PROVISIONAL_GAMES, rated_stand_ins
 from ..security import PRINTABLE
 from ..views import board_facts, bot_levels
-from .deps import Credentials, Integer, client_of, game_of, integer, seat_of
+from .deps import (
+    Account,
+    Compute,
+    Credentials,
+    Integer,
+    Limiter,
+    PublicUrl,
+    Runner,
+    Service,
+    client_of,
+    current_user,
+    game_of,
+    integer,
+    seat_of,
+)
+from .schemas import CreatedGame, GameList, GameView, ReplayFrame
 
 MAX_SEED = 2**53 - 1
 """The largest seed a request may give: JavaScript's largest safe integer, exact in every JSON reader."""
@@ -114,9 +128,10 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                 "trained_editions": sorted(TRAINED_EDITIONS), "provisional_games": PROVISIONAL_GAMES,
                 "rated_stand_ins": rated_stand_ins(), **board_facts(EDITIONS[edition])}
 
-    @games.post("/api/games", status_code=201, summary="Create a game", responses=errors(403, 429))
-    async def create_game(body: CreateGame, request: Request,
-                          user: Annotated[Any, Depends(current_user)]) -> dict[str, Any]:
+    @games.post("/api/games", status_code=201, summary="Create a game", response_model=CreatedGame,
+                response_model_exclude_unset=True, responses=errors(403, 429))
+    async def create_game(body: CreateGame, request: Request, user: Account, service: Service, limiter: Limiter,
+                          runner: Runner, public: PublicUrl) -> dict[str, Any]:
         """Returns the game and, once only, the creator's seat token(s) and every other human seat's invite.
 
         Each seat: ``token`` (a seat token the creator holds: the first human
@@ -124,15 +139,13 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         ``invite`` (a link built from the server's public URL) for a seat meant
         for someone else; see POST /api/games/{id}/claim.
         """
-        state = request.app.state
-        public = state.public_url
-        await asyncio.to_thread(state.limiter.hit, "create", client_of(request))
+        await asyncio.to_thread(limiter.hit, "create", client_of(request))
         game, tokens = await asyncio.to_thread(
-            state.service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
+            service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat, body.memory,
             rated=body.rated, user_id=None if user is None else user.id, user_name=None if user is None else user.name,
             time_limit=body.time_limit, stand_in=body.stand_in, edition=body.edition)
-        state.runner.kick(game.id)
+        runner.kick(game.id)
 
         def seat_entry(seat: Seat) -> dict[str, Any]:
             token = tokens.get(seat.seat)
@@ -141,19 +154,20 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                     "invite": f"{public}/game/{game.id}#token={invite}" if invite else None}
 
         return {"id": game.id, "url": f"{public}/game/{game.id}", "seats": [seat_entry(s) for s in game.seats],
-                "game": state.service.view(game, None)}
+                "game": service.view(game, None)}
 
-    @games.get("/api/games", summary="List games for the lobby", responses=errors())
-    async def list_games(request: Request,
+    @games.get("/api/games", summary="List games for the lobby", response_model=GameList,
+               response_model_exclude_unset=True, responses=errors())
+    async def list_games(service: Service,
                          status: Literal["open", "running", "finished"] | None = None) -> dict[str, Any]:
-        return {"games": await asyncio.to_thread(request.app.state.service.list_games, status)}
+        return {"games": await asyncio.to_thread(service.list_games, status)}
 
     @games.get("/api/games/{game_id}", summary="The game as your seat sees it", response_class=JSONResponse,
+               response_model=GameView, response_model_exclude_unset=True,
                responses=errors(401, 403, 404, 429))
-    async def get_game(game_id: str, credentials: Credentials, request: Request) -> JSONResponse:
+    async def get_game(game_id: str, credentials: Credentials, request: Request, service: Service) -> JSONResponse:
         """Without a token: the spectator's view (no hand), or your seat's if your account holds one.
         With a token: your own hand as well."""
-        service = request.app.state.service
         game = await game_of(request, game_id)
         if credentials:
             seat: int | None = await seat_of(game, credentials, request)
@@ -164,28 +178,28 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
 
     @games.get("/api/games/{game_id}/analysis", summary="Move-by-move analysis of a finished game",
                responses=errors(404, 409, 429, 503))
-    async def analysis(game_id: str, request: Request) -> dict[str, Any]:
+    async def analysis(game_id: str, request: Request, service: Service, compute: Compute) -> dict[str, Any]:
         """Each move with the best alternative the search found and the win chance it gave away."""
-        state = request.app.state
         game = await game_of(request, game_id)
-        known = state.service.analysis(game)
+        known = service.analysis(game)
         if isinstance(known, dict):
             return known
-        return dict(state.service.remember(game_id, await state.compute.run(known, client_of(request))))
+        return dict(service.remember(game_id, await compute.run(known, client_of(request))))
 
     @games.get("/api/games/{game_id}/record", summary="Download the game record (JSON)",
                responses={200: {"content": {"application/json": {}}}, **errors(404, 409)})
-    async def record(game_id: str, request: Request) -> Response:
+    async def record(game_id: str, request: Request, service: Service) -> Response:
         """The record in the `kingisdead replay` format; its ``seed`` is null until the game is over
         (409 ``memory_mode`` while a memory-mode game runs)."""
         game = await game_of(request, game_id)
-        return Response(request.app.state.service.public_record(game) + "\n", media_type="application/json",
+        return Response(service.public_record(game) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="kingisdead-{game_id}.json"'})
 
     @games.get("/api/games/{game_id}/replay/{number}", summary="The table after a number of moves",
+               response_model=ReplayFrame, response_model_exclude_unset=True,
                responses=errors(404, 409))
-    async def replay(game_id: str, number: int, request: Request) -> dict[str, Any]:
+    async def replay(game_id: str, number: int, request: Request, service: Service) -> dict[str, Any]:
         game = await game_of(request, game_id)
-        return dict(await asyncio.to_thread(request.app.state.service.replay_frame, game, number))
+        return dict(await asyncio.to_thread(service.replay_frame, game, number))
 
     return games

@@ -10,12 +10,13 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from ...building import Choice
-from ..accounts import user_of_socket
 from ..errors import GameError, error_body, problem
 from ..i18n import _, join, language_of, localize
+from ..live import BotRunner, Hub
 from ..outage import DATABASE_DOWN, unavailable_message
 from ..security import RateLimited, parse_ws_json
-from .deps import checked_seat, game_of
+from ..service import GameService
+from .deps import LiveHub, Runner, Service, checked_seat, game_of, user_of_socket
 from .moves import STEPS
 
 
@@ -25,7 +26,7 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
     by_cookie: set[WebSocket] = set()  # sockets whose seat came from the cookie: a token may still replace it
 
     @live.websocket("/api/games/{game_id}/ws")
-    async def socket_route(socket: WebSocket, game_id: str) -> None:
+    async def socket_route(socket: WebSocket, game_id: str, service: Service, hub: LiveHub, runner: Runner) -> None:
         """Live updates; a player authenticates with a first message ``{"type": "auth", "token": ...}``,
         or by the session cookie sent with the upgrade (a seat the signed-in account holds).
 
@@ -33,7 +34,6 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
         frame type, nesting and numbers before it is parsed; anything wrong is
         answered with an error message and the socket stays open.
         """
-        state = socket.app.state
         await socket.accept()
         try:
             await game_of(socket, game_id)
@@ -41,8 +41,8 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
             await socket.send_json(localize({"type": "error", **error_body(exc)}, language_of(socket)))
             await socket.close(code=4000 + exc.status)
             return
-        user = await asyncio.to_thread(user_of_socket, socket, state.public_url)
-        held = None if user is None else state.service.account_seat(state.service.get(game_id), user.id)
+        user = await asyncio.to_thread(user_of_socket, socket)
+        held = None if user is None else service.account_seat(service.get(game_id), user.id)
         seat: list[int | None] = [held]  # the account's seat, or set by an auth message
         if held is not None:
             by_cookie.add(socket)
@@ -51,16 +51,16 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
             if text is None:
                 return {"type": "error", "error": "invalid_request",
                         "detail": _("binary frames are not part of this protocol")}
-            return await handle(text, game_id, seat, socket)
+            return await handle(text, game_id, seat, socket, service, hub, runner)
 
         try:
-            await state.hub.serve(game_id, socket, held, answer)  # see Hub.serve: queues, drops, inbound rate
+            await hub.serve(game_id, socket, held, answer)  # see Hub.serve: queues, drops, inbound rate
         finally:
             by_cookie.discard(socket)
 
-    async def handle(text: str, game_id: str, seat: list[int | None], socket: WebSocket) -> dict[str, Any] | None:
+    async def handle(text: str, game_id: str, seat: list[int | None], socket: WebSocket, service: GameService,
+                     hub: Hub, runner: BotRunner) -> dict[str, Any] | None:
         """One client message: a reply for the sender, or None (moves are answered by the broadcast)."""
-        state = socket.app.state
         try:
             message = parse_ws_json(text)
             if not isinstance(message, dict):
@@ -77,7 +77,7 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
                 game = await game_of(socket, game_id)
                 seat[0] = await checked_seat(socket, game, token)
                 by_cookie.discard(socket)
-                state.hub.sit(game_id, socket, seat[0])
+                hub.sit(game_id, socket, seat[0])
                 return None
             if kind not in ("move", "options"):
                 raise GameError(422, "invalid_request", _("message type must be 'auth', 'move', 'options' or 'ping'"))
@@ -90,15 +90,15 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
                 except ValidationError as exc:
                     raise GameError(422, "invalid_request", _("malformed steps: {problems}", problems=join(
                         [problem(dict(e)) for e in exc.errors()], "; "))) from None
-                game = state.service.get(game_id)
+                game = service.get(game_id)
                 steps = [Choice(s.kind, s.value) for s in parsed]
-                return {"type": "options", **await asyncio.to_thread(state.service.options, game, seat[0], steps)}
+                return {"type": "options", **await asyncio.to_thread(service.options, game, seat[0], steps)}
             move, number = message.get("move"), message.get("move_number")
             if not isinstance(move, str) or len(move) > 100 or not (
                     number is None or (type(number) is int and 0 <= number <= 10_000)):
                 raise GameError(422, "invalid_request", _("a move message needs 'move' (text, at most 100 characters) "
                                                           "and 'move_number' (a whole number from 0)"))
-            await asyncio.to_thread(state.service.play, game_id, seat[0], move, number)
+            await asyncio.to_thread(service.play, game_id, seat[0], move, number)
         except GameError as exc:
             reply = {"type": "error", **error_body(exc)}
             if isinstance(exc, RateLimited):
@@ -106,8 +106,8 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
             return reply
         except DATABASE_DOWN as exc:
             return unavailable_message(game_id, exc)
-        state.runner.kick(game_id)
-        await state.hub.broadcast(game_id)
+        runner.kick(game_id)
+        await hub.broadcast(game_id)
         return None
 
     return live

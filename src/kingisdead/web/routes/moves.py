@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from ...building import Choice
 from ..i18n import LocalizedJSON as JSONResponse
 from ..i18n import LocalizedRoute
-from .deps import Credentials, Integer, client_of, game_of, integer, seat_of
+from .deps import Compute, Credentials, Integer, LiveHub, Runner, Service, client_of, game_of, integer, seat_of
+from .schemas import GameView
 
 
 class Step(BaseModel):
@@ -45,32 +46,34 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
 
     @moves.post("/api/games/{game_id}/options", summary="Next choices for a move built step by step",
                 responses=errors(401, 403, 404, 409, 429))
-    async def options(game_id: str, body: OptionsRequest, credentials: Credentials, request: Request) -> dict[str, Any]:
+    async def options(game_id: str, body: OptionsRequest, credentials: Credentials, request: Request,
+                      service: Service) -> dict[str, Any]:
         """Send the steps chosen so far; get the choices that can still complete a legal move."""
         game = await game_of(request, game_id)
         seat = await seat_of(game, credentials, request)
         steps = [Choice(s.kind, s.value) for s in body.steps]
-        return dict(await asyncio.to_thread(request.app.state.service.options, game, seat, steps))
+        return dict(await asyncio.to_thread(service.options, game, seat, steps))
 
     @moves.post("/api/games/{game_id}/moves", summary="Play a move", response_class=JSONResponse,
+                response_model=GameView, response_model_exclude_unset=True,
                 responses=errors(401, 403, 404, 409, 429))
-    async def play(game_id: str, body: MoveRequest, credentials: Credentials, request: Request) -> JSONResponse:
+    async def play(game_id: str, body: MoveRequest, credentials: Credentials, request: Request, service: Service,
+                   runner: Runner, hub: LiveHub) -> JSONResponse:
         """The engine validates the move; it is stored before anyone is told."""
-        state = request.app.state
         game = await game_of(request, game_id)
         seat = await seat_of(game, credentials, request)
-        await asyncio.to_thread(state.service.play, game_id, seat, body.move, body.move_number)
-        state.runner.kick(game_id)
-        await state.hub.broadcast(game_id)
-        return JSONResponse(state.service.view(state.service.get(game_id), seat))
+        await asyncio.to_thread(service.play, game_id, seat, body.move, body.move_number)
+        runner.kick(game_id)
+        await hub.broadcast(game_id)
+        return JSONResponse(service.view(service.get(game_id), seat))
 
     @moves.post("/api/games/{game_id}/hint", summary="Suggested moves (if the game allows hints)",
                 responses=errors(401, 403, 404, 409, 429, 503))
-    async def hint(game_id: str, credentials: Credentials, request: Request) -> dict[str, Any]:
-        state = request.app.state
+    async def hint(game_id: str, credentials: Credentials, request: Request, service: Service,
+                   compute: Compute) -> dict[str, Any]:
         game = await game_of(request, game_id)
         seat = await seat_of(game, credentials, request)
-        job = state.service.hint(game, seat)
-        return {"move_number": job.move_number, **await state.compute.run(job, client_of(request))}
+        job = service.hint(game, seat)
+        return {"move_number": job.move_number, **await compute.run(job, client_of(request))}
 
     return moves

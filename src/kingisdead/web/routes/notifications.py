@@ -21,7 +21,6 @@ from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
 from .. import outbox
-from ..accounts import SignedIn
 from ..db import NotificationSettingsRow, OutboxRow, PushSubscriptionRow
 from ..errors import GameError
 from ..i18n import _, current_language
@@ -29,7 +28,7 @@ from ..live_game import as_utc
 from ..notify import CONFIRM_VALID, CONFIRMATIONS_PER_HOUR, Notifier, plain
 from ..push_endpoint import BadEndpoint, check, resolve
 from ..security import RateLimited
-from .deps import page
+from .deps import Notify, SignedIn, page
 
 EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"\x00-\x1f\x7f-\x9f]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
@@ -44,11 +43,6 @@ SUBSCRIPTIONS_PER_ACCOUNT = 20
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _notifier(request: Request) -> Notifier:
-    notifier: Notifier = request.app.state.notifier
-    return notifier
 
 
 def _settings_row(session: Session, user_id: int) -> NotificationSettingsRow:
@@ -268,43 +262,43 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
 
     @api.get("/api/account/notifications", summary="Your e-mail address, your choices, and push",
              responses=errors(401))
-    async def get_notifications(user: SignedIn, request: Request) -> dict[str, Any]:
+    async def get_notifications(user: SignedIn, notifier: Notify) -> dict[str, Any]:
         """``email``, ``email_confirmed``, the choices ``digest``, ``clock``, ``ended``; ``mail``: whether this
         site sends e-mail; ``push_key``: the VAPID key browsers subscribe with (null: no push here);
         ``push_devices``: your push subscriptions."""
-        return await asyncio.to_thread(notifications_view, _notifier(request), user.id)
+        return await asyncio.to_thread(notifications_view, notifier, user.id)
 
     @api.patch("/api/account/notifications", summary="Choose which e-mails you receive", responses=errors(401, 403))
-    async def patch_notifications(body: Choices, user: SignedIn, request: Request) -> dict[str, Any]:
+    async def patch_notifications(body: Choices, user: SignedIn, notifier: Notify) -> dict[str, Any]:
         chosen = {name: value for name, value in body.model_dump().items() if value is not None}
-        return await asyncio.to_thread(set_choices, _notifier(request), user.id, chosen)
+        return await asyncio.to_thread(set_choices, notifier, user.id, chosen)
 
     @api.put("/api/account/email", summary="Set your e-mail address (a confirmation link is sent to it)",
              responses=errors(401, 403, 409, 429))
-    async def put_email(body: Address, user: SignedIn, request: Request) -> dict[str, Any]:
+    async def put_email(body: Address, user: SignedIn, notifier: Notify) -> dict[str, Any]:
         """Nothing but the confirmation is sent before its link is opened. 422 ``invalid_email``; 409
         ``mail_off`` when the site sends no e-mail; 429 after three confirmations in an hour."""
-        return await asyncio.to_thread(set_email, _notifier(request), user, body.email, current_language())
+        return await asyncio.to_thread(set_email, notifier, user, body.email, current_language())
 
     @api.delete("/api/account/email", summary="Remove your e-mail address: nothing more is sent",
                 responses=errors(401, 403))
-    async def delete_email(user: SignedIn, request: Request) -> dict[str, Any]:
-        return await asyncio.to_thread(set_email, _notifier(request), user, None, current_language())
+    async def delete_email(user: SignedIn, notifier: Notify) -> dict[str, Any]:
+        return await asyncio.to_thread(set_email, notifier, user, None, current_language())
 
     @api.post("/api/push/subscriptions", status_code=201, summary="Send push notifications to this browser",
               responses=errors(401, 403, 409))
-    async def post_subscription(body: Subscription, user: SignedIn, request: Request) -> dict[str, Any]:
+    async def post_subscription(body: Subscription, user: SignedIn, notifier: Notify) -> dict[str, Any]:
         """409 ``push_off`` when the site has no VAPID key; 409 ``endpoint_taken`` for an endpoint another
         account subscribed with other keys; 422 ``invalid_endpoint`` for an endpoint that is not a push
         service's https URL on the public Internet, 422 for keys that are not a browser's."""
-        devices = await asyncio.to_thread(subscribe, _notifier(request), user.id, body.endpoint, body.keys.p256dh,
+        devices = await asyncio.to_thread(subscribe, notifier, user.id, body.endpoint, body.keys.p256dh,
                                           body.keys.auth, current_language())
         return {"push_devices": devices}
 
     @api.delete("/api/push/subscriptions", status_code=204, response_class=Response,
                 summary="Stop push notifications to this browser", responses=errors(401, 403))
-    async def delete_subscription(body: Endpoint, user: SignedIn, request: Request) -> Response:
-        await asyncio.to_thread(unsubscribe_push, _notifier(request), user.id, body.endpoint)
+    async def delete_subscription(body: Endpoint, user: SignedIn, notifier: Notify) -> Response:
+        await asyncio.to_thread(unsubscribe_push, notifier, user.id, body.endpoint)
         return Response(status_code=204)
 
     @api.get("/email/confirm", include_in_schema=False)
@@ -315,8 +309,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                     action=f"/email/confirm?{urlencode({'token': token})}", button=_("Confirm my address"))
 
     @api.post("/email/confirm", include_in_schema=False)
-    async def confirm_now(token: Token, request: Request) -> HTMLResponse:
-        email = await asyncio.to_thread(confirm, _notifier(request), token)
+    async def confirm_now(token: Token, request: Request, notifier: Notify) -> HTMLResponse:
+        email = await asyncio.to_thread(confirm, notifier, token)
         if email is None:
             return page("notice.html", request, 404, title=_("This link does not work"),
                         text=_("The confirmation link is unknown or more than a week old. Enter your address "
@@ -335,9 +329,9 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                     button=_("Stop these messages"))
 
     @api.post("/unsubscribe", include_in_schema=False)
-    async def unsubscribe_now(token: Token, kind: Kind, request: Request) -> HTMLResponse:
+    async def unsubscribe_now(token: Token, kind: Kind, request: Request, notifier: Notify) -> HTMLResponse:
         """The one-click unsubscribe (RFC 8058): the mail client or the page's button posts here."""
-        if kind not in UNSUBSCRIBE_TEXTS or not await asyncio.to_thread(unsubscribe, _notifier(request), token, kind):
+        if kind not in UNSUBSCRIBE_TEXTS or not await asyncio.to_thread(unsubscribe, notifier, token, kind):
             return _unknown_link(request)
         return page("notice.html", request, title=_("Done"), text=UNSUBSCRIBED_TEXTS[kind])
 

@@ -11,11 +11,11 @@ from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.types import Scope
 
-from .accounts import SESSION_COOKIE, user_for_secret
-from .outage import DATABASE_DOWN
-
-from .errors import GameError
-from .i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, LocalizedRoute, _, client_catalog, language_of
+from ..accounts import SESSION_COOKIE, user_for_secret
+from ..errors import GameError
+from ..i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, LocalizedRoute, _, client_catalog, language_of
+from ..outage import DATABASE_DOWN
+from .deps import service_of
 
 router = APIRouter(tags=["languages"], route_class=LocalizedRoute)
 
@@ -27,7 +27,7 @@ async def account_language(scope: Scope) -> str | None:
     if not secret:
         return None
     try:
-        user = await asyncio.to_thread(user_for_secret, scope["app"].state.service, secret)
+        user = await asyncio.to_thread(user_for_secret, service_of(scope["app"]), secret)
     except DATABASE_DOWN:  # the cookie and Accept-Language decide; the route answers 503 if it needs the database
         return None
     return user.language if user is not None else None
