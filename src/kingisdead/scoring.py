@@ -311,11 +311,11 @@ def build_result(s: GameState, ending: str, winners: Sequence[int], ruler: int |
     rendered from the steps (given as :class:`Step` or as the compiled core's
     ``(kind, faction or None, [(seat, value)...], [seat...])`` tuples).
     """
-    steps = tuple(step if isinstance(step, Step) else
-                  Step(step[0], step[1], tuple((int(p), int(v)) for p, v in step[2]), tuple(step[3]))
-                  for step in steps)
-    result = Result(ending, tuple(winners), ruler, "", tuple(ranking), steps, s.edition.factions)
-    return Result(ending, result.winners, ruler, reason(s, result), result.ranking, steps, s.edition.factions)
+    read = tuple(step if isinstance(step, Step) else
+                 Step(step[0], step[1], tuple((int(p), int(v)) for p, v in step[2]), tuple(step[3]))
+                 for step in steps)
+    result = Result(ending, tuple(winners), ruler, "", tuple(ranking), read, s.edition.factions)
+    return Result(ending, result.winners, ruler, reason(s, result), result.ranking, read, s.edition.factions)
 
 
 def _who(players: Iterable[int]) -> str:
