@@ -313,12 +313,6 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 # -- what happens now, while the game runs -------------------------------------------------
 
-def _leader(counts: list[int]) -> int:
-    """Who takes a region with these followers (Scots, Welsh, Romano-British, Loyalists): 0-3, or 4 the Saxons."""
-    best = max(counts)
-    return counts.index(best) if best and counts.count(best) == 1 else SAXONS
-
-
 def struggle_now(state: GameState) -> dict[str, Any] | None:
     """The running struggle in words: who leads the contested region now and what an all-pass gives.
 
@@ -329,14 +323,17 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
     goes to if every player passes now, and the game's end if that ends it),
     ``if_over`` (when the all-pass would end the game: the comparisons that
     would decide it, from the engine's result of those passes, else None).
-    The struggle resolves exactly so (``rules.resolve``). None once the game
-    is over.
+    The engine plays those passes: the leader, the ending and ``if_over`` are
+    its resolution and its result. None once the game is over.
     """
     region = state.contested
     if region is None or state.is_over():
         return None
     counts = state.board[region * 4:region * 4 + 4]
-    leader = _leader(counts)
+    passed = state.copy()  # every player passes: the engine resolves the struggle
+    while passed.result is None and passed.resolved == state.resolved:
+        passed.apply(PASS)
+    leader = passed.control[region]
     name = state.edition.regions[region]
     factions = _names(state).factions
     second = state.edition.name == "second"
@@ -362,26 +359,24 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
         outcome = _("if everyone passes now, {region} becomes unstable", region=name) if second \
             else _("if everyone passes now, {region} falls to the Saxons", region=name)
     ending: Text | None = None
-    if leader == SAXONS and state.saxons + 1 >= state.edition.invasion:
+    result = passed.result
+    if result is not None and result.ending == "invasion":
         ending = _("that is the third instability disc to leave France: the French invade and the game ends") \
             if second else _("that is the fourth Saxon token: the Saxons invade and the game ends")
-    elif leader == LOYALISTS:
+    elif result is not None and result.ending == "mordred":
         ending = _("a Loyalist win: Mordred's rebellion ends the game")
-    elif state.resolved + 1 == NUM_REGIONS:
+    elif result is not None:
         ending = _("the last region: the game ends in a coronation")
     all_pass = _("{outcome} ({ending}).", outcome=outcome, ending=ending) if ending is not None \
         else _("{outcome}.", outcome=outcome)
     return {"region": int(region), "leader": leader, "counts": counts, "lead": lead, "all_pass": all_pass,
-            "if_over": _if_over(state) if ending is not None else None}
+            "if_over": _if_over(passed)}
 
 
-def _if_over(state: GameState) -> Text | None:
-    """What would decide the game if every player passed now and that ended it: the engine's result of
-    those passes, its comparisons in words (the tie-breaks foreseen). None if the passes do not end it."""
-    after = state.copy()
-    while after.result is None and after.resolved == state.resolved:
-        after.apply(PASS)
-    explained = explain_result(after)
+def _if_over(passed: GameState) -> Text | None:
+    """What would decide the game if the passes that gave ``passed`` ended it: the engine's result, its
+    comparisons in words (the tie-breaks foreseen). None if they do not end it."""
+    explained = explain_result(passed)
     if explained is None:
         return None
     return _("If it ends so: {steps}", steps=join([step["text"] for step in explained["steps"]], " "))
