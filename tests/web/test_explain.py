@@ -265,6 +265,22 @@ def test_a_hints_reason_comes_from_the_moves_line_with_courts_counted_before_the
         "Player 2 wins.")
 
 
+def test_a_hints_reason_names_the_tie_break_that_decides_its_line():
+    from kingisdead.analysis import Line, StruggleOutcome
+    from kingisdead.scoring import Result, Step
+    from kingisdead.web.explain import hint_reason
+
+    s = build(regions={"Cal": "SSW", "Din": "W"}, order=["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"],
+              courts=["WW", "S"])
+    tied = Line(("pass", "pass"), (StruggleOutcome(1, 0, 4),),
+                Result("invasion", (0,), 0, "a reason", steps=(Step("sets", None, ((0, 1), (1, 1)), (0, 1)),
+                                                               Step("latest_play", None, ((0, 5), (1, 4)), (0,)))))
+    assert hint_reason(s, parse_move("pass"), tied) == (
+        "as the search plays on: Caledonia falls to the Saxons; the Saxons invade at struggle 1: you win. "
+        "A tie decides it: Tie at 1 complete set: Player 1 and Player 2. "
+        "Still tied: Player 1 played a card last (play 5 against 4) and wins.")
+
+
 def test_a_hints_reason_follows_the_line_the_engine_plays():
     from kingisdead.analysis import best_line
     from kingisdead.web.explain import hint_reason

@@ -520,11 +520,18 @@ def line_text(state: GameState, line: Line) -> Text:
 
 def hint_reason(state: GameState, move: Move, line: Line) -> Text:
     """Why a suggested move is good or bad, from its consequences: what follows it along its best line
-    (``line``, :func:`kingisdead.analysis.best_line`) and the follower it calls to court."""
+    (``line``, :func:`kingisdead.analysis.best_line`), the follower it calls to court, and, where a tie
+    decides the line's end, the engine's comparisons that break it."""
     parts = [_("as the search plays on: {consequences}", consequences=line_text(state, line))]
     if move.court is not None:
         faction = move.court[1]
         parts.append(_("it brings your court from {before} to {after} {faction}", faction=_names(state).factions[faction],
                        before=state.courts[state.player * 3 + faction],
                        after=state.courts[state.player * 3 + faction] + 1))
-    return _("{reasons}.", reasons=join(parts, "; "))
+    reason = _("{reasons}.", reasons=join(parts, "; "))
+    steps = line.result.steps
+    if len(steps) < 2:  # one comparison decided: no tie
+        return reason
+    told = [_step_text(step, state, line.result.ending, steps[i + 1] if i + 1 < len(steps) else None)
+            for i, step in enumerate(steps)]
+    return join([reason, _("A tie decides it: {steps}", steps=join(told, " "))], " ")
