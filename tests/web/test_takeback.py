@@ -180,7 +180,9 @@ def test_two_processes_on_postgresql_see_take_backs_leaving_and_expiries(server_
             if message["type"] == "state" and predicate(message["game"]):
                 return message["game"]
 
-    a, b = server_factory(database=postgres_url), server_factory(database=postgres_url)
+    # the bots wait 0.5 s a move: else the stand-in and the bot may play the game to its end before the seat
+    # is taken back, and leaving then finds it over (409)
+    a, b = server_factory(0.5, database=postgres_url), server_factory(0.5, database=postgres_url)
     with httpx.Client(base_url=a.url, timeout=30) as on_a, httpx.Client(base_url=b.url, timeout=30) as on_b:
         game = create(on_a, [human(), bot("greedy")], seed=12, time_limit=600, stand_in="random")
         token = game["seats"][0]["token"]
@@ -206,7 +208,8 @@ def test_two_processes_on_postgresql_see_take_backs_leaving_and_expiries(server_
             until(watcher, lambda g: not g["seats"][0]["away"])
             wait_for(lambda: on_a.get(f"/api/games/{game['id']}").json()["seats"][0]["away"] is False,
                      what="A to reload the seat on B's notice")
-            assert on_b.post(f"/api/games/{game['id']}/leave", headers=auth(token)).status_code == 200
+            left = on_b.post(f"/api/games/{game['id']}/leave", headers=auth(token))
+            assert left.status_code == 200, left.text
             until(watcher, lambda g: g["seats"][0]["left"])
         wait_for(lambda: on_a.get(f"/api/games/{game['id']}").json()["status"] == "finished",
                  what="the stand-in to finish the game")
