@@ -99,6 +99,8 @@ class Line:
     """The struggles resolved along the line, in order."""
     result: Result
     """How the line ends: the ending, the winners and the comparisons that decided (:class:`Result`)."""
+    ends_at: int
+    """The struggles resolved when the line ends (the game's last struggle, 1-8; 0 if none)."""
 
 
 def best_line(state: GameState, move: Move, budget: Budget = LINE_BUDGET, seed: int = 0) -> Line:
@@ -122,7 +124,7 @@ def best_line(state: GameState, move: Move, budget: Budget = LINE_BUDGET, seed: 
         moves.append(s.notation(chosen))
         s.apply(chosen)
         struggles += [StruggleOutcome(n + 1, s.order[n], s.control[s.order[n]]) for n in range(resolved, s.resolved)]
-    return Line(tuple(moves), tuple(struggles), result)
+    return Line(tuple(moves), tuple(struggles), result, s.resolved)
 
 
 def _solved(state: GameState) -> Move | None:

@@ -253,13 +253,13 @@ def test_a_hints_reason_comes_from_the_moves_line_with_courts_counted_before_the
               courts=["WW", "S"])
     move = parse_move("Ambassador Cal:S<>Din:W +Cal:W")
     won = Line(("Ambassador Cal:S<>Din:W +Cal:W", "pass", "pass"), (StruggleOutcome(1, 0, 1),),
-               Result("coronation", (0,), 0, "a reason"))
+               Result("coronation", (0,), 0, "a reason"), 8)
     # the Welsh at court as they are before the move (2), not after its call (3)
     assert hint_reason(s, move, won) == (
         "as the search plays on: Caledonia goes to the Welsh (you have 2 of them at court); the game ends in a "
         "coronation: you win; it brings your court from 2 to 3 Welsh.")
     lost = Line(("pass", "pass"), (StruggleOutcome(1, 0, 4), StruggleOutcome(2, 1, 3)),
-                Result("mordred", (1,), 1, "a reason"))
+                Result("mordred", (1,), 1, "a reason"), 2)
     assert hint_reason(s, parse_move("pass"), lost) == (
         "as the search plays on: Caledonia falls to the Saxons; Mordred's rebellion ends the game at struggle 2: "
         "Player 2 wins.")
@@ -274,7 +274,7 @@ def test_a_hints_reason_names_the_tie_break_that_decides_its_line():
               courts=["WW", "S"])
     tied = Line(("pass", "pass"), (StruggleOutcome(1, 0, 4),),
                 Result("invasion", (0,), 0, "a reason", steps=(Step("sets", None, ((0, 1), (1, 1)), (0, 1)),
-                                                               Step("latest_play", None, ((0, 5), (1, 4)), (0,)))))
+                                                               Step("latest_play", None, ((0, 5), (1, 4)), (0,)))), 1)
     assert hint_reason(s, parse_move("pass"), tied) == (
         "as the search plays on: Caledonia falls to the Saxons; the Saxons invade at struggle 1: you win. "
         "A tie decides it: Tie at 1 complete set: Player 1 and Player 2. "

@@ -94,16 +94,14 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
     # side to slip (the figures alone would read "0% to win" on every line).
     least_bad = None
     if all(e.win_chance == 0 for e in ranked):
-        least_bad = max(range(len(ranked)), key=lambda i: (lines[i].struggles[-1].number if lines[i].struggles
-                                                           else state.resolved, len(lines[i].moves), -i))
+        least_bad = max(range(len(ranked)), key=lambda i: (lines[i].ends_at, len(lines[i].moves), -i))
     rows = []
     for i, (e, move, line) in enumerate(zip(ranked, moves, lines)):
         reason = hint_reason(state, move, line)
         if i == least_bad:
-            last = line.struggles[-1].number if line.struggles else state.resolved
             reason = join([reason, _("Every move loses against best play; this one is the least bad: it keeps the "
                                      "game going {moves} more moves, to struggle {n}, where a slip by the other side "
-                                     "could still turn it.", moves=len(line.moves) - 1, n=last)], " ")
+                                     "could still turn it.", moves=len(line.moves) - 1, n=line.ends_at)], " ")
         rows.append({"move": e.move, "card": _card_of(e.move, state.edition),
                      "description": describe_move(move, state.edition), "reason": reason,
                      "win_chance": e.win_chance, "visits": e.visits, "least_bad": i == least_bad})

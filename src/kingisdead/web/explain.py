@@ -492,8 +492,7 @@ def _outcome_text(state: GameState, struggle: StruggleOutcome) -> Text:
 def _ending_text(state: GameState, line: Line) -> Text:
     """How a line ends, in the words of the player to move in ``state``."""
     result = line.result
-    last = line.struggles[-1] if line.struggles else None
-    at = last.number if last else state.resolved
+    at = line.ends_at
     winners = _winners_text(state, result.winners)
     if result.ending == "invasion":
         return _("the French invade at struggle {n}: {winners}", n=at, winners=winners) \
