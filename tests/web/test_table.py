@@ -34,13 +34,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def open_page(browser):
     contexts = []
 
-    def make(url: str, viewport: dict = LAPTOP):
+    def make(url: str, viewport: dict = LAPTOP, clock: bool = False):
+        """``clock``: the page's timers run on Playwright's clock, which the test may pause and advance."""
         context = browser.new_context(viewport=viewport)
         context.set_default_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        if clock:
+            page.clock.install()
         page.goto(url)
         return page
 
@@ -138,20 +141,23 @@ def test_opponent_moves_marked_struggle_banner_and_auto_taken_choices(server, op
 
 def test_a_click_pressed_while_the_table_redraws_is_not_lost(server, open_page):
     """A click counts only where its press and its release land: the end of an opponent's move shown (a redraw of
-    the table, STEP_MS after it arrives) falling between them must not swallow the click on a card."""
+    the table, STEP_MS after it arrives) falling between them must not swallow the click on a card. The page's
+    clock is paused while the move is shown, so a slow machine cannot let the showing end before the press."""
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Arthur"), human("Morgan")], seed=11)
-        page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+        page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}", clock=True)
         page.wait_for_function("() => document.body.dataset.turn === 'you'")
         play_as(client, game, 0, "pass")
         page.wait_for_function("() => +document.body.dataset.move === 1")
+        page.clock.pause_at(page.evaluate("Date.now()") + 100)
         play_as(client, game, 1, opponent_card_move(game, client, 1))
         page.wait_for_selector("[data-testid=stepping]")  # the move is being shown: the redraw comes in 1.2 s
         card = page.locator("[data-testid=hand-card].playable").first.bounding_box()
         page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
         page.mouse.down()
-        page.wait_for_timeout(2_000)
+        page.clock.run_for(2_000)
         page.mouse.up()
+        page.clock.resume()
         page.wait_for_selector("[data-testid=choice], [data-testid=confirm]", timeout=5_000)
         assert not page.locator("[data-testid=stepping]").count()  # the redraw held back ran after the click
 
