@@ -6,7 +6,7 @@ One process, one core. For each configuration:
 
 - random full games per second, setup included: the core sets up and plays
   whole games inside Rust (``core.random_games``); the reference sets up with
-  ``GameState.new`` and plays with ``rules.play_random``;
+  ``GameState.new`` and plays with ``playout.play_random``;
 - legal-move listing in moves per second over positions taken from random
   games: the core counting inside Rust (``core.count_legal_moves``), the core
   handing Python a ``list[Move]`` (``core.legal_moves``), and the reference
@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 
 from kingisdead import GameState, core, rules
+from kingisdead import playout
 from kingisdead.edition import EDITIONS, Edition
 
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "mordred"), (3, "mordred"), (4, "mordred")]
@@ -52,7 +53,7 @@ def reference_games(players: int, variant: str, seconds: float, edition: Edition
         while (elapsed := time.perf_counter() - start) < seconds:
             state = GameState.new(players, variant, seed=games, edition=edition)
             while state._result is None:
-                rules.play_random(state, rng)
+                playout.play_random(state, rng)
                 moves += 1
             games += 1
     return games / elapsed, moves / elapsed
@@ -80,7 +81,7 @@ def sample_positions(players: int, count: int, edition: Edition) -> list[GameSta
         seed += 1
         while state._result is None and len(positions) < count:
             positions.append(state.copy())
-            rules.play_random(state, rng)
+            playout.play_random(state, rng)
     return positions
 
 

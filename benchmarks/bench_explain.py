@@ -19,7 +19,8 @@ import platform
 import time
 from random import Random
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.web import views
 from kingisdead.web.i18n import localize, translations
 
@@ -32,7 +33,7 @@ def positions(count: int) -> list[GameState]:
         for _ in range(rng.randrange(31)):
             if state.is_over():
                 break
-            rules.play_random(state, rng)
+            playout.play_random(state, rng)
         if not state.is_over():
             found.append(state)
         seed += 1

@@ -22,7 +22,8 @@ import time
 from random import Random
 from typing import Any
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.moves import parse_move
 from kingisdead.web.live_game import Snapshot
 from kingisdead.web.i18n import localize, translations
@@ -34,7 +35,7 @@ def finished_game(seed: int) -> Snapshot:
     state, rng = GameState.new(3, "mordred", seed), Random(seed)
     snap = Snapshot(state.copy())
     while not state.is_over():
-        move = rules.play_random(state, rng)
+        move = playout.play_random(state, rng)
         snap = snap.after(parse_move(str(move)))
     return snap
 

@@ -35,7 +35,8 @@ from typing import Any
 import httpx
 from webserver import start_server
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.board import CARD_NAMES
 from kingisdead.building import choice_table
 from kingisdead.web.choices import choices_view
@@ -81,7 +82,7 @@ def positions(games: int) -> list[GameState]:
             if state.is_over():
                 break
             found.append(state.copy())
-            state = state.apply(rules.sample_move(state, rng))
+            state = state.apply(playout.sample_move(state, rng))
     return found
 
 

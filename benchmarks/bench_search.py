@@ -22,6 +22,7 @@ from collections.abc import Callable
 from random import Random
 
 from kingisdead import GameState, core, rules
+from kingisdead import playout
 from kingisdead.analysis import analyse_record
 from kingisdead.bots import make_bot
 from kingisdead.bots.budget import Budget
@@ -38,7 +39,7 @@ def midgame(players: int, seed: int, plays: int) -> GameState:
     state = GameState.new(players, seed=seed)
     rng = Random(seed)
     for _ in range(plays):
-        rules.play_random(state, rng)
+        playout.play_random(state, rng)
     return state
 
 
@@ -63,7 +64,7 @@ def endgames(cards_each: int, count: int) -> list[GameState]:
         rng = Random(seed)
         seed += 1
         while not s.is_over() and max(s.cards_left(0), s.cards_left(1)) > cards_each:
-            rules.play(s, PASS) if rng.random() < 0.5 else rules.play_random(s, rng)
+            rules.play(s, PASS) if rng.random() < 0.5 else playout.play_random(s, rng)
         if not s.is_over() and s.cards_left(0) == s.cards_left(1) == cards_each:
             found.append(s)
     return found

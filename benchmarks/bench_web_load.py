@@ -31,7 +31,8 @@ import httpx
 from webserver import start_server
 import websockets
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.moves import format_move
 from kingisdead.record import GameRecord
 
@@ -72,7 +73,7 @@ async def client_game(http: httpx.AsyncClient, url: str, players: int, seed: int
     watcher = asyncio.create_task(spectate(url, game_id, seen, stop))
     state, rng, sent = GameState.new(players, "standard", seed), Random(seed), []
     while not state.is_over() and len(sent) < MAX_MOVES and time.monotonic() < deadline:
-        move = rules.sample_move(state, rng)
+        move = playout.sample_move(state, rng)
         text = format_move(move)
         start = time.perf_counter()
         response = await http.post(f"/api/games/{game_id}/moves", json={"move": text, "move_number": len(sent)},

@@ -13,6 +13,7 @@ import argparse
 from random import Random
 
 from kingisdead import GameState, evaluation, rules
+from kingisdead import playout
 from kingisdead.bots.candidates import ranked_candidates
 
 
@@ -35,7 +36,7 @@ def main() -> None:
                 if side[state.player] == 0:
                     move = ranked_candidates(state, rng, 2)[0][1]
                 else:
-                    move = rules.sample_move(state, rng)
+                    move = playout.sample_move(state, rng)
                 rules.play(state, move)
             winners = {side[p] for p in state.result.winners}
             score += 1.0 / len(winners) if 0 in winners else 0.0

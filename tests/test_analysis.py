@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kingisdead import GameState, position, rules
+from kingisdead import playout
 from kingisdead.analysis import analyse_position, analyse_record, load
 from kingisdead.bots.budget import Budget
 from kingisdead.cli import app
@@ -23,7 +24,7 @@ def random_record(seed: int, players: int = 2, moves: int | None = None) -> Game
     record = GameRecord([f"random{p}" for p in range(players)], seed=seed)
     rng = Random(seed)
     while not state.is_over() and (moves is None or len(record.moves) < moves):
-        record.add(rules.play_random(state, rng))
+        record.add(playout.play_random(state, rng))
     if state.is_over():
         record.result = state.result.to_dict()
     return record
@@ -137,7 +138,7 @@ def test_no_move_looks_better_than_a_proven_result():
         s = GameState.new(2, seed=seed)
         rng = Random(seed)
         while not s.is_over() and sum(s.hands) > 3:
-            rules.play(s, PASS) if rng.random() < 0.5 else rules.play_random(s, rng)
+            rules.play(s, PASS) if rng.random() < 0.5 else playout.play_random(s, rng)
         if s.is_over() or not any(s.hands[s.player * 7:s.player * 7 + 7]):
             continue
         analysis = analyse_position(s, QUICK, seed=seed)

@@ -7,12 +7,15 @@ from random import Random
 
 import pytest
 
-from kingisdead import GameState, rules
+from kingisdead import GameState, engine, rules
+from kingisdead import lastcard
+from kingisdead import playout
 from kingisdead.bots import BOTS, Bot, SearchBot, make_bot, split_name
 from kingisdead.bots.budget import Budget
 from kingisdead.bots.candidates import ranked_candidates
 from kingisdead.bots.levels import LEVELS, ParallelSearchBot
 from kingisdead.bots.mcts import SearchConfig, rewards, search
+from kingisdead.evaluation import evaluate
 from kingisdead.moves import PASS
 
 TINY = Budget(iterations=8)
@@ -51,7 +54,7 @@ def test_greedy_and_uniform_play_legal_moves_late_in_a_game():
     state = GameState.new(2, seed=3)
     rng = Random(3)
     while sum(state.hands) > 6 and not state.is_over():
-        rules.play_random(state, rng)
+        playout.play_random(state, rng)
     play_checked(state, [make_bot("greedy", 1), make_bot("uniform", 2)], max_moves=12)
 
 
@@ -61,8 +64,8 @@ def test_last_card_rule_positions_get_legal_moves():
     for seed in range(40):
         state = GameState.new(3, seed=seed)
         rng = Random(seed)
-        while not state.is_over() and not rules.last_card_applies(state):
-            rules.play_random(state, rng)
+        while not state.is_over() and not lastcard.last_card_applies(state):
+            playout.play_random(state, rng)
         if state.is_over():
             continue
         move = make_bot("mcts", seed, TINY).choose(state)
@@ -141,6 +144,24 @@ def test_candidates_are_legal_and_ranked():
     assert values == sorted(values, reverse=True)
     for _, move in ranked:
         assert state.is_legal(move)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_candidates_are_valued_on_the_state_the_engine_plays_them_to(players):
+    """Each candidate's value is the heuristic's on the position the engine reaches by playing it: the court
+    call made, the turn passed, the undo ban set (nothing of a move is replayed by hand)."""
+    rng = Random(players)
+    state = GameState.new(players, seed=players)
+    for _ in range(12):
+        ranked = ranked_candidates(state, rng, 2)
+        for value, move in ranked:
+            after = state.copy()
+            engine.play(after, move)
+            assert after.player == (state.player + 1) % players
+            assert value == evaluate(after)[state.player], move
+        engine.play(state, ranked[min(1, len(ranked) - 1)][1])
+        if state.is_over():
+            break
 
 
 def test_rewards_share_a_4_player_team_win_and_split_shared_wins():

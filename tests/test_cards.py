@@ -8,6 +8,7 @@ import pytest
 from positions import FULL_HAND, assert_illegal, build, followers, hand_without
 
 from kingisdead import Card, Move, Region, engine, parse_move, rules
+from kingisdead import legality
 from kingisdead.board import FACTION_CARD, HOMES, NEIGHBOURS, Faction
 from kingisdead.moves import NONE
 
@@ -458,7 +459,7 @@ def test_no_immediate_undo_judged_by_effect_in_the_fast_sampler():
     drawn = set()
     for seed in range(400):
         move = engine.sample_move(s, Random(seed))  # the engine under test
-        assert rules.check_move(s, move) == move
+        assert legality.check_move(s, move) == move
         if move.card is Card.GARRISON:
             assert rules.exchange_effect(move.action) != banned
             drawn.add(move.action)

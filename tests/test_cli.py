@@ -10,6 +10,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kingisdead import GameState, position, render
+from kingisdead import lastcard
+from kingisdead import playout
 from kingisdead.bots import make_bot
 from kingisdead.cli import app, derive_seed
 from kingisdead.moves import format_move
@@ -316,15 +318,14 @@ def test_forced_passes_are_played_for_a_human():
     """No cards left, or a 3-player last card that cannot win: the human is told and passes."""
     from random import Random
 
-    from kingisdead import rules
     from kingisdead.cli import forced_pass
 
     state = GameState.new(3, seed=1)
     assert forced_pass(state) is None
     rng = Random(1)
-    while not (rules.last_card_applies(state) and len(state.legal_moves()) == 1):
+    while not (lastcard.last_card_applies(state) and len(state.legal_moves()) == 1):
         assert not state.is_over(), "this seed no longer reaches a blocked last card"
-        rules.play_random(state, rng)
+        playout.play_random(state, rng)
     assert "last card of the game may only be played by a move that wins" in forced_pass(state)
 
 
@@ -412,7 +413,7 @@ def test_step_prompts_follow_the_card():
     state = GameState.new(2, seed=51)
     while not (state.hands[state.current_player * 7] and rules.card_actions(state, 0) == [()]):
         assert not state.is_over(), "this seed no longer reaches a Crown without swaps"
-        rules.play_random(state, rng)
+        playout.play_random(state, rng)
     builder = state.builder()
     builder.choose(next(c for c in builder.options() if c.label == "Crown"))
     assert render.step_prompt(builder) == "region of the follower to call to court"
@@ -423,14 +424,13 @@ def test_settlements_skips_a_faction_without_stock(monkeypatch):
     from io import StringIO
     from random import Random
 
-    from kingisdead import rules
     from kingisdead.cli import ask_move
 
     state = GameState.new(2, seed=0)
     rng = Random(0)
     while not (state.hands[state.current_player * 7 + 3] and state.stock[0] == 0 and state.stock[1]):
         assert not state.is_over(), "this seed no longer reaches Settlements without Scots in stock"
-        rules.play_random(state, rng)
+        playout.play_random(state, rng)
     builder = state.builder()
     number = next(i for i, c in enumerate(builder.options(), start=1) if c.label == "Settlements")
     monkeypatch.setattr("sys.stdin", StringIO(f"{number}\n1\nback\nback\npass\n"))

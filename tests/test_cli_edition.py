@@ -9,6 +9,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kingisdead import GameState, position, render
+from kingisdead import playout
 from kingisdead.cli import app
 from kingisdead.moves import parse_move
 from kingisdead.record import GameRecord
@@ -195,12 +196,11 @@ def test_second_edition_moves_in_words(notation, words):
 def test_second_edition_resolutions_and_prompts():
     from random import Random
 
-    from kingisdead import rules
 
     state = GameState.new(2, seed=2, edition="second")
     rng = Random(2)
     while not state.is_over():
-        rules.play_random(state, rng)
+        playout.play_random(state, rng)
     said = [render.describe_resolution(state, p) for p in range(state.resolved)]
     unstable = [line for line in said if "unstable" in line]
     assert unstable and unstable[0].endswith("it becomes unstable (instability disc 1 of 3).")

@@ -21,6 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kingisdead import PASS, GameState, board, core, rules, scoring
+from kingisdead import lastcard
+from kingisdead import playout
 from kingisdead.edition import EDITIONS, FIRST, SECOND, Edition, get_edition
 from kingisdead.evaluation import evaluate
 
@@ -68,7 +70,7 @@ def check_position(s: GameState, rng: Random) -> None:
     assert core.count_legal_moves(s) == len(reference)
     for card in range(7):
         assert core.card_actions(s, card) == rules.card_actions(s, card), f"card {card}"
-    assert core.require().last_card_applies(s) == rules.last_card_applies(s)
+    assert core.require().last_card_applies(s) == lastcard.last_card_applies(s)
     for ours, theirs in zip(core.evaluate(s), evaluate(s)):
         assert ours == pytest.approx(theirs, abs=1e-12)
     if len(reference) <= FULL_SUCCESSORS:
@@ -109,7 +111,7 @@ def test_every_position_of_reference_sampled_games(players, variant, edition):
         rng = Random(seed)
         while not s.is_over():
             check_position(s, rng)
-            rules.play_random(s, rng)
+            playout.play_random(s, rng)
         check_result(s)
 
 
@@ -172,7 +174,7 @@ def test_undo_ban_is_judged_alike(edition):
                     assert core.card_actions(s, card) == rules.card_actions(s, card)
                 assert core.play(s, PASS).undo_ban == s.after(PASS).undo_ban
                 found += 1
-            rules.play_random(s, rng)
+            playout.play_random(s, rng)
         if found >= 40:
             break
     assert found >= 40
@@ -202,7 +204,7 @@ def test_state_round_trip_through_the_core(variant, edition):
         assert {name: getattr(after, name) for name in GameState.__slots__} == \
             {name: getattr(expected, name) for name in GameState.__slots__}
         assert after.edition is edition
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
 
 
 def test_bad_states_are_refused_with_a_clear_error():
@@ -230,7 +232,7 @@ def test_the_core_refuses_what_it_cannot_use():
     finished = GameState.new(3, seed=1)
     rng = Random(1)
     while not finished.is_over():
-        rules.play_random(finished, rng)
+        playout.play_random(finished, rng)
     for call in (core.sample_move, lambda state, r: core.ranked_candidates(state, r, 3)):
         with pytest.raises(ValueError, match="over"):
             call(finished, rng)

@@ -15,6 +15,7 @@ from random import Random
 import pytest
 
 from kingisdead import GameState, IllegalMoveError, core, engine, parse_move, rules
+from kingisdead import playout
 from kingisdead.bots import levels, make_bot
 from kingisdead.bots.budget import Budget
 from kingisdead.bots.mcts import search
@@ -32,7 +33,7 @@ def midgame(players: int, variant: str, seed: int, plies: int) -> GameState:
     for _ in range(plies):
         if s.is_over():
             break
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
     return s
 
 
@@ -41,7 +42,7 @@ def endgame(seed: int, cards_each: int) -> GameState | None:
     s = GameState.new(2, seed=seed)
     rng = Random(seed)
     while not s.is_over() and max(s.cards_left(0), s.cards_left(1)) > cards_each:
-        rules.play(s, PASS) if rng.random() < 0.5 else rules.play_random(s, rng)
+        rules.play(s, PASS) if rng.random() < 0.5 else playout.play_random(s, rng)
     if s.is_over() or s.cards_left(0) != cards_each or s.cards_left(1) != cards_each:
         return None
     return s

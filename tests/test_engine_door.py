@@ -2,7 +2,8 @@
 
 The engine is :mod:`kingisdead.engine` (the door), :mod:`kingisdead.core` (the
 bridge to the compiled ``kingisdead._core``) and the reference rules
-(:mod:`kingisdead.rules`, :mod:`kingisdead.scoring`, :mod:`kingisdead.setup`);
+(:mod:`kingisdead.rules`, :mod:`kingisdead.lastcard`, :mod:`kingisdead.legality`,
+:mod:`kingisdead.playout`, :mod:`kingisdead.scoring`, :mod:`kingisdead.setup`);
 see docs/architecture.md. Every other module under src/kingisdead asks
 ``kingisdead.engine``. The test reads each module's syntax tree, so that an
 import in any spelling (relative, absolute, under ``TYPE_CHECKING``, inside a
@@ -17,21 +18,25 @@ from pathlib import Path
 import pytest
 
 import kingisdead
-from kingisdead import PASS, GameState, core, engine, rules
+from kingisdead import PASS, GameState, core, engine, legality, rules
 from kingisdead.board import Card
 from kingisdead.edition import FIRST, SECOND
 from kingisdead.moves import IllegalMoveError, Move
 
 PACKAGE = "kingisdead"
 
-ENGINE = frozenset({"kingisdead.engine", "kingisdead.core", "kingisdead.rules", "kingisdead.scoring",
-                    "kingisdead.setup", "kingisdead._core"})
+ENGINE = frozenset({"kingisdead.engine", "kingisdead.core", "kingisdead.rules", "kingisdead.lastcard",
+                    "kingisdead.legality", "kingisdead.playout", "kingisdead.scoring", "kingisdead.setup",
+                    "kingisdead._core"})
 """The modules that are the engine: they may import each other."""
 
 BEHIND_THE_DOOR: dict[str, frozenset[str]] = {
     "kingisdead._core": frozenset(),
     "kingisdead.core": frozenset(),
     "kingisdead.rules": frozenset(),
+    "kingisdead.lastcard": frozenset(),
+    "kingisdead.legality": frozenset(),
+    "kingisdead.playout": frozenset(),
     # Data, not rules: the result a game ends with (and its steps) and the names of the setups.
     "kingisdead.scoring": frozenset({"Result", "Step", "STEP_KINDS", "ENDINGS"}),
     "kingisdead.setup": frozenset({"VARIANTS", "FOLLOWER", "SWAP"}),
@@ -264,7 +269,7 @@ def test_the_web_checks_and_plays_its_moves_in_the_core(monkeypatch):
     def broken(*args, **kwargs):
         raise AssertionError("the reference was asked")
 
-    monkeypatch.setattr(rules, "check_move", broken)
+    monkeypatch.setattr(legality, "check_move", broken)
     monkeypatch.setattr(rules, "play", broken)
     with engine.use_engine("core"):  # the default engine (the suite may run on the reference)
         snap = Snapshot(s)

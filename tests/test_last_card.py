@@ -8,6 +8,7 @@ import pytest
 from positions import assert_illegal, build
 
 from kingisdead import PASS, GameState, Move, engine, parse_move, rules
+from kingisdead import playout
 from kingisdead.board import CARDS
 from kingisdead.edition import SECOND
 
@@ -91,7 +92,7 @@ def _card_moves_ignoring_the_rule(s: GameState) -> list[Move]:
     moves = []
     for action in rules.card_actions(s, card):
         board = s.board[:]
-        rules._move_followers(board, s.stock[:], card, action)
+        rules.move_followers(board, s.stock[:], card, action)
         for court in rules.court_options(board, s.open) or [None]:
             moves.append(Move(CARDS[card], action, court))
     return moves
@@ -105,7 +106,7 @@ def test_last_card_legal_exactly_when_the_game_that_follows_is_won(seed, variant
     rng = Random(seed)
     s = GameState.new(3, variant, seed=seed)
     while not s.is_over() and not engine.last_card_applies(s):
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
     if s.is_over():
         pytest.skip("this game ended before the last card")
     mover = s.current_player

@@ -8,7 +8,8 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingisdead import GameState, core, rules
+from kingisdead import GameState, core
+from kingisdead import playout
 from kingisdead.position import PositionError, from_dict, to_dict
 
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (3, "mordred"), (4, "mordred")]
@@ -22,7 +23,7 @@ def _positions():
         while not s.is_over():
             if rng.random() < 0.15:
                 found.append(to_dict(s))
-            rules.play_random(s, rng)
+            playout.play_random(s, rng)
         found.append(to_dict(s))
     return found
 

@@ -10,7 +10,8 @@ from random import Random
 import pytest
 from positions import FULL_HAND, build, hand_without
 
-from kingisdead import GameState, parse_move, rules
+from kingisdead import GameState, parse_move
+from kingisdead import playout
 from kingisdead.position import PositionError, dumps, from_dict, loads, to_dict
 
 
@@ -22,7 +23,7 @@ def test_position_json_round_trip_along_a_game(players, variant):
         again = loads(dumps(s))
         assert again.key() == s.key()
         assert again.result == s.result
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
     again = loads(dumps(s, indent=None))
     assert again.key() == s.key() and again.result == s.result
 
@@ -120,7 +121,7 @@ def _game_position(players=3, variant="standard", plays=6):
     rng = Random(5)
     s = GameState.new(players, variant, seed=5)
     while s.plays < plays and not s.is_over():
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
     return to_dict(s)
 
 

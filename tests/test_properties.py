@@ -15,6 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kingisdead import Card, GameState, IllegalMoveError, Move, format_move, parse_move, rules
+from kingisdead import lastcard
+from kingisdead import legality
+from kingisdead import playout
 from kingisdead.board import FOLLOWERS_PER_FACTION, LOYALISTS_TOTAL, NUM_REGIONS, REMOVED_TWO_PLAYER
 from kingisdead.building import move_steps
 from kingisdead.moves import make_move
@@ -81,8 +84,8 @@ def test_random_games_keep_invariants_and_end_with_a_valid_result(config, seed, 
     s = GameState.new(players, variant, seed)
     check_invariants(s)
     while not s.is_over():
-        move = rules.sample_move(s, rng)
-        assert rules.check_move(s, move) == move
+        move = playout.sample_move(s, rng)
+        assert legality.check_move(s, move) == move
         assert parse_move(format_move(move)) == move
         unchecked = s.copy()
         rules.play(unchecked, move)
@@ -117,12 +120,12 @@ def test_undo_ban_removes_exactly_the_exchanges_with_the_banned_effect(config, s
                 for action in every:
                     if rules.exchange_effect(action) == banned:
                         try:
-                            rules._explain_action(s, card, action)
+                            legality._explain_action(s, card, action)
                         except IllegalMoveError as exc:
                             assert "immediately undo" in str(exc)
                         else:
                             raise AssertionError(f"{card.title} {action} undoes the last exchange")
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
 
 
 @settings(max_examples=examples(60))
@@ -134,7 +137,7 @@ def test_position_json_round_trip_and_replay_reproduce_the_game(config, seed, rn
     while not s.is_over():
         again = loads(dumps(s))
         assert again.key() == s.key() and again.result == s.result
-        record.add(rules.play_random(s, rng))
+        record.add(playout.play_random(s, rng))
     record.result = s.result.to_dict()
     replayed = GameRecord.loads(record.dumps()).replay()
     assert replayed.key() == s.key()
@@ -147,7 +150,7 @@ def positions_along_a_game(players: int, variant: str, seed: int, rng: Random, c
     states = []
     while not s.is_over():
         states.append(s.copy())
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
     return rng.sample(states, min(count, len(states)))
 
 
@@ -163,7 +166,7 @@ def test_listed_legal_moves_apply_and_agree_with_check_move_and_the_sampler(conf
             after = s.after(move)
             check_invariants(after)
         for _ in range(25):
-            assert rules.sample_move(s, rng) in legal
+            assert playout.sample_move(s, rng) in legal
         # Moves legal elsewhere are legal here exactly when listed here.
         other = positions_along_a_game(players, variant, seed ^ 1, rng, 1)[0]
         others = other.legal_moves()
@@ -212,7 +215,7 @@ def test_any_move_is_either_legal_or_refused_with_illegal_move_error(config, see
         near_misses = [mutate(rng.choice(listed), rng) for _ in range(40)]
         for move in data.draw(st.lists(junk_moves, min_size=40, max_size=40)) + near_misses:
             try:
-                canonical = rules.check_move(s, move)
+                canonical = legality.check_move(s, move)
             except IllegalMoveError:
                 assert s.key() == before
                 if move.card is not None and isinstance(move.card, Card):
@@ -238,14 +241,14 @@ def mutate(move: Move, rng: Random) -> Move:
 def test_three_player_games_obey_the_last_card_rule(seed, rng):
     s = GameState.new(3, "standard", seed)
     while not s.is_over():
-        if rules.last_card_applies(s):
-            move = rules.sample_move(s, rng)
+        if lastcard.last_card_applies(s):
+            move = playout.sample_move(s, rng)
             if not move.is_pass:
                 after = s.after(move)
                 while not after.is_over():
                     after.apply("pass")
                 assert after.result.winners == (s.current_player,)
-        rules.play_random(s, rng)
+        playout.play_random(s, rng)
     check_result(s)
 
 
@@ -256,7 +259,7 @@ def test_random_sampler_is_reproducible():
         rng = Random(seed)
         moves = []
         while not s.is_over():
-            moves.append(format_move(rules.play_random(s, rng)))
+            moves.append(format_move(playout.play_random(s, rng)))
         return moves
 
     assert game(5) == game(5)

@@ -6,7 +6,8 @@ from random import Random
 
 import pytest
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.record import GameRecord, RecordError
 
 
@@ -15,7 +16,7 @@ def random_record(players: int, variant: str, seed: int) -> tuple[GameRecord, Ga
     state = record.start()
     rng = Random(seed)
     while not state.is_over():
-        record.add(rules.play_random(state, rng))
+        record.add(playout.play_random(state, rng))
     record.result = state.result.to_dict()
     return record, state
 
@@ -83,7 +84,7 @@ def test_unfinished_record_replays_to_its_position():
     state = record.start()
     rng = Random(1)
     for _ in range(10):
-        record.add(rules.play_random(state, rng))
+        record.add(playout.play_random(state, rng))
     assert GameRecord.loads(record.dumps()).replay().key() == state.key()
 
 

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from kingisdead import GameState, IllegalMoveError, parse_move, rules
+from kingisdead import GameState, IllegalMoveError, parse_move
+from kingisdead import playout
 from kingisdead.building import Choice
 from kingisdead.interfaces.encoding import (
     FIELDS,
@@ -37,7 +38,7 @@ def random_positions(players: int, variant: str, seed: int, every: int = 3):
     while not state.is_over():
         if n % every == 0:
             yield state.copy()
-        rules.play_random(state, rng)
+        playout.play_random(state, rng)
         n += 1
 
 
@@ -59,7 +60,7 @@ def test_every_move_is_a_sequence_of_offered_integers(players: int, variant: str
     rng = random.Random(players)
     for state in random_positions(players, variant, seed=players * 10):
         for _ in range(3):
-            move = rules.sample_move(state, rng)
+            move = playout.sample_move(state, rng)
             game = SteppedGame(state.copy())
             actions = move_to_actions(move)
             for i, a in enumerate(actions):

@@ -7,6 +7,7 @@ from random import Random
 import pytest
 
 from kingisdead import GameState, rules
+from kingisdead import playout
 from kingisdead.bots.solver import solvable, solve
 from kingisdead.moves import PASS
 
@@ -35,7 +36,7 @@ def endgame(seed: int, max_open: int, max_cards: int) -> GameState | None:
         if rng.random() < (0.3 if keep_cards else 0.75):
             rules.play(s, PASS)
         else:
-            rules.play_random(s, rng)
+            playout.play_random(s, rng)
     return None
 
 

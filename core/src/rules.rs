@@ -605,7 +605,7 @@ pub fn apply_to_board(board: &mut Board, card: u8, action: &[i8]) {
 }
 
 /// Play a card from the mover's hand and carry out its action: no court call,
-/// and the player to move is not advanced (Python `_play_card`). Any card play
+/// and the player to move is not advanced (Python `rules.play_card`). Any card play
 /// lifts the undo ban; an exchange sets a new one (see [`ban_after`]).
 pub fn play_card(s: &mut State, card: u8, action: &[i8]) {
     let p = s.player as usize;

@@ -214,7 +214,7 @@ def score(s: GameState, ending: str) -> Result:
 
 
 def last_card_applies(s: GameState) -> bool:
-    """Whether the last-card rule binds the player to move (as :func:`kingisdead.rules.last_card_applies`)."""
+    """Whether the last-card rule binds the player to move (as :func:`kingisdead.lastcard.last_card_applies`)."""
     return bool(require().last_card_applies(s))
 
 

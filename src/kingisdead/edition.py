@@ -63,7 +63,7 @@ class Edition:
       tied player emptied their hand, the lowest tied seat instead of the earliest last play)
     - ``last_card``: ``"free"`` (any play of the last card is legal) or ``"must_win"`` (with 3
       players the last card of the game may only be played by a move that wins: the first
-      edition's rule, see :func:`kingisdead.rules.last_card_applies`)
+      edition's rule, see :func:`kingisdead.lastcard.last_card_applies`)
     """
 
     name: str

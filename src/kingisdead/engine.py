@@ -2,8 +2,9 @@
 
 Two engines implement the same rules: the compiled core (:mod:`kingisdead.core`,
 the bridge to the Rust module ``kingisdead._core``) and the pure-Python
-reference (:mod:`kingisdead.rules`, :mod:`kingisdead.scoring`,
-:mod:`kingisdead.setup`). These five modules are the engine; everything else
+reference (:mod:`kingisdead.rules`, :mod:`kingisdead.lastcard`,
+:mod:`kingisdead.legality`, :mod:`kingisdead.playout`, :mod:`kingisdead.scoring`,
+:mod:`kingisdead.setup`). These eight modules are the engine; everything else
 (the state's methods, the move builder, the bots, the web, the interfaces, the
 command line) imports this module and never those (a test walks every module's
 imports to keep it so). Which engine is in use is set once, by
@@ -23,7 +24,8 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING
 
-from . import core, rules, scoring
+from . import core, lastcard, legality, rules, scoring
+from . import playout as sampler
 from .core import (  # noqa: F401  (re-exported: the engine's selection, and the compiled tools without a reference twin)
     NO_RULER,
     RandomOutcomes,
@@ -124,7 +126,7 @@ def check_move(s: GameState, move: Move) -> Move:
     if (core.active() and isinstance(move, Move) and type(move.action) is tuple
             and (move.court is None or type(move.court) is tuple) and core.is_legal(s, move)):
         return PASS if move.card is None else make_move(Card(move.card), move.action, move.court)
-    checked = rules.check_move(s, move)
+    checked = legality.check_move(s, move)
     if core.active():  # the engines disagree: a bug, said as such rather than played
         raise IllegalMoveError(f"the compiled core refuses {move!r}, which the reference allows")
     return checked
@@ -135,7 +137,7 @@ def is_legal(s: GameState, move: Move) -> bool:
     if core.active():
         return core.is_legal(s, move)
     try:
-        rules.check_move(s, move)
+        legality.check_move(s, move)
     except ValueError:
         return False
     return True
@@ -154,7 +156,7 @@ def play(s: GameState, move: Move) -> None:
 
 def sample_move(s: GameState, rng: Random) -> Move:
     """A random legal move from the fast sampler, without listing them all; ``s`` is unchanged."""
-    return core.sample_move(s, rng) if core.active() else rules.sample_move(s, rng)
+    return core.sample_move(s, rng) if core.active() else sampler.sample_move(s, rng)
 
 
 def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
@@ -164,7 +166,7 @@ def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
     final = s.copy()
     moves = []
     while final.result is None:
-        moves.append(rules.play_random(final, rng))
+        moves.append(sampler.play_random(final, rng))
     return moves, final
 
 
@@ -179,13 +181,19 @@ def play_random(s: GameState, rng: Random) -> Move:
     """Play, on ``s`` in place, the random legal move the reference's sampler draws from ``rng``; the
     move. The same draws on both engines (the Python search's rollouts replay by their seed; the
     core's own sampler, :func:`sample_move`, draws differently)."""
-    return rules.play_random(s, rng)
+    return sampler.play_random(s, rng)
 
 
 def play_card(s: GameState, card: int, action: tuple[int, ...]) -> None:
     """Play ``card`` with ``action`` (legal) from the mover's hand on ``s`` in place, without the court
     call and without passing the turn: the state a court call is then chosen in."""
-    rules._play_card(s, s.player, card, action)
+    rules.play_card(s, card, action)
+
+
+def finish_turn(s: GameState, court: tuple[int, int] | None) -> None:
+    """End the mover's turn on ``s`` in place after :func:`play_card`: the court call ``(region, faction)``
+    (one of :func:`court_calls`, or None where there is none), then the next player to move."""
+    rules.finish_turn(s, court)
 
 
 def court_calls(s: GameState) -> list[tuple[int, int]]:
@@ -197,7 +205,7 @@ def court_calls_after(s: GameState, card: int, action: tuple[int, ...]) -> list[
     """The court calls open once ``card``'s (legal, canonical) ``action`` has moved its followers,
     before the last-card rule (see :func:`legal_moves` for what that leaves)."""
     board = s.board[:]
-    rules._move_followers(board, s.stock[:], card, action)
+    rules.move_followers(board, s.stock[:], card, action)
     return rules.court_options(board, s.open)
 
 
@@ -221,7 +229,7 @@ def undo_ban(edition: Edition, player: int, reverse: tuple[int, ...]) -> UndoBan
 
 def last_card_applies(s: GameState) -> bool:
     """Whether the last-card rule binds the player to move."""
-    return core.last_card_applies(s) if core.active() else rules.last_card_applies(s)
+    return core.last_card_applies(s) if core.active() else lastcard.last_card_applies(s)
 
 
 def greedy_moves(s: GameState) -> list[Move]:

@@ -1,21 +1,22 @@
-"""The rules: legal actions, what a move does, struggles and their resolution.
+"""The rules: legal actions, the undo ban, legal moves, what a move does, struggles and their resolution.
+
+The Python reference of the compiled core's ``core/src/rules.rs``; its neighbours
+mirror the core's modules one by one: :mod:`.lastcard` (the 3-player last card,
+``lastcard.rs``), :mod:`.playout` (random moves without listing them,
+``playout.rs``), :mod:`.legality` (the words of the rule a move breaks; the core
+only answers yes or no) and :mod:`.scoring` (``scoring.rs``).
 
 Functions here work on the flat lists of a :class:`~kingisdead.state.GameState`
-and avoid creating objects on the hot path, so that random playouts and search
-stay fast (and a compiled core could replace them one by one).
-
-Three families of functions mirror each other and are cross-checked by tests:
-``*_options`` enumerate every legal action of a card, ``check_move`` explains
-why a move is illegal, and ``sample_move``/``play_random`` draw a legal move
-without enumerating them all.
+and avoid creating objects on the hot path, so that random playouts stay usable
+in the reference engine.
 """
 
 from __future__ import annotations
 
 from itertools import product
-from random import Random
 from typing import TYPE_CHECKING
 
+from . import lastcard
 from .board import (
     CARDS,
     HOMES,
@@ -27,7 +28,7 @@ from .board import (
     Card,
     Faction,
 )
-from .moves import NONE, PASS, IllegalMoveError, Move, normalise
+from .moves import NONE, PASS, Move
 from .scoring import score
 
 if TYPE_CHECKING:
@@ -52,14 +53,6 @@ REACH = tuple(_reach(mask) for mask in range(1 << NUM_REGIONS))
 """Bitmask of the regions bordering any region of a mask."""
 MASK_REGIONS = tuple(tuple(r for r in range(NUM_REGIONS) if mask >> r & 1) for mask in range(1 << NUM_REGIONS))
 """The regions of each bitmask, as a tuple (avoids loops on the hot path)."""
-
-
-def _name(s: GameState, region: int) -> str:
-    return s.edition.regions[region]
-
-
-def _title(s: GameState, card: int) -> str:
-    return s.edition.cards[card]
 
 
 # -- legal actions ---------------------------------------------------------------
@@ -158,7 +151,7 @@ def spell_effect(effect: Effect) -> tuple[int, ...]:
     raise ValueError(f"no exchange has the effect {effect}")
 
 
-def _banned(s: GameState, card: int) -> tuple[int, ...] | None:
+def active_ban(s: GameState, card: int) -> tuple[int, ...] | None:
     """The exchange that the player to move may not make with ``card`` (undoing the last one), or None."""
     ban = s.undo_ban
     if ban is None or ban[0] == s.player:
@@ -197,7 +190,7 @@ def _pairs_in(board: list[int], region: int) -> list[tuple[int, int]]:
 
 def garrison_actions(s: GameState) -> list[tuple[int, ...]]:
     """2-for-1 exchanges if any exists, else 1-for-1 ones, else the empty action."""
-    board, ban = s.board, _banned(s, GARRISON)
+    board, ban = s.board, active_ban(s, GARRISON)
     opens = MASK_REGIONS[s.open]
     two: list[tuple[int, ...]] = [
         (a, f1, f2, b, g)
@@ -224,7 +217,7 @@ def garrison_actions(s: GameState) -> list[tuple[int, ...]]:
 
 
 def ambassador_actions(s: GameState) -> list[tuple[int, ...]]:
-    board, ban = s.board, _banned(s, AMBASSADOR)
+    board, ban = s.board, active_ban(s, AMBASSADOR)
     opens = MASK_REGIONS[s.open]
     one: list[tuple[int, ...]] = [
         (a, f, b, g)
@@ -301,245 +294,18 @@ def legal_moves(s: GameState) -> list[Move]:
             board = s.board
             if card != CROWN:
                 board = board[:]
-                _move_followers(board, s.stock[:], card, action)
+                move_followers(board, s.stock[:], card, action)
             for court in court_options(board, s.open) or (None,):
                 moves.append(Move(card_enum, action, court))
-    if last_card_applies(s):
+    if lastcard.last_card_applies(s):  # a module, not its names: lastcard.py imports this module too
         memo: dict[tuple, bool] = {}
-        moves = [PASS] + [m for m in moves[1:] if wins_outright(s, m, memo)]
+        moves = [PASS] + [m for m in moves[1:] if lastcard.wins_outright(s, m, memo)]
     return moves
-
-
-# -- the last-card rule (3 players) -----------------------------------------------
-
-def last_card_applies(s: GameState) -> bool:
-    """3 players, one card left in all hands, the player to move holds it, and the edition's
-    ``last_card`` is ``"must_win"`` (the first edition's rule; the second edition's default is
-    ``"free"``: "a card may always be played")."""
-    return (s.edition.last_card == "must_win" and s.players == 3 and sum(s.hands) == 1
-            and sum(s.hands[s.player * 7:s.player * 7 + 7]) == 1)
-
-
-def wins_outright(s: GameState, move: Move, memo: dict[tuple, bool] | None = None) -> bool:
-    """Whether the mover wins the game that follows when everyone passes to the end.
-
-    ``memo`` shares work between moves whose remaining struggles end alike and
-    that call the same faction to court (all the final scoring can tell apart).
-    """
-    card, action, court = move.card, move.action, move.court
-    board, order = s.board[:], s.order
-    if card == CROWN and action:
-        order = order[:]
-        i, j = order.index(action[0]), order.index(action[1])
-        order[i], order[j] = order[j], order[i]
-    elif card is not None:
-        _move_followers(board, s.stock[:], card, action)
-    if court is not None:
-        board[court[0] * 4 + court[1]] -= 1
-    key = (_remaining_outcomes(s, board, order), None if court is None else court[1])
-    if memo is not None and key in memo:
-        return memo[key]
-    after = s.copy()
-    play(after, move)
-    while after._result is None:
-        resolve(after)  # every player passes: each struggle ends in turn
-    wins = after._result.winners == (s.player,)
-    if memo is not None:
-        memo[key] = wins
-    return wins
-
-
-def _remaining_outcomes(s: GameState, board: list[int], order: list[int]) -> tuple[int, ...]:
-    """Who wins each remaining struggle, in order, if every player passes from now on.
-
-    ``board`` and ``order`` are those after the move (``board`` is modified).
-    """
-    outcomes = []
-    saxons, loyalists, resolved = s.saxons, s.stock[LOYALISTS], ~s.open & ALL_REGIONS
-    for position in range(s.resolved, NUM_REGIONS):
-        region = order[position]
-        counts = board[region * 4:region * 4 + 4]
-        best = max(counts)
-        winner = counts.index(best) if best and counts.count(best) == 1 else SAXONS
-        outcomes.append(winner)
-        resolved |= 1 << region
-        if winner == SAXONS:
-            saxons += 1
-            if saxons >= s.edition.invasion:
-                break
-        elif winner == LOYALISTS:
-            break
-        flag = MORDRED_FLAGS[region]
-        if s.mordred and loyalists and not resolved >> flag & 1:
-            loyalists -= 1
-            board[flag * 4 + LOYALISTS] += 1
-    return tuple(outcomes)
-
-
-# -- checking a move ----------------------------------------------------------------
-
-def check_move(s: GameState, move: Move) -> Move:
-    """Raise IllegalMoveError naming the broken rule; return the move in canonical form if legal."""
-    if s._result is not None:
-        raise IllegalMoveError("the game is over")
-    if not isinstance(move, Move):
-        raise IllegalMoveError(f"not a move: {move!r}")
-    if move.card is None:
-        if move.action or move.court is not None:
-            raise IllegalMoveError("a pass has no action and no court call")
-        return PASS
-    try:
-        card = Card(move.card)
-    except ValueError:
-        raise IllegalMoveError(f"unknown card {move.card!r}") from None
-    p = s.player
-    if not s.hands[p * 7 + card]:
-        raise IllegalMoveError(f"{_title(s, card)}: player {p + 1} has no {_title(s, card)} card left")
-    action = move.action
-    if not isinstance(action, tuple) or not all(isinstance(x, int) for x in action):
-        raise IllegalMoveError(f"{_title(s, card)}: the action must be a tuple of integers")
-    action = normalise(card, action)
-    if action not in card_actions(s, card):
-        _explain_action(s, card, action)
-        raise IllegalMoveError(f"{_title(s, card)}: {action} is not a legal action here")
-    board = s.board[:]
-    if card != CROWN:
-        _move_followers(board, s.stock[:], card, action)
-    _check_court(s, board, move.court)
-    move = Move(card, action, move.court)
-    if last_card_applies(s) and not wins_outright(s, move):
-        raise IllegalMoveError(
-            "last card: with 3 players the last card of the game may only be played "
-            "by a move that wins the game, and this move does not"
-        )
-    return move
-
-
-def _check_court(s: GameState, board: list[int], court: object) -> None:
-    open_mask = s.open
-    options = court_options(board, open_mask)
-    if court is None:
-        if options:
-            raise IllegalMoveError("court call: a follower must be called to court")
-        return
-    if not options:
-        raise IllegalMoveError("court call: no unresolved region has a follower to call")
-    if court in options:
-        return
-    if not (isinstance(court, tuple) and len(court) == 2 and court[0] in range(8) and court[1] in range(4)):
-        raise IllegalMoveError(f"court call: {court!r} is not a (region, faction) pair")
-    region, faction = court
-    if faction == LOYALISTS:
-        raise IllegalMoveError("court call: Loyalists are never called to court")
-    if not open_mask >> region & 1:
-        raise IllegalMoveError(f"court call: {_name(s, region)} is resolved; nothing leaves it")
-    raise IllegalMoveError(f"court call: {_name(s, region)} has no {s.edition.factions[faction]} follower to call")
-
-
-def _valid_shape(title: str, action: tuple[int, ...], kinds: str) -> None:
-    """Check that an action's parts are regions ('r') and factions ('f') as expected."""
-    if len(action) != len(kinds):
-        raise IllegalMoveError(f"{title}: expected {len(kinds)} choices, got {len(action)}")
-    for value, kind in zip(action, kinds):
-        if kind == "r" and value not in range(NUM_REGIONS):
-            raise IllegalMoveError(f"{title}: {value} is not a region")
-        if kind == "f" and value not in range(4):
-            raise IllegalMoveError(f"{title}: {value} is not a faction")
-
-
-def _explain_action(s: GameState, card: Card, action: tuple[int, ...]) -> None:
-    """Raise the most specific reason why ``action`` is not legal for ``card``."""
-    title = _title(s, card)
-    if card == CROWN:
-        free = swappable_cards(s)
-        if len(free) < 2:
-            raise IllegalMoveError(f"{title}: fewer than two region cards can be swapped, so the Crown does nothing")
-        if not action:
-            raise IllegalMoveError(f"{title}: two region cards can be swapped, so the Crown must swap them")
-        _valid_shape(title, action, "rrr")
-        a, b, crowned = action
-        for r in (a, b):
-            if s.control[r] != UNRESOLVED:
-                raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; its card is face down")
-            if s.crowns[r] >= 0:
-                raise IllegalMoveError(f"{title}: {_name(s, r)}'s card carries a Crown token and cannot be swapped")
-        if a == b:
-            raise IllegalMoveError(f"{title}: swap two different region cards")
-        if crowned not in (a, b):
-            raise IllegalMoveError(f"{title}: the Crown token goes on one of the two swapped cards")
-        return
-    if card in EXCHANGES:
-        options = card_actions(s, card)
-        if not action:
-            raise IllegalMoveError(f"{title}: an exchange is possible, so one must be made")
-        if card == GARRISON and len(action) == 4 and len(options[0]) == 5:
-            raise IllegalMoveError(f"{title}: a 2-for-1 exchange exists, so a 1-for-1 exchange is not allowed")
-        if card == AMBASSADOR and len(action) != 4:
-            raise IllegalMoveError(f"{title}: the Ambassador exchanges one follower for one")
-        _valid_shape(title, action, "rffrf" if len(action) == 5 else "rfrf")
-        a, b = action[0], action[-2]
-        for r in (a, b):
-            if not s.open >> r & 1:
-                raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; nothing enters or leaves it")
-        if a == b:
-            raise IllegalMoveError(f"{title}: the exchange is between two different regions")
-        if card == GARRISON and not NEIGHBOURS[a] >> b & 1:
-            raise IllegalMoveError(f"{title}: {_name(s, a)} does not border {_name(s, b)}")
-        given, taken = list(action[1:-2]), [action[-1]]
-        for region, leaving in ((a, given), (b, taken)):
-            for f in set(leaving):
-                have, need = s.board[region * 4 + f], leaving.count(f)
-                if have < need:
-                    raise IllegalMoveError(
-                        f"{title}: {_name(s, region)} has {have} {s.edition.factions[f]} follower(s), not {need}")
-        ban = _banned(s, card)
-        if ban is not None and is_banned(s, action, ban):
-            raise IllegalMoveError(
-                f"{title}: this would immediately undo player {s.undo_ban[0] + 1}'s exchange"  # type: ignore[index]
-            )
-        if len(action) == 5:
-            raise IllegalMoveError(f"{title}: no 2-for-1 exchange is possible, so exchange 1 for 1")
-        return
-    if card == SETTLEMENTS:
-        _valid_shape(title, action, "xxx")
-        for f, r in enumerate(action):
-            if r == NONE:
-                if s.stock[f]:
-                    raise IllegalMoveError(f"{title}: a {s.edition.factions[f]} follower is in the stock, so it must be placed")
-                continue
-            if r not in range(NUM_REGIONS):
-                raise IllegalMoveError(f"{title}: {r} is not a region")
-            if not s.stock[f]:
-                raise IllegalMoveError(f"{title}: no {s.edition.factions[f]} follower is left in the stock")
-            if not s.open >> r & 1:
-                raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; nothing may enter it")
-        return
-    faction = card - Card.SCOTS
-    name = s.edition.factions[faction]
-    targets = faction_targets(s, faction)
-    count = min(2, s.stock[faction]) if targets else 0
-    if len(action) != count:
-        if not targets:
-            why = f"no unresolved region borders a region the {name} control"
-        elif count < 2:
-            why = f"the stock holds {s.stock[faction]} {name} follower(s)"
-        else:
-            why = f"2 {name} followers can be placed, so both must be"
-        raise IllegalMoveError(f"{title}: {why}; place exactly {count}")
-    for r in action:
-        if r not in range(NUM_REGIONS):
-            raise IllegalMoveError(f"{title}: {r} is not a region")
-        if not s.open >> r & 1:
-            raise IllegalMoveError(f"{title}: {_name(s, r)} is resolved; nothing may enter it")
-        if r not in targets:
-            raise IllegalMoveError(f"{title}: {_name(s, r)} does not border a region the {name} control")
-    if s.edition.support_together and len(set(action)) > 1:
-        raise IllegalMoveError(f"{title}: both {name} followers go into the same region")
 
 
 # -- applying a move ----------------------------------------------------------------
 
-def _move_followers(board: list[int], stock: list[int], card: int, action: tuple[int, ...]) -> None:
+def move_followers(board: list[int], stock: list[int], card: int, action: tuple[int, ...]) -> None:
     """The effect of a card's action on the board and the stock (Crown has none)."""
     if card == GARRISON or card == AMBASSADOR:
         if len(action) == 5:
@@ -582,8 +348,10 @@ def reverse_exchange(action: tuple[int, ...]) -> tuple[int, ...]:
     return (a, g, b, f)
 
 
-def _play_card(s: GameState, p: int, card: int, action: tuple[int, ...]) -> None:
-    """Play a card from player p's hand and carry out its action (not the court call)."""
+def play_card(s: GameState, card: int, action: tuple[int, ...]) -> None:
+    """Play a card from the mover's hand and carry out its action: no court call, and the player to move is
+    not advanced (see :func:`finish_turn`)."""
+    p = s.player
     s.hands[p * 7 + card] -= 1
     s.tops[p] = card
     s.plays += 1
@@ -598,29 +366,34 @@ def _play_card(s: GameState, p: int, card: int, action: tuple[int, ...]) -> None
             s.crowns[crowned] = p
         s.undo_ban = None
         return
-    _move_followers(s.board, s.stock, card, action)
+    move_followers(s.board, s.stock, card, action)
     if (card == GARRISON or card == AMBASSADOR) and action:
         s.undo_ban = ban_after(s.edition, p, action)
     else:
         s.undo_ban = None
 
 
+def finish_turn(s: GameState, court: tuple[int, int] | None) -> None:
+    """End the mover's turn after :func:`play_card`: the court call ``(region, faction)``, if any, then the
+    next player."""
+    p = s.player
+    if court is not None:
+        s.board[court[0] * 4 + court[1]] -= 1
+        s.courts[p * 3 + court[1]] += 1
+    s.player = (p + 1) % s.players
+
+
 def play(s: GameState, move: Move) -> None:
     """Apply a move that is known to be legal (no checks: see check_move)."""
-    p = s.player
-    card = move.card
-    if card is None:
+    if move.card is None:
         s.passes += 1
         if s.passes >= s.players:
             s.passes = 0
             resolve(s)
+        s.player = (s.player + 1) % s.players
     else:
-        _play_card(s, p, card, move.action)
-        court = move.court
-        if court is not None:
-            s.board[court[0] * 4 + court[1]] -= 1
-            s.courts[p * 3 + court[1]] += 1
-    s.player = (p + 1) % s.players
+        play_card(s, move.card, move.action)
+        finish_turn(s, move.court)
 
 
 def resolve(s: GameState) -> None:
@@ -655,145 +428,3 @@ def resolve(s: GameState) -> None:
         if s.open >> flag & 1 and stock[LOYALISTS]:
             stock[LOYALISTS] -= 1
             board[flag * 4 + LOYALISTS] += 1
-
-
-# -- random moves without enumeration -------------------------------------------------
-
-def _random_follower(board: list[int], region: int, rnd: float, skip: int = -1) -> int:
-    """A follower of a region drawn in proportion to numbers (``skip`` one of that kind already drawn)."""
-    base = region * 4
-    counts = [board[base], board[base + 1], board[base + 2], board[base + 3]]
-    if skip >= 0:
-        counts[skip] -= 1
-    pick = rnd * (counts[0] + counts[1] + counts[2] + counts[3])
-    for k in range(3):
-        pick -= counts[k]
-        if pick < 0:
-            return k
-    return 3
-
-
-def _sample_exchange(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
-    board, opens = s.board, s.open
-    totals = [board[r * 4] + board[r * 4 + 1] + board[r * 4 + 2] + board[r * 4 + 3] for r in range(8)]
-    rand = rng.random
-    if card == GARRISON:
-        pairs = [(a, b) for a in MASK_REGIONS[opens] if totals[a] >= 2
-                 for b in MASK_REGIONS[NEIGHBOURS[a] & opens] if totals[b]]
-        two = True
-        if not pairs:
-            two = False
-            pairs = [(a, b) for a in MASK_REGIONS[opens] if totals[a]
-                     for b in MASK_REGIONS[NEIGHBOURS[a] & opens] if b > a and totals[b]]
-    else:
-        two = False
-        occupied = [r for r in MASK_REGIONS[opens] if totals[r]]
-        pairs = [(a, b) for i, a in enumerate(occupied) for b in occupied[i + 1:]]
-    if not pairs:
-        return ()
-    ban = _banned(s, card)
-    for _ in range(8):
-        a, b = pairs[int(rand() * len(pairs))]
-        if two:
-            f1 = _random_follower(board, a, rand())
-            f2 = _random_follower(board, a, rand(), f1)
-            if f1 > f2:
-                f1, f2 = f2, f1
-            action: tuple[int, ...] = (a, f1, f2, b, _random_follower(board, b, rand()))
-        else:
-            action = (a, _random_follower(board, a, rand()), b, _random_follower(board, b, rand()))
-        if ban is None or not is_banned(s, action, ban):
-            return action
-    # The ban keeps hitting: fall back to the full list, which excludes every banned spelling.
-    options = card_actions(s, card)
-    return options[int(rand() * len(options))]
-
-
-def _sample_action(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
-    rand = rng.random
-    if card == SETTLEMENTS:
-        opens = MASK_REGIONS[s.open]
-        n = len(opens)
-        stock = s.stock
-        return (
-            opens[int(rand() * n)] if stock[0] else NONE,
-            opens[int(rand() * n)] if stock[1] else NONE,
-            opens[int(rand() * n)] if stock[2] else NONE,
-        )
-    if card >= 4:
-        f = card - 4
-        targets = faction_targets(s, f)
-        if not targets:
-            return ()
-        n = len(targets)
-        a = targets[int(rand() * n)]
-        if s.stock[f] >= 2:
-            if s.edition.support_together:
-                return (a, a)
-            b = targets[int(rand() * n)]
-            return (a, b) if a <= b else (b, a)
-        return (a,) if s.stock[f] else ()
-    if card == CROWN:
-        free = swappable_cards(s)
-        if len(free) < 2:
-            return ()
-        a, b = rng.sample(free, 2)
-        if a > b:
-            a, b = b, a
-        return (a, b, a if rand() < 0.5 else b)
-    return _sample_exchange(s, card, rng)
-
-
-def play_random(s: GameState, rng: Random) -> Move:
-    """Play a random legal move in place and return it (the fast sampler).
-
-    The player passes with probability 1/(k+1) for k distinct cards in hand,
-    else plays one of those cards with random choices and a random court call.
-    It is not uniform over moves (that needs enumeration); every move it can
-    produce is legal and every legal move has a chance.
-    """
-    p = s.player
-    base = p * 7
-    hands = s.hands
-    cards = [c for c in range(7) if hands[base + c]]
-    if last_card_applies(s):
-        move = PASS if rng.random() < 0.5 else _random_winning_move(s, cards[0], rng)
-        play(s, move)
-        return move
-    k = int(rng.random() * (len(cards) + 1))
-    if k == len(cards):
-        play(s, PASS)
-        return PASS
-    card = cards[k]
-    action = _sample_action(s, card, rng)
-    # Play the card, then draw the court call from the board as the action left it.
-    _play_card(s, p, card, action)
-    options = court_options(s.board, s.open)
-    court = options[int(rng.random() * len(options))] if options else None
-    if court is not None:
-        s.board[court[0] * 4 + court[1]] -= 1
-        s.courts[p * 3 + court[1]] += 1
-    s.player = (p + 1) % s.players
-    return Move(CARDS[card], action, court)
-
-
-def _random_winning_move(s: GameState, card: int, rng: Random) -> Move:
-    """A random move with the last card that wins outright, or PASS if there is none."""
-    actions = card_actions(s, card)
-    rng.shuffle(actions)
-    memo: dict[tuple, bool] = {}
-    for action in actions:
-        board = s.board[:]
-        _move_followers(board, s.stock[:], card, action)
-        courts: list = court_options(board, s.open) or [None]
-        rng.shuffle(courts)
-        for court in courts:
-            move = Move(CARDS[card], action, court)
-            if wins_outright(s, move, memo):
-                return move
-    return PASS
-
-
-def sample_move(s: GameState, rng: Random) -> Move:
-    """A random legal move, drawn as :func:`play_random` draws it; ``s`` is unchanged."""
-    return play_random(s.copy(), rng)

@@ -36,6 +36,7 @@ from random import Random
 from typing import Any
 
 from kingisdead import GameState, Move, format_move, parse_move, rules
+from kingisdead import playout
 from kingisdead.edition import get_edition
 from kingisdead.position import from_dict, to_dict
 
@@ -79,7 +80,7 @@ def resulting_keys(s: GameState, moves: list[Move]) -> set[tuple]:
     replaced. Equal, by construction and by test, to ``{s.after(m).key() for m in moves}``.
     """
     keys: set[tuple] = set()
-    p, players = s.player, s.players
+    p = s.player
     current: tuple | None = None
     board: list[int] = []
     parts: tuple = ()
@@ -91,8 +92,8 @@ def resulting_keys(s: GameState, moves: list[Move]) -> set[tuple]:
         if (move.card, move.action) != current:
             current = (move.card, move.action)
             t = s.copy()
-            rules._play_card(t, p, move.card, move.action)
-            t.player = (p + 1) % players
+            rules.play_card(t, move.card, move.action)
+            rules.finish_turn(t, None)
             parts = t.key()
             board = t.board
             courts = []
@@ -141,7 +142,7 @@ def play_game(s: GameState, seed: int) -> list[str]:
     rng = Random(seed)
     moves = []
     while not s.is_over():
-        moves.append(format_move(rules.play_random(s, rng), s.edition))
+        moves.append(format_move(playout.play_random(s, rng), s.edition))
     return moves
 
 

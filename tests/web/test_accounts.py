@@ -13,7 +13,8 @@ import pytest
 from sqlalchemy import select, update
 from webtools import auth, bot, create, human
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.web import accounts
 from kingisdead.web.accounts import SESSION_COOKIE, SESSION_IDLE_DAYS, SESSION_MAX_DAYS, hash_secret
 from kingisdead.web.db import (
@@ -63,7 +64,7 @@ def play_random(client: Any, game: dict[str, Any], rng: Random, moves: int | Non
     played = 0
     while not state.is_over() and (moves is None or played < moves):
         seat, number = state.player, len(client.app.state.service.get(game["id"]).snapshot.moves)
-        move = rules.play_random(state, rng)
+        move = playout.play_random(state, rng)
         headers = {} if seat == cookie_seat else auth(game["seats"][seat]["token"])
         response = client.post(f"/api/games/{game['id']}/moves", headers=headers,
                                json={"move": str(move), "move_number": number})

@@ -8,7 +8,8 @@ from random import Random
 
 from webtools import auth, bot, create, human, wait_for
 
-from kingisdead import GameState, parse_move, rules
+from kingisdead import GameState, parse_move
+from kingisdead import playout
 from kingisdead.building import Choice
 from kingisdead.moves import format_move
 from kingisdead.record import GameRecord
@@ -166,7 +167,7 @@ def test_a_game_against_a_bot_plays_to_the_end_and_its_record_replays(client):
         if view["status"] == "finished":
             break
         state = state_of(client, game_id)
-        move = format_move(rules.sample_move(state, rng))
+        move = format_move(playout.sample_move(state, rng))
         response = client.post(f"/api/games/{game_id}/moves", json={"move": move, "move_number": view["move_number"]},
                                headers=headers)
         assert response.status_code == 200, response.text

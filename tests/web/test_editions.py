@@ -14,6 +14,7 @@ from test_ratings import account, seat_accounts, service  # noqa: F401 (fixture)
 from webtools import auth, bot, create, human
 
 from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.bots import make_bot
 from kingisdead.edition import SECOND
 from kingisdead.moves import format_move
@@ -163,7 +164,6 @@ def test_the_leaderboard_route_takes_an_edition(client):
 def test_the_explanations_speak_the_second_editions_names():
     from random import Random
 
-    from kingisdead import rules
     from kingisdead.web.explain import card_effect, explain_result, struggle_now
     from kingisdead.web.views import describe_struggle, move_changes
 
@@ -181,7 +181,7 @@ def test_the_explanations_speak_the_second_editions_names():
             found = struggle_now(state)
             if found and found["leader"] == 4:
                 assert "becomes unstable" in found["all_pass"] and "Saxon" not in found["all_pass"]
-            move = rules.play_random(state, rng)
+            move = playout.play_random(state, rng)
             for struggle in move_changes(before, state, move)["struggles"]:
                 assert "Saxon" not in struggle["text"] and struggle["text"].split(":")[0] in SECOND.regions
         endings.setdefault(state.result.ending, explain_result(state)["headline"])
@@ -284,7 +284,6 @@ def test_every_view_of_random_second_edition_games_is_in_its_names(players):
     """Views, choices, moves in words and the result's explanation of seeded random games, 2 to 4 players."""
     from random import Random
 
-    from kingisdead import rules
     from kingisdead.web.choices import choices_view
     from kingisdead.web.i18n import localize
     from kingisdead.web.views import describe_move
@@ -301,6 +300,6 @@ def test_every_view_of_random_second_edition_games_is_in_its_names(players):
             assert not any(word in text for word in first_edition_words), [w for w in first_edition_words if w in text]
             if state.is_over():
                 break
-            move = rules.play_random(state, rng)
+            move = playout.play_random(state, rng)
             assert "Saxon" not in describe_move(move, SECOND)
         assert table_view(state, None)["explanation"]["steps"]

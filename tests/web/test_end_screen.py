@@ -13,7 +13,8 @@ import httpx
 import pytest
 from webtools import OUTPUT, Server, auth, create, human
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 
 
 
@@ -45,7 +46,7 @@ def finished_game(server: Server, players: int, seed: int) -> tuple[dict, GameSt
         number = 0
         while not state.is_over():
             seat = state.player
-            move = rules.play_random(state, rng)
+            move = playout.play_random(state, rng)
             response = http.post(f"/api/games/{game['id']}/moves", headers=auth(game["seats"][seat]["token"]),
                                  json={"move": str(move), "move_number": number})
             assert response.status_code == 200, response.text

@@ -9,6 +9,7 @@ from positions import build
 from test_core_crosscheck import CONFIG_IDS, CONFIGS
 
 from kingisdead import GameState, core, engine, parse_move
+from kingisdead import playout
 from kingisdead.edition import FIRST, SECOND
 from kingisdead.board import REGION_NAMES
 from kingisdead.web.explain import explain_result, regions_text
@@ -314,7 +315,6 @@ def test_the_summary_offers_the_played_move_the_best_and_the_next_best_to_choose
 def test_an_analysis_row_carries_the_search_top_moves_with_what_each_would_change():
     from random import Random
 
-    from kingisdead import rules
     from kingisdead.bots.budget import Budget
     from kingisdead.record import GameRecord
     from kingisdead.web.compute import analysis
@@ -322,7 +322,7 @@ def test_an_analysis_row_carries_the_search_top_moves_with_what_each_would_chang
 
     state, rng, record = GameState.new(2, "standard", 4), Random(4), GameRecord(players=["a", "b"], seed=4)
     for _ in range(6):
-        record.add(rules.play_random(state, rng))
+        record.add(playout.play_random(state, rng))
     rows = analysis(record.dumps(), 1, Budget(iterations=60))
     position = record.start()
     for row, played in zip(rows, record.moves, strict=True):

@@ -16,6 +16,7 @@ from test_end_screen import finished_game
 from webtools import OUTPUT, Server, bot, create, human, serious_accessibility_violations
 
 from kingisdead import GameState, parse_move
+from kingisdead import playout
 from kingisdead.analysis import best_line
 from kingisdead.web.explain import card_effect, hint_reason, struggle_now
 from kingisdead.web.i18n import localize
@@ -153,7 +154,6 @@ def test_learn_from_your_mistakes_asks_for_a_move_before_showing_the_better_one(
 def test_the_struggle_line_foresees_the_tie_break_when_the_passes_would_end_the_game(server, new_page):
     from random import Random
 
-    from kingisdead import rules
     from webtools import auth
 
     state, rng = GameState.new(2, "standard", 4), Random(4)
@@ -162,7 +162,7 @@ def test_the_struggle_line_foresees_the_tie_break_when_the_passes_would_end_the_
         number = 0
         while struggle_now(state)["if_over"] is None or state.player != 0:  # to a struggle whose passes end it
             seat = state.player
-            move = rules.play_random(state, rng)
+            move = playout.play_random(state, rng)
             answer = http.post(f"/api/games/{game['id']}/moves", headers=auth(game["seats"][seat]["token"]),
                                json={"move": str(move), "move_number": number})
             assert answer.status_code == 200, answer.text

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from webtools import auth, bot, create, human, wait_for
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.moves import parse_move
 from kingisdead.web.i18n import (
     LANGUAGES,
@@ -221,7 +222,7 @@ def test_a_finished_game_explained_in_german(client: Any):
         if state.is_over():
             break
         seat = state.player
-        move = rules.play_random(state, rng)
+        move = playout.play_random(state, rng)
         played = client.post(f"/api/games/{game['id']}/moves", json={"move": str(move), "move_number": number},
                              headers=auth(game["seats"][seat]["token"]))
         assert played.status_code == 200, played.text

@@ -17,7 +17,8 @@ import httpx
 import pytest
 from webtools import OUTPUT, Server, auth, bot, create, human
 
-from kingisdead import GameState, rules
+from kingisdead import GameState
+from kingisdead import playout
 from kingisdead.web.i18n import placeholders, read_catalog
 
 SHOWN_TEXTS = """() => {
@@ -83,7 +84,7 @@ def games(server: Server) -> dict[str, dict]:
         number = 0
         while not state.is_over():
             seat = state.player
-            move = rules.play_random(state, rng)
+            move = playout.play_random(state, rng)
             answer = http.post(f"/api/games/{finished['id']}/moves", headers=auth(finished["seats"][seat]["token"]),
                                json={"move": str(move), "move_number": number})
             assert answer.status_code == 200, answer.text

@@ -10,7 +10,7 @@ from random import Random
 import pytest
 import sqlalchemy as sa
 
-from kingisdead import rules
+from kingisdead import playout
 from kingisdead.moves import format_move
 from kingisdead.state import GameState
 from kingisdead.web.db import MIGRATIONS, make_engine, upgrade
@@ -82,7 +82,7 @@ def old_database(url: str, games: int = 12) -> dict[str, tuple[GameState, int]]:
                 if state.is_over():
                     break
                 seat = state.player
-                moves.append((seat, format_move(rules.play_random(state, rng))))
+                moves.append((seat, format_move(playout.play_random(state, rng))))
             result = state.result
             connection.execute(OLD.tables["games"].insert().values(
                 id=game_id, created_at=now, updated_at=now, players=players, variant="standard",
@@ -171,7 +171,7 @@ def test_new_games_keep_to_move_up_to_date(tmp_path: Path) -> None:
         while not game.snapshot.state.is_over():
             state = game.snapshot.state.copy()
             seat = state.player
-            service.play(game.id, seat, format_move(rules.play_random(state, rng)))
+            service.play(game.id, seat, format_move(playout.play_random(state, rng)))
             assert stored()[0] == (None if game.snapshot.state.is_over() else game.snapshot.state.player)
         assert stored()[1] == game.bot_seed
     finally:
@@ -257,7 +257,7 @@ def test_second_edition_games_stored_before_its_new_defaults_keep_the_rules_they
     rng = Random(4)
     for _move in range(6):
         state = second.snapshot.state.copy()
-        service.play(second.id, state.player, format_move(rules.play_random(state, rng), state.edition))
+        service.play(second.id, state.player, format_move(playout.play_random(state, rng), state.edition))
     moves = list(second.snapshot.moves)
     service.close()
     config = Config()

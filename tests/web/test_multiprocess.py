@@ -11,7 +11,7 @@ import httpx
 import pytest
 from webtools import auth, bot, create, human, wait_for
 
-from kingisdead import rules
+from kingisdead import playout
 from kingisdead.moves import format_move
 from kingisdead.state import GameState
 from kingisdead.web.service import GameService
@@ -28,7 +28,7 @@ def test_a_process_that_is_behind_reloads_instead_of_answering_stale(db_url: str
         for number in range(6):  # the processes take turns: each is one move behind when its turn comes
             service = (one, two)[number % 2]
             seat = local.player
-            service.play(game.id, seat, format_move(rules.play_random(local, rng)), number)
+            service.play(game.id, seat, format_move(playout.play_random(local, rng)), number)
         assert len(one.get(game.id).snapshot.moves) == 5  # two played the last move
         assert one.catch_up(game.id) is True
         assert two.catch_up(game.id) is False  # up to date already: nothing reloaded
@@ -61,7 +61,7 @@ def test_two_processes_on_one_postgresql_database(server_factory: Any, postgres_
             for number in range(8):
                 client = (on_a, on_b)[number % 2]
                 seat = local.player
-                move = format_move(rules.play_random(local, rng))
+                move = format_move(playout.play_random(local, rng))
                 response = client.post(f"/api/games/{game['id']}/moves", headers=auth(tokens[seat]),
                                        json={"move": move, "move_number": number})
                 assert response.status_code == 200, response.text
@@ -73,7 +73,7 @@ def test_two_processes_on_one_postgresql_database(server_factory: Any, postgres_
         against = create(on_a, [human(), bot("random")], seed=6)
         view = on_b.get(f"/api/games/{against['id']}", headers=auth(against["seats"][0]["token"])).json()
         local = GameState.new(2, "standard", 6)
-        move = format_move(rules.play_random(local, Random(4)))
+        move = format_move(playout.play_random(local, Random(4)))
         response = on_b.post(f"/api/games/{against['id']}/moves", headers=auth(against["seats"][0]["token"]),
                              json={"move": move, "move_number": view["move_number"]})
         assert response.status_code == 200, response.text

@@ -21,51 +21,38 @@ if TYPE_CHECKING:
     from ..state import GameState
 
 
+def _value_of_call(s: GameState, region: int, faction: int) -> float:
+    """The heuristic's value, for the mover, of ``s`` once they call ``faction`` from ``region`` to court and
+    their turn ends."""
+    trial = s.copy()
+    engine.finish_turn(trial, (region, faction))
+    return evaluate(trial)[s.player]
+
+
 def court_preferences(s: GameState) -> list[tuple[int, int]]:
     """The court calls open now, best first for the player to move (judged by calling alone)."""
-    p = s.player
-    board, courts = s.board, s.courts
-    scored = []
-    for region, faction in engine.court_calls(s):
-        board[region * 4 + faction] -= 1
-        courts[p * 3 + faction] += 1
-        scored.append((evaluate(s)[p], region, faction))
-        board[region * 4 + faction] += 1
-        courts[p * 3 + faction] -= 1
-    scored.sort(key=lambda x: -x[0])
-    return [(r, f) for _, r, f in scored]
+    return sorted(engine.court_calls(s), key=lambda call: -_value_of_call(s, *call))
 
 
-def _best_court(after: GameState, mover: int, preferences: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """The first preferred call still possible once a card's action has moved followers."""
-    board = after.board
-    for region, faction in preferences:
-        if board[region * 4 + faction]:
-            return region, faction
+def _best_court(after_card: GameState, preferences: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The first preferred call still possible once a card's action has moved followers (``after_card``: the
+    state after the card, before its court call)."""
+    open_calls = engine.court_calls(after_card)
+    for call in preferences:
+        if call in open_calls:
+            return call
     # The action emptied every preferred spot: judge what is left directly.
-    options = engine.court_calls(after)
-    best, best_value = None, -2.0
-    for region, faction in options:
-        trial = after.copy()
-        trial.board[region * 4 + faction] -= 1
-        trial.courts[mover * 3 + faction] += 1
-        value = evaluate(trial)[mover]
-        if value > best_value:
-            best, best_value = (region, faction), value
-    return best
+    return max(open_calls, key=lambda call: _value_of_call(after_card, *call), default=None)
 
 
 def finish_move(s: GameState, card: int, action: tuple[int, ...],
                 preferences: list[tuple[int, int]]) -> tuple[Move, GameState]:
-    """Play ``card`` with ``action`` on a copy and add the preferred court call; the move and the state after it."""
-    p = s.player
+    """``card`` with ``action`` and the preferred court call: the move, and the state after it (played by the
+    engine on a copy of ``s``, the court call chosen once the card has moved its followers)."""
     after = s.copy()
     engine.play_card(after, card, action)
-    court = _best_court(after, p, preferences)
-    if court is not None:
-        after.board[court[0] * 4 + court[1]] -= 1
-        after.courts[p * 3 + court[1]] += 1
-    after.player = (p + 1) % s.players
+    court = _best_court(after, preferences)
+    engine.finish_turn(after, court)
     return Move(CARDS[card], action, court), after
 
 
