@@ -447,23 +447,35 @@ function renderPlayers(table) {
   $("players").replaceChildren(el("h3", { class: "serif", style: "margin:0" }, t("Players")), ...cards);
 }
 
+// Each move's lines in the log, kept while the move and its annotation stay the same: a new view then only
+// adds its new moves, and an unchanged log is not touched (rebuilding it forces a layout of the whole page).
+const logLines = { analysis: null, byNumber: new Map(), none: null };
+function logLinesOf(entry) {
+  if (logLines.analysis !== analysis) logLines.byNumber.clear();
+  logLines.analysis = analysis;
+  const current = replay && replay.n === entry.number;
+  const key = `${entry.seat} ${entry.notation} ${current}`;
+  const kept = logLines.byNumber.get(entry.number);
+  if (kept && kept.key === key) return kept.lines;
+  const lines = [el("li", { class: current ? "current" : "", "data-number": entry.number },
+    el("span", { class: "n" }, `${entry.number}.`),
+    el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
+    el("span", {}, entry.card !== null && entry.card !== undefined
+      ? cardFace(entry.card, facts, cardFaces, { size: "icon", attrs: { "data-testid": "log-card", "data-card": entry.card } }) : "",
+      el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
+       verdict(entry.number),
+       el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number)))];
+  for (const text of bannerFor([entry]) || []) lines.push(el("li", { class: "event" }, `⚑ ${text}`));
+  logLines.byNumber.set(entry.number, { key, lines });
+  return lines;
+}
+
 function renderLog() {
-  const items = [];
-  for (const entry of view.log) {
-    const current = replay && replay.n === entry.number;
-    items.push(el("li", { class: current ? "current" : "", "data-number": entry.number },
-      el("span", { class: "n" }, `${entry.number}.`),
-      el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
-      el("span", {}, entry.card !== null && entry.card !== undefined
-        ? cardFace(entry.card, facts, cardFaces, { size: "icon", attrs: { "data-testid": "log-card", "data-card": entry.card } }) : "",
-        el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
-         verdict(entry.number),
-         el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number))));
-    for (const text of bannerFor([entry]) || []) items.push(el("li", { class: "event" }, `⚑ ${text}`));
-  }
-  if (!items.length) items.push(el("li", { class: "event" }, t("No moves yet.")));
+  const items = view.log.flatMap(logLinesOf);
+  if (!items.length) items.push(logLines.none ||= el("li", { class: "event" }, t("No moves yet.")));
   const log = $("log");
-  const atEnd = log.parentElement.scrollTop + log.parentElement.clientHeight >= log.parentElement.scrollHeight - 20;
+  const shown = log.children;
+  if (items.length === shown.length && items.every((item, i) => item === shown[i])) return;
   log.replaceChildren(...items);
   if (replay) {  // scroll the log alone to the move shown (scrollIntoView would scroll the page off the map too)
     const current = log.querySelector("li.current");
@@ -472,7 +484,9 @@ function renderLog() {
       const item = current.getBoundingClientRect(), frame = box.getBoundingClientRect();
       if (item.top < frame.top || item.bottom > frame.bottom) box.scrollTop += item.top - frame.top - frame.height / 2;
     }
-  } else if (atEnd || true) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  } else {  // the latest move in view, once the frame's layout is done (reading it now would force one more)
+    requestAnimationFrame(() => { log.parentElement.scrollTop = log.parentElement.scrollHeight; });
+  }
 }
 
 // The analysis verdict on a move: ?? for a blunder, ? for a mistake (win chance given away).
