@@ -233,15 +233,22 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     svg.boardStatic = { board, node: drawStatic(svg, facts, board) };
     // the layers over the static board, bottom to top; `pieces` is kept while the position it shows does not change
     svg.boardLayers = Object.fromEntries(["overlay", "pieces", "track", "marks"].map((name) => [name, el("g", { class: `layer-${name}` }, svg)]));
-    svg.boardPieces = null;
     listen(svg);
   }
   const layers = svg.boardLayers;
-  for (const name of ["overlay", "track", "marks"]) layers[name].replaceChildren();
   svg.boardUi = ui;
   const selectable = ui.selectable || new Set();
   const touched = new Set(ui.marks ? ui.marks.touched : []);
   const litRegions = ui.lit ? ui.lit.regions : new Set();
+  const chosen = ui.chosen ? [...ui.chosen] : null;
+  // A layer is redrawn only when what it shows changes: redrawing an unchanged one repaints its area for nothing.
+  const redrawn = (name, what) => {
+    const key = JSON.stringify(what);
+    if (layers[name].shown === key) return false;
+    layers[name].shown = key;
+    layers[name].replaceChildren();
+    return true;
+  };
   svg.boardStatic.node.querySelectorAll("path.region").forEach((shape) => {
     const r = Number(shape.dataset.region);
     const classes = ["region"];
@@ -252,6 +259,7 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     if (touched.has(r)) classes.push("touched");
     if (litRegions.has(r)) classes.push("lit");
     if (table.control[r] >= 0) classes.push("resolved");
+    if (shape.getAttribute("class") === classes.join(" ")) return;
     shape.setAttribute("class", classes.join(" "));
     if (selectable.has(r)) {
       shape.setAttribute("tabindex", 0);
@@ -264,54 +272,71 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     }
   });
 
-  const overlay = el("g", { class: "overlay", "pointer-events": "none" }, layers.overlay);
-  if (table.contested !== null && table.contested !== undefined) {
-    el("path", { d: pathOf(board.regions[table.contested]), class: "contested-outline", filter: "url(#board-glow)" }, overlay);
+  if (redrawn("overlay", [table.contested, [...touched], [...litRegions]])) {
+    const overlay = el("g", { class: "overlay", "pointer-events": "none" }, layers.overlay);
+    if (table.contested !== null && table.contested !== undefined) {
+      el("path", { d: pathOf(board.regions[table.contested]), class: "contested-outline", filter: "url(#board-glow)" }, overlay);
+    }
+    for (const r of touched) el("path", { d: pathOf(board.regions[r]), class: "touched-outline", "data-region": r }, overlay);
+    for (const r of litRegions) el("path", { d: pathOf(board.regions[r]), class: "lit-outline", "data-region": r }, overlay);
   }
-  for (const r of touched) el("path", { d: pathOf(board.regions[r]), class: "touched-outline", "data-region": r }, overlay);
-  for (const r of litRegions) el("path", { d: pathOf(board.regions[r]), class: "lit-outline", "data-region": r }, overlay);
 
   // The pieces of a move drop in on its first drawing only: the views that follow bring the same marks again.
   const marksKey = ui.marks ? JSON.stringify(ui.marks) : null;
   const fresh = marksKey !== null && marksKey !== svg.boardMarks && !matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (marksKey !== null) svg.boardMarks = marksKey;
-  drawTrack(layers.track, facts, board, table, ui, selectable, touched);
-  if (ui.marks) drawMarks(layers.marks, facts, board, ui.marks);
+  if (redrawn("track", [table.order, table.control, table.contested, table.crowns, [...selectable], ui.dim, chosen, [...touched]])) {
+    drawTrack(layers.track, facts, board, table, ui, selectable, touched);
+  }
+  if (redrawn("marks", marksKey) && ui.marks) drawMarks(layers.marks, facts, board, ui.marks);
   // A click while a move is built mostly changes what is lit and clickable, not the pieces: keep them then.
-  const lit = ui.lit ? [[...ui.lit.regions], [...ui.lit.followers].map(([r, kinds]) => [r, [...kinds]])] : null;
-  const piecesKey = JSON.stringify([table.followers, table.control, table.crowns, table.order, table.contested, table.stock,
-                                    table.saxons, table.variant, lit, ui.chosen ? [...ui.chosen] : null, fresh, ui.loyalists,
-                                    ui.pieces ? [ui.pieces.region, [...ui.pieces.kinds]] : null]);
-  if (svg.boardPieces === piecesKey) return;
-  svg.boardPieces = piecesKey;
-  layers.pieces.replaceChildren();
-  const tokens = el("g", { class: "tokens", "pointer-events": "none" }, layers.pieces);
+  // The pieces: one part per region, then the Loyalists' flags, the stock, the invaders' track and the key, each
+  // redrawn only when what it shows changes (a click or a pointed card changes a region or two, not the board).
+  const pieces = layers.pieces;
+  if (!pieces.parts) {
+    pieces.parts = new Map();
+    pieces.tokens = el("g", { class: "tokens", "pointer-events": "none" }, pieces);
+  }
+  const part = (name, parent, what, draw) => {
+    let held = pieces.parts.get(name);
+    if (!held) pieces.parts.set(name, held = { node: el("g", { class: "part" }, parent), shown: null });
+    const key = JSON.stringify(what);
+    if (held.shown === key) return;
+    held.shown = key;
+    held.node.replaceChildren();
+    draw(held.node);
+  };
   const positionOf = new Map(table.order.map((region, i) => [region, i]));
   facts.regions.forEach((region, r) => {
     const place = board.places[r];
-    const g = el("g", { class: "region-info", "data-region": r }, tokens);
-    if (table.control[r] >= 0) controlToken(g, ...place.control, table.control[r], facts);
-    else {
-      const arrived = fresh && ui.marks.arrived ? ui.marks.arrived[r] : null;
-      drawFollowers(g, place.pieces, table.followers[r], facts, ui.lit ? ui.lit.followers.get(r) : null, arrived,
-                    ui.pieces && ui.pieces.region === r ? ui.pieces.kinds : null);
-    }
-    ribbon(g, place.banner, region.name, positionOf.get(r) + 1, table.contested === r, table.control[r] >= 0);
-    const home = facts.homes.indexOf(r);
-    if (home >= 0) shield(g, ...place.home, home, facts);
-    if (table.crowns[r] >= 0) seatToken(g, ...place.crown, table.crowns[r], facts, 8);
-    if (ui.chosen && ui.chosen.has(r)) {
-      // where the last move's badges go (they are not shown while a move is built): beside the pieces, off every banner
-      const label = ui.chosen.get(r), [mx, my] = place.marks;
-      const mark = el("g", { transform: `translate(${mx + 15},${my + 10})`, class: "chosen-mark" }, g);
-      el("rect", { x: -9 - (label.length - 1) * 3, y: -9, width: 18 + (label.length - 1) * 6, height: 18, rx: 9 }, mark);
-      el("text", { y: 4, "text-anchor": "middle" }, mark).textContent = label;
-    }
+    const litKinds = ui.lit ? ui.lit.followers.get(r) : null;
+    const arrived = fresh && ui.marks.arrived ? ui.marks.arrived[r] : null;
+    const choosable = ui.pieces && ui.pieces.region === r ? ui.pieces.kinds : null;
+    const label = ui.chosen && ui.chosen.has(r) ? ui.chosen.get(r) : null;
+    part(`region-${r}`, pieces.tokens, [table.followers[r], table.control[r], table.crowns[r], positionOf.get(r), table.contested === r,
+                                        litKinds ? [...litKinds] : null, arrived, choosable ? [...choosable] : null, label], (node) => {
+      const g = el("g", { class: "region-info", "data-region": r }, node);
+      if (table.control[r] >= 0) controlToken(g, ...place.control, table.control[r], facts);
+      else drawFollowers(g, place.pieces, table.followers[r], facts, litKinds, arrived, choosable);
+      ribbon(g, place.banner, region.name, positionOf.get(r) + 1, table.contested === r, table.control[r] >= 0);
+      const home = facts.homes.indexOf(r);
+      if (home >= 0) shield(g, ...place.home, home, facts);
+      if (table.crowns[r] >= 0) seatToken(g, ...place.crown, table.crowns[r], facts, 8);
+      if (label) {
+        // where the last move's badges go (they are not shown while a move is built): beside the pieces, off every banner
+        const [mx, my] = place.marks;
+        const mark = el("g", { transform: `translate(${mx + 15},${my + 10})`, class: "chosen-mark" }, g);
+        el("rect", { x: -9 - (label.length - 1) * 3, y: -9, width: 18 + (label.length - 1) * 6, height: 18, rx: 9 }, mark);
+        el("text", { y: 4, "text-anchor": "middle" }, mark).textContent = label;
+      }
+    });
   });
-  drawStock(layers.pieces, facts, board, table);
-  drawInvaderTrack(layers.pieces, facts, board, table);
-  drawKey(layers.pieces, facts, board, table);
-  if (ui.loyalists !== false && table.variant === "mordred" && facts.mordred_flags) drawLoyalistFlags(tokens, facts, board, table);
+  const flags = ui.loyalists !== false && table.variant === "mordred" && facts.mordred_flags;
+  part("flags", pieces.tokens, flags ? table.control : null,
+       (node) => { if (flags) drawLoyalistFlags(node, facts, board, table); });
+  part("stock", pieces, [table.stock, table.variant], (node) => drawStock(node, facts, board, table));
+  part("invaders", pieces, table.saxons, (node) => drawInvaderTrack(node, facts, board, table));
+  part("key", pieces, table.variant, (node) => drawKey(node, facts, board, table));
 }
 
 // A region's name on a ribbon banner, its place in the struggle order in the seal at its left end.
