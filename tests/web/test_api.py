@@ -242,6 +242,7 @@ def test_meta_offers_every_registered_bot(client):
     meta = client.get("/api/meta").json()
     assert meta["bots"] == list(BOTS)
     assert len(meta["regions"]) == 8 and len(meta["borders"]) == 13
+    assert meta["reminders"] == {"mail": False, "push": False}  # no SMTP server, no VAPID keys: none to promise
 
 
 def test_bad_game_settings_are_refused(client):

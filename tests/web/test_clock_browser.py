@@ -174,3 +174,18 @@ def test_a_notification_when_it_becomes_your_turn_while_the_page_is_hidden(serve
         page.wait_for_function("() => window.__notes.length > 0")
         notes = page.evaluate("() => window.__notes")
         assert len(notes) == 1 and notes[0]["title"] == "Your turn"
+
+
+def test_a_browser_that_refuses_notifications_is_said_to_have_refused(server, new_page):
+    """The browser answers "denied" to the permission asked by "Notify me on my turn": the button goes (asking
+    again would change nothing), and the page says why rather than letting it vanish without a word."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        game = create(http, [human("Ada"), human("Bea")], seed=53)
+    page = new_page()
+    page.add_init_script(FAKE_NOTIFICATIONS.replace('"granted"', '"denied"'))
+    page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    page.click("[data-testid=notify]")
+    page.wait_for_selector("[data-testid=notify]", state="detached")
+    toast = page.locator("#toast")
+    toast.wait_for()
+    assert "refuses this site's notifications: allow them in its settings" in toast.inner_text()

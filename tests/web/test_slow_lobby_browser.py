@@ -104,7 +104,9 @@ def test_the_create_form_says_what_a_time_out_does_for_the_chosen_clock(server, 
     page.select_option("[data-testid=stand-in]", "intermediate")
     said = help_text.inner_text()
     assert "(3 days per move) is played by the intermediate bot" in said
-    assert "come by e-mail and push once you turn them on in your account" in said
+    # this site has no SMTP server and no push keys: no reminder is promised (there is no switch to turn on)
+    assert "This site sends no reminders by e-mail or push: look in on your games from the lobby." in said
+    assert "turn them on" not in said
 
 
 def mail_server_site(smtp_server, tmp_path) -> Server:
@@ -120,6 +122,9 @@ def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_ser
     try:
         page = new_page()
         sign_up(page, server, "Dagonet")
+        page.select_option("[data-testid=time-limit]", str(3 * DAY))  # a site with mail (no push keys) says so
+        said = page.get_by_test_id("timeout-help").inner_text()
+        assert "Reminders of your turn and of your last hour come by e-mail once you turn them on" in said, said
         panel = page.get_by_test_id("notifications")
         panel.get_by_test_id("email-input").fill("not an address")
         panel.get_by_test_id("email-save").click()
@@ -171,6 +176,9 @@ def test_a_message_that_could_not_be_delivered_is_shown_in_the_account(smtp_serv
     try:
         page = new_page()
         sign_up(page, server, "Dagonet")
+        page.select_option("[data-testid=time-limit]", str(3 * DAY))  # a site with mail (no push keys) says so
+        said = page.get_by_test_id("timeout-help").inner_text()
+        assert "Reminders of your turn and of your last hour come by e-mail once you turn them on" in said, said
         panel = page.get_by_test_id("notifications")
         panel.get_by_test_id("email-input").fill("nobody@example.org")
         panel.get_by_test_id("email-save").click()

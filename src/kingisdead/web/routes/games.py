@@ -28,6 +28,7 @@ from .deps import (
     Credentials,
     Integer,
     Limiter,
+    Notify,
     PublicUrl,
     Runner,
     Service,
@@ -119,14 +120,18 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     games = APIRouter(route_class=LocalizedRoute, tags=["games"])
 
     @games.get("/api/meta", summary="Bot levels, variants and an edition's board data", responses=errors())
-    async def meta(edition: Literal["first", "second"] = "first") -> dict[str, Any]:
+    async def meta(notifier: Notify, edition: Literal["first", "second"] = "first") -> dict[str, Any]:
         """The board's fixed data (names, borders, homes...) are the ``edition``'s, in the page's language; a
         table asks for its game's edition (the view's ``edition``). ``editions`` lists every edition;
-        ``network_bots`` play only the ``trained_editions`` (their network learnt no other)."""
+        ``network_bots`` play only the ``trained_editions`` (their network learnt no other). ``reminders``:
+        whether this site can send reminders of a slow game's turn by e-mail (an SMTP server is set) and by
+        push (VAPID keys are set), ``{"mail": bool, "push": bool}``."""
         return {"version": __version__, "bots": bot_names(), "levels": bot_levels(), "variants": list(VARIANTS),
                 "editions": list(EDITIONS), "network_bots": sorted(NETWORK_BOTS),
                 "trained_editions": sorted(TRAINED_EDITIONS), "provisional_games": PROVISIONAL_GAMES,
-                "rated_stand_ins": rated_stand_ins(), **board_facts(EDITIONS[edition])}
+                "rated_stand_ins": rated_stand_ins(),
+                "reminders": {"mail": notifier.settings.mail.enabled, "push": notifier.settings.push.enabled},
+                **board_facts(EDITIONS[edition])}
 
     @games.post("/api/games", status_code=201, summary="Create a game", response_model=CreatedGame,
                 response_model_exclude_unset=True, responses=errors(403, 429))

@@ -142,7 +142,8 @@ export function seatTools(view, gameId, token, onView, rerender) {
   }
   if ("Notification" in window && Notification.permission === "default") {
     tools.push(tool(t("Notify me on my turn"), "notify", async () => {
-      await Notification.requestPermission();
+      // the button goes once the browser has answered: say so when the answer is no
+      if (await Notification.requestPermission() === "denied") toast(t("Your browser refuses this site's notifications: allow them in its settings for this site to be told of your turn."));
       rerender();
     }, t("a notification when it becomes your turn while this page is in the background")));
   }
@@ -157,7 +158,8 @@ function tool(label, testid, onClick, title = null) {
 
 // ---------- the lobby's settings ----------
 // Two form rows (time limit, stand-in level) for the create form; values() gives the body's fields.
-export function clockSettings(levels) {
+// `reminders`: what this site can send (GET /api/meta's {mail, push}).
+export function clockSettings(levels, reminders) {
   const limit = el("select", { id: "time-limit", class: "clock-setting", "data-testid": "time-limit", "aria-label": t("Time per move") },
     el("option", { value: "" }, t("no time limit")),
     ...TIME_LIMITS.map((s) => el("option", { value: String(s) }, limitText(s))));
@@ -165,7 +167,7 @@ export function clockSettings(levels) {
     ...levels.map((l) => el("option", { value: l.name }, levelLabel(l.name))));
   standIn.value = levels.some((l) => l.name === "intermediate") ? "intermediate" : levels[0].name;
   const timeout = el("p", { class: "help timeout-help", "data-testid": "timeout-help", "aria-live": "polite" });
-  const explain = () => { timeout.textContent = timeoutText(limit.value === "" ? null : Number(limit.value), standIn.value); };
+  const explain = () => { timeout.textContent = timeoutText(limit.value === "" ? null : Number(limit.value), standIn.value, reminders); };
   limit.addEventListener("change", explain);
   standIn.addEventListener("change", explain);
   explain();
@@ -186,13 +188,21 @@ export function clockSettings(levels) {
 
 // What running out of time does under a limit (seconds, or null) with the stand-in `level`, as the server does it
 // (clocks.py: the seat is away and the stand-in plays it until its player takes it back; ratings.py: a seat the
-// stand-in played more than its player is rated as a loss). Slow clocks add where the reminders come from.
-export function timeoutText(seconds, level) {
+// stand-in played more than its player is rated as a loss). Slow clocks add where the reminders come from, as far as
+// this site can send them (`reminders`: GET /api/meta's {mail, push}).
+export function timeoutText(seconds, level, reminders) {
   if (seconds === null) return t("No time limit: nobody runs out of time. The stand-in bot plays only for a person who leaves the game.");
   const parts = [
     t("Whoever runs out of time ({limit}) is played by the {level} bot until they come back.", { limit: limitText(seconds), level: levelLabel(level) }),
     t("In a rated game, a seat played more by the stand-in than by its player counts as a loss."),
   ];
-  if (seconds >= 86400) parts.push(t("Reminders of your turn and of your last hour come by e-mail and push once you turn them on in your account."));
+  if (seconds >= 86400) parts.push(reminderText(reminders));
   return parts.join(" ");
+}
+
+function reminderText({ mail, push }) {
+  if (mail && push) return t("Reminders of your turn and of your last hour come by e-mail and push once you turn them on in your account.");
+  if (mail) return t("Reminders of your turn and of your last hour come by e-mail once you turn them on in your account.");
+  if (push) return t("Reminders of your turn and of your last hour come as notifications on your devices once you turn them on in your account.");
+  return t("This site sends no reminders by e-mail or push: look in on your games from the lobby.");
 }

@@ -18,7 +18,7 @@ async function start() {
   mountAccount();  // sign-in form or the signed-in player's games, beside the rest
   meta = await api("GET", "/api/meta");
   knowLevels(meta.levels);
-  clock = clockSettings(meta.levels);
+  clock = clockSettings(meta.levels, meta.reminders);
   $("seed").closest(".form-row").after(...clock.rows);
   const defaultBot = defaultLevel();
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
