@@ -46,6 +46,29 @@ def test_chromium_finds_the_site_installable_opening_on_the_lobby(server, browse
     assert json.loads(manifest["data"])["start_url"] == "/"
 
 
+INSTALL_OFFER = """() => {
+  const offer = new Event("beforeinstallprompt", { cancelable: true });
+  offer.prompt = () => { window.__prompted = (window.__prompted || 0) + 1; return Promise.resolve(); };
+  dispatchEvent(offer);
+  return offer.defaultPrevented;
+}"""
+"""Chromium's offer to install the site (its beforeinstallprompt event), with a prompt() that records its calls."""
+
+
+def test_the_lobby_offers_to_install_the_app_when_the_browser_can(server, new_page):
+    page = new_page(url=server.url + "/")
+    page.wait_for_selector("[data-testid=create]")
+    assert page.locator("[data-testid=install-app]").count() == 0  # nothing offered before the browser can
+    assert page.evaluate(INSTALL_OFFER)  # the lobby keeps the offer for its button, not the browser's banner
+    install = page.get_by_test_id("install-app")
+    assert install.is_visible() and install.inner_text() == "Install the app"
+    page.evaluate(INSTALL_OFFER)  # offered again: still one button
+    assert page.locator("[data-testid=install-app]").count() == 1
+    install.click()
+    assert page.evaluate("() => window.__prompted") == 1  # the browser's own install dialog is asked for
+    assert page.locator("[data-testid=install-app]").count() == 0
+
+
 def test_a_pushed_turn_is_shown_as_a_notification_that_names_the_game(server, new_page):
     page = new_page()
     page.context.grant_permissions(["notifications"], origin=server.url)

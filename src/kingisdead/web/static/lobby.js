@@ -214,4 +214,19 @@ async function joinGame(id) {
   } catch (err) { toast(err.message); }
 }
 
+// The browser can install the site as an app (Chromium says so with beforeinstallprompt): a button under the
+// lobby's welcome offers it (the header has no room on a phone), in place of the browser's own banner or nothing;
+// it goes once used or the app is installed.
+addEventListener("beforeinstallprompt", (offer) => {
+  offer.preventDefault();
+  const welcome = document.querySelector(".hero-learn");
+  if (!welcome || document.querySelector("[data-testid=install-app]")) return;
+  const install = el("button", { class: "btn secondary small", type: "button", "data-testid": "install-app" }, t("Install the app"));
+  install.addEventListener("click", () => { line.remove(); offer.prompt(); });
+  const line = el("p", { class: "hero-install" }, install, " ",
+                  el("span", { class: "muted" }, t("Play from your home screen or desktop")));
+  welcome.after(line);
+});
+addEventListener("appinstalled", () => document.querySelector(".hero-install")?.remove());
+
 start();
