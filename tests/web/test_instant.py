@@ -123,7 +123,13 @@ def test_a_pass_is_one_click_with_a_short_undo(server, new_page):
         page.clock.run_for(5000)  # long past the Undo's time: the pass taken back is never sent
         assert traffic.api() == [] and traffic.frames == []
         page.click("[data-testid=pass]")  # one click, and the pass goes once the Undo's time is over
-        page.clock.run_for(2500)
+        prompt = page.locator("[data-testid=prompt]")  # the seconds left are counted down
+        assert prompt.inner_text() == "You pass in 2 seconds: Undo takes it back."
+        page.clock.run_for(1000)
+        page.wait_for_function("() => document.querySelector('[data-testid=prompt]').textContent.includes('1 second:')")
+        assert prompt.inner_text() == "You pass in 1 second: Undo takes it back."
+        assert traffic.api() == []  # not sent yet
+        page.clock.run_for(1500)
         page.wait_for_function("() => +document.body.dataset.move === 1")
         moves = [r for r in traffic.api() if r[0] == "POST"]
         assert moves == [("POST", f"api/games/{game['id']}/moves")]

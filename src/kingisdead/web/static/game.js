@@ -24,7 +24,7 @@ const seatTokens = new Map();  // seat -> token held by this browser
 let revealed = null;       // hot-seat: the seat whose hand is on screen
 let build = { steps: [], options: null, number: -1 };
 let choices = null;        // the choices of the move to make (a Choices of the view's `choices`)
-let passing = null;        // a pass clicked and about to be sent: its timer (Undo cancels it)
+let passing = null;        // a pass clicked and about to be sent: {until, timer, tick} (Undo cancels it)
 let sending = false;       // a confirmed move on its way to the server
 const PASS_UNDO_MS = 2000;
 let replay = null;         // {n, frame} while stepping through a finished game
@@ -314,7 +314,8 @@ function renderAction() {
   if (myTurn && options) {
     if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, st.label))));
     parts.push(el("div", { class: "prompt", "data-testid": "prompt" },
-      passing !== null ? t("You pass in a moment: Undo takes it back.") : options.prompt));
+      passing !== null ? tn("You pass in {n} second: Undo takes it back.", "You pass in {n} seconds: Undo takes it back.",
+                            { n: Math.max(1, Math.ceil((passing.until - Date.now()) / 1000)) }) : options.prompt));
     for (const note of new Set(autoSteps.values())) parts.push(el("div", { class: "auto-note", "data-testid": "auto-note" }, note));
     if (options.notes.length) parts.push(el("ul", { class: "notes", "data-testid": "notes" }, ...options.notes.map((n) => el("li", {}, n))));
     const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
@@ -696,12 +697,14 @@ function back() {  // steps taken automatically go back together with the choice
 function pass() {
   loadOptions([{ kind: "pass", value: -1 }]);
   cancelPass();
-  passing = setTimeout(() => { passing = null; confirmMove(); }, PASS_UNDO_MS);
+  // the prompt counts the seconds down, so that the pass going by itself comes as no surprise
+  passing = { until: Date.now() + PASS_UNDO_MS, timer: setTimeout(confirmMove, PASS_UNDO_MS),
+              tick: setInterval(renderBuild, 1000) };
   renderBuild();
 }
 
 function cancelPass() {
-  if (passing !== null) clearTimeout(passing);
+  if (passing !== null) { clearTimeout(passing.timer); clearInterval(passing.tick); }
   passing = null;
 }
 
