@@ -262,3 +262,25 @@ def test_memory_mode_sends_no_card_history_until_the_end(server, open_page, brow
             assert refused.status_code == 409 and refused.json()["error"] == "memory_mode", refused.text
         assert "card" in page.inner_text("[data-testid=log]")
         context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR", "de-DE"])
+def test_phone_header_shows_the_record_link_whole_beside_the_language_selector(server, browser, locale):
+    """At 390 px the table's top bar holds the lobby, rules and record links and the language selector side by
+    side, none cut off or under another (the longest names are French and German)."""
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), human("Morgan")], seed=11)
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+        page.wait_for_selector("[data-testid=language]")
+        boxes = page.eval_on_selector_all(
+            ".topbar a:not(.brand), .topbar select", "es => es.filter(e => e.offsetParent !== null)"
+            ".map(e => { const b = e.getBoundingClientRect(); return [e.dataset.testid, b.left, b.right]; })")
+        shown = [name for name, _, _ in boxes]
+        assert {"lobby-link", "rules-link", "download", "language"} <= set(shown), shown
+        assert all(right <= PHONE["width"] for _, _, right in boxes), boxes
+        assert all(a[2] <= b[1] for a, b in zip(boxes, boxes[1:])), boxes  # left to right, none over the next
+    finally:
+        context.close()
