@@ -74,10 +74,18 @@ def test_a_complete_tie_ends_with_the_last_player_to_play_dropping_out():
                       played_order=[0, 1])
     last = text["steps"][-1]
     assert last["kind"] == "latest_play_out" and last["kept"] == [0]
-    assert last["text"] == (f"Still tied: Player 2 played a card last (play {s.last_play[1]} against "
+    assert last["text"] == (f"Still tied: Player 2 played a card last (card {s.last_play[1]} of the game, against "
                             f"{s.last_play[0]}) and drops out.")
-    assert last["cells"] == {"0": f"play {s.last_play[0]}", "1": f"play {s.last_play[1]}"}
+    assert last["cells"] == {"0": f"card {s.last_play[0]} of the game", "1": f"card {s.last_play[1]} of the game"}
+    assert last["label"] == "last card played"
     assert text["winners"] == [0]
+
+
+def test_the_last_card_played_is_said_as_the_games_card_number_not_as_a_play():
+    s, text = explain(control=control_of("S", "S", "S", "W", "W", "R", "X", "X"), courts=["SWR", "SWR"],
+                      played_order=[0, 1])
+    assert [row["last_card"] for row in text["players"]] == [f"card {n} of the game" for n in s.last_play]
+    assert "play " not in str(text)
 
 
 def test_invasion_compares_complete_sets_and_breaks_a_tie_by_the_last_play():
@@ -86,7 +94,7 @@ def test_invasion_compares_complete_sets_and_breaks_a_tie_by_the_last_play():
     assert text["ending"] == "invasion" and "4 regions fell" in text["headline"]
     sets, last = text["steps"]
     assert sets["values"] == {"0": 1, "1": 1} and sets["text"] == "Tie at 1 complete set: Player 1 and Player 2."
-    assert last["kept"] == [0] and "Player 1 played a card last (play " in last["text"]
+    assert last["kept"] == [0] and "Player 1 played a card last (card " in last["text"]
     assert text["ranking_text"] == ""
 
 
@@ -136,8 +144,8 @@ def test_the_end_screen_says_the_second_editions_hands_tie_break_in_words(engine
     assert s.result.winners == (1,) and text["winners"] == [1]
     last = text["steps"][-1]
     assert (last["kind"], last["kept"], last["values"]) == ("emptied_hand", [1], {"0": 6, "1": 5})
-    assert last["text"] == "Still tied: Player 2 emptied their hand first (play 5 against 6) and wins."
-    assert last["cells"] == {"0": "play 6", "1": "play 5"}
+    assert last["text"] == "Still tied: Player 2 emptied their hand first (card 5 of the game, against 6) and wins."
+    assert last["cells"] == {"0": "card 6 of the game", "1": "card 5 of the game"}
 
 
 def _winners_of(kept: list[int], players: int) -> list[int]:
@@ -279,7 +287,7 @@ def test_a_hints_reason_names_the_tie_break_that_decides_its_line():
     assert hint_reason(s, parse_move("pass"), tied) == (
         "as the search plays on: Caledonia falls to the Saxons; the Saxons invade at struggle 1: you win. "
         "A tie decides it: Tie at 1 complete set: Player 1 and Player 2. "
-        "Still tied: Player 1 played a card last (play 5 against 4) and wins.")
+        "Still tied: Player 1 played a card last (card 5 of the game, against 4) and wins.")
 
 
 def test_a_hints_reason_follows_the_line_the_engine_plays():

@@ -84,32 +84,43 @@ def _label(step: Step, s: GameState) -> Text:
     if step.kind == "sets":
         return _("complete sets (team courts pooled)") if s.players == 4 else _("complete sets")
     if step.kind == "emptied_hand":
-        return _("hand emptied (play number)")
+        return _("hand emptied with")
     if step.kind == "emptied_team":
-        return _("both team hands emptied (play number)")
+        return _("both team hands emptied with")
     if step.kind == "lowest_seat":
         return _("seat")
-    return _("last card played (play number)")
+    return _("last card played")
+
+
+def card_of_game(n: int) -> Text:
+    """A play number (:attr:`GameState.last_play`: the game's card plays counted from 1, passes not
+    counted) in a player's words: ``"card 16 of the game"``."""
+    return _("card {n} of the game", n=n)
 
 
 def _cell(step: Step, value: int) -> Any:
     """A value of a step as its table shows it."""
     if step.kind in PLAY_KINDS:
-        return _("play {n}", n=value) if value else _("none")
+        return card_of_game(value) if value else _("none")
     if step.kind in EMPTIED_KINDS:
-        return _("play {n}", n=value) if value >= 0 else _("holds cards")
+        return card_of_game(value) if value >= 0 else _("holds cards")
     if step.kind == "lowest_seat":
         return _("seat {n}", n=value + 1)
     return str(value)
 
 
+def _against(n: int, others: list[int]) -> Text:
+    """``card 14 of the game, against 16``: one play number against others."""
+    return _("card {n} of the game, against {others}", n=n, others=and_list([str(v) for v in others]))
+
+
 def _plays(step: Step) -> Text:
-    """``play 14 against 16``: the kept players' play against the others' (those that count)."""
+    """``card 14 of the game, against 16``: the kept players' play against the others' (those that count)."""
     kept = min(v for p, v in step.values if p in step.kept)
     others = sorted({v for p, v in step.values if p not in step.kept and v > 0})
     if not others:
-        return _("play {n}", n=kept)
-    return _("play {n} against {others}", n=kept, others=and_list([str(v) for v in others]))
+        return card_of_game(kept)
+    return _against(kept, others)
 
 
 def _step_text(step: Step, s: GameState, ending: str, following: Step | None) -> Text:
@@ -135,12 +146,10 @@ def _step_text(step: Step, s: GameState, ending: str, following: Step | None) ->
     if step.kind == "latest_play_out":
         out = [p for p, _v in step.values if p not in step.kept]
         return _("Still tied: {player} played a card last ({plays}) and drops out.", player=_who(out),
-                 plays=_("play {n} against {others}", n=step.value(out[0]),
-                         others=and_list([str(v) for p, v in step.values if p in step.kept])))
+                 plays=_against(step.value(out[0]), [v for p, v in step.values if p in step.kept]))
     if step.kind == "latest_play":
         last = max(step.values, key=lambda pair: pair[1])[0]
-        plays = _("play {n} against {others}", n=step.value(last),
-                  others=and_list([str(v) for v in sorted({v for p, v in step.values if p != last})]))
+        plays = _against(step.value(last), sorted({v for p, v in step.values if p != last}))
         if ending == "invasion" and s.players == 4:
             return _("Still tied: {player} played a card last ({plays}), so that team wins.", player=_who([last]),
                      plays=plays)
@@ -188,7 +197,7 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
     (one sentence), ``factions`` (rows of faction, rank, regions, latest_win:
     1-based struggle number or None, tied), ``ranking_text``, ``players`` (rows
     of player (0-based), courts: {faction name: followers}, total, sets,
-    last_play: play number, 0 if none), ``steps`` (the result's steps, each:
+    last_play: play number, 0 if none, last_card: the same in words), ``steps`` (the result's steps, each:
     kind (a :data:`kingisdead.scoring.STEP_KINDS` key, or "shared" for a
     shared win), label, values: {player as str: int} (with 4 players a "sets"
     step's are per team, keyed by its lower seat), cells: the same values as
@@ -206,7 +215,8 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
                 "courts": {s.edition.factions[f]: s.courts[p * 3 + f] for f in range(3)},
                 "total": sum(s.courts[p * 3:p * 3 + 3]),
                 "sets": min(s.courts[p * 3:p * 3 + 3]),
-                "last_play": s.last_play[p]} for p in range(s.players)]
+                "last_play": s.last_play[p],
+                "last_card": card_of_game(s.last_play[p]) if s.last_play[p] else _("none")} for p in range(s.players)]
     factions = _faction_rows(s)
     headline: Any
     if result.ending == "invasion":
