@@ -13,6 +13,7 @@ from kingisdead import playout
 from kingisdead.edition import FIRST, SECOND
 from kingisdead.board import REGION_NAMES
 from kingisdead.web.explain import explain_result, regions_text
+from kingisdead.web.i18n import localize
 from kingisdead.web.views import table_view
 
 ALL = ["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"]
@@ -116,6 +117,18 @@ def test_mordred_ending_falls_back_to_followers_in_total_then_the_last_play():
     assert tied["steps"][-1]["kept"] == [0]
 
 
+def test_the_ranking_names_each_group_of_tied_factions_once():
+    _, two = explain(variant="mordred", control={"Cal": "S", "Din": "L"}, courts=["SSW", "RRR"], played_order=[1, 0])
+    assert [(r["faction"], r["rank"]) for r in two["factions"]] == [("Scots", 1), ("Welsh", 2), ("Romano-British", 2)]
+    assert two["ranking_text"] == ("Factions by power: the Scots (1 region) rank above the Welsh and the "
+                                   "Romano-British, who hold no region and stay tied.")
+    _, three = explain(variant="mordred", control={"Cal": "L"}, courts=["SSW", "RRR"], played_order=[1, 0])
+    assert three["ranking_text"] == ("Factions by power: the Scots, the Welsh and the Romano-British hold no region "
+                                     "and stay tied.")
+    assert localize(three["ranking_text"], "fr") == ("Factions par puissance : les Écossais, les Gallois et les "
+                                                     "Romano-Bretons ne tiennent aucune région et restent à égalité.")
+
+
 def _issue_position(edition, engine_name: str) -> GameState:
     """Issue 29's position: tied on the first two factions, apart on the third (which holds no
     region); both hands empty, player 2's emptied first. Scored by ``engine_name``."""
@@ -211,7 +224,7 @@ def test_the_struggle_line_names_the_leader_and_what_an_all_pass_gives_as_the_en
     assert now["lead"] == "The Scots lead in Caledonia with 3 against 1 Welsh."
     assert now["all_pass"] == "if everyone passes now, Caledonia goes to the Scots."
     tie = struggle_now(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"}))
-    assert tie["leader"] == 4 and tie["lead"] == "No faction leads in Caledonia: the Scots and Welsh are tied at 2."
+    assert tie["leader"] == 4 and tie["lead"] == "No faction leads in Caledonia: the Scots and the Welsh are tied at 2."
     assert tie["all_pass"] == ("if everyone passes now, Caledonia falls to the Saxons (that is the fourth Saxon "
                                "token: the Saxons invade and the game ends).")
     assert all_pass(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"})).result.ending \

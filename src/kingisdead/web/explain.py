@@ -51,21 +51,45 @@ def _faction_rows(s: GameState) -> list[dict[str, Any]]:
     return rows
 
 
+def listed_factions(names: list[Any]) -> Any:
+    """Faction names for a sentence that puts "the" before them, each named once and each with its
+    article: "Scots", "Scots and the Welsh", "Scots, the Welsh and the Romano-British" (so that
+    "the {factions}" reads "the Scots and the Welsh"; French repeats "les", German needs no second "die")."""
+    listed = names[0]
+    for name in names[1:-1]:
+        listed = _("{factions}, the {faction}", factions=listed, faction=name)
+    return _("{factions} and the {faction}", factions=listed, faction=names[-1]) if len(names) > 1 else listed
+
+
 def _ranking_text(rows: list[dict[str, Any]]) -> Any:
-    parts = []
-    for a, b in zip(rows, rows[1:], strict=False):
-        if a["rank"] == b["rank"]:
-            parts.append(_("the {faction} and the {other} hold no region and stay tied",
-                           faction=a["faction"], other=b["faction"]))
-        elif a["regions"] == b["regions"]:
-            parts.append(_("the {faction} rank above the {other}: both hold {regions}, and the {faction} won a "
-                           "struggle more recently (struggle {latest} against {other_latest})",
-                           faction=a["faction"], other=b["faction"], regions=regions_text(a["regions"]),
-                           latest=a["latest_win"], other_latest=b["latest_win"]))
+    """The ranking in words: each group of factions the engine ranks together named once, and why each
+    group ranks above the next."""
+    groups: list[list[dict[str, Any]]] = []
+    for row in rows:
+        if groups and groups[-1][0]["rank"] == row["rank"]:
+            groups[-1].append(row)
         else:
-            parts.append(_("the {faction} ({regions}) rank above the {other} ({other_regions})",
-                           faction=a["faction"], regions=regions_text(a["regions"]), other=b["faction"],
-                           other_regions=regions_text(b["regions"])))
+            groups.append([row])
+    parts = []
+    for k, group in enumerate(groups):
+        if k:
+            a, b = groups[k - 1][-1], group[0]
+            if len(group) > 1:  # a tie only among factions that hold no region: the lowest group
+                parts.append(_("the {faction} ({regions}) rank above the {others}, who hold no region and stay tied",
+                               faction=a["faction"], regions=regions_text(a["regions"]),
+                               others=listed_factions([row["faction"] for row in group])))
+            elif a["regions"] == b["regions"]:
+                parts.append(_("the {faction} rank above the {other}: both hold {regions}, and the {faction} won a "
+                               "struggle more recently (struggle {latest} against {other_latest})",
+                               faction=a["faction"], other=b["faction"], regions=regions_text(a["regions"]),
+                               latest=a["latest_win"], other_latest=b["latest_win"]))
+            else:
+                parts.append(_("the {faction} ({regions}) rank above the {other} ({other_regions})",
+                               faction=a["faction"], regions=regions_text(a["regions"]), other=b["faction"],
+                               other_regions=regions_text(b["regions"])))
+        elif len(group) > 1:  # every faction ranks together
+            parts.append(_("the {factions} hold no region and stay tied",
+                           factions=listed_factions([row["faction"] for row in group])))
     return _("Factions by power: {comparisons}.", comparisons=join(parts, "; ")) if parts else ""
 
 
@@ -354,7 +378,7 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
     elif leader == SAXONS:
         tied = [factions[f] for n, f in present if n == present[0][0]]
         lead = _("No faction leads in {region}: the {factions} are tied at {count}.", region=name,
-                 factions=and_list(tied), count=present[0][0])
+                 factions=listed_factions(tied), count=present[0][0])
     elif len(present) == 1:
         lead = ngettext("The {faction} lead in {region}: {n} follower and no rival.",
                         "The {faction} lead in {region}: {n} followers and no rival.", present[0][0],
