@@ -200,6 +200,19 @@ def test_analysis_summary_counts_each_players_moves_and_lists_the_three_biggest_
     assert second["mistakes"][0]["best_description"] == "better 2"
 
 
+def test_the_summary_lists_every_blunder_it_counts():
+    from kingisdead.web.explain import BLUNDER, MISTAKES_SHOWN, analysis_summary
+
+    losses = [0.5, 0.4, 0.3, 0.26, 0.15, 0.05]  # four blunders, more than MISTAKES_SHOWN
+    notes = [{"number": 2 * k + 1, "player": 0, "played": f"m{k}", "best": f"b{k}", "played_chance": 0.9 - loss,
+              "best_chance": 0.9, "loss": loss, "forced": False} for k, loss in enumerate(losses)]
+    [summary] = analysis_summary(notes)
+    assert summary["blunders"] == 4 > MISTAKES_SHOWN
+    assert [m["loss"] for m in summary["mistakes"]] == [loss for loss in losses if loss >= BLUNDER]
+    [few] = analysis_summary(notes[3:])  # one blunder: the three costliest moves all the same
+    assert few["blunders"] == 1 and [m["loss"] for m in few["mistakes"]] == [0.26, 0.15, 0.05]
+
+
 # -- what happens now, in a running game --------------------------------------------------
 
 def all_pass(state: GameState) -> GameState:

@@ -297,13 +297,16 @@ def _choices(note: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 MISTAKES_SHOWN = 3
-"""The costliest moves per player that "learn from your mistakes" goes through."""
+"""The costliest moves per player that the summary lists and "learn from your mistakes" goes through,
+at the least: every blunder is listed, however many (the summary counts them)."""
 
 
 def costliest(notes: list[dict[str, Any]], player: int) -> list[dict[str, Any]]:
-    """The MISTAKES_SHOWN moves of ``player`` that gave away the most win chance (loss > 0), biggest first."""
+    """The moves of ``player`` that gave away the most win chance (loss > 0), biggest first: every
+    blunder (loss at least BLUNDER), and at least MISTAKES_SHOWN moves where there are so many."""
     mine = [note for note in notes if note["player"] == player and not note["forced"] and note["loss"] > 0]
-    return sorted(mine, key=lambda note: (-note["loss"], note["number"]))[:MISTAKES_SHOWN]
+    blunders = sum(1 for note in mine if note["loss"] >= BLUNDER)
+    return sorted(mine, key=lambda note: (-note["loss"], note["number"]))[:max(MISTAKES_SHOWN, blunders)]
 
 
 def why_better(state: GameState, played: Line, best: Line) -> Text:
@@ -318,8 +321,8 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Each entry: ``player`` (0-based), ``reviewed`` (moves with a choice),
     ``best`` (moves that were the best found), ``lost`` (moves that gave away
     at least MISTAKE win chance), ``blunders`` (at least BLUNDER), and
-    ``mistakes``: the three moves that gave away the most (loss > 0), biggest
-    first, each ``{number, played, best, best_description, loss, played_chance,
+    ``mistakes``: the moves that gave away the most (loss > 0), biggest
+    first (:func:`costliest`: every blunder, and three moves at least), each ``{number, played, best, best_description, loss, played_chance,
     best_chance, why, choices}`` (``why``: :func:`why_better`, None where the row lacks it) (``number`` is the 1-based move number, the replay position
     after the move is ``number``, before it ``number - 1``). ``choices`` are
     the moves to offer when the player looks for a better one ("learn from
