@@ -11,7 +11,7 @@ from test_core_crosscheck import CONFIG_IDS, CONFIGS
 from kingisdead import GameState, core, engine, parse_move
 from kingisdead import playout
 from kingisdead.edition import FIRST, SECOND
-from kingisdead.board import REGION_NAMES
+from kingisdead.board import REGION_NAMES, Card
 from kingisdead.web.explain import explain_result, regions_text
 from kingisdead.web.i18n import localize
 from kingisdead.web.views import table_view
@@ -238,10 +238,26 @@ def test_the_struggle_line_names_the_leader_and_what_an_all_pass_gives_as_the_en
     assert now["all_pass"] == "if everyone passes now, Caledonia goes to the Scots."
     tie = struggle_now(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"}))
     assert tie["leader"] == 4 and tie["lead"] == "No faction leads in Caledonia: the Scots and the Welsh are tied at 2."
+    assert localize(tie["lead"], "fr") == ("Aucune faction ne mène en Caledonia : les Écossais et les Gallois sont à "
+                                           "égalité à 2.")
     assert tie["all_pass"] == ("if everyone passes now, Caledonia falls to the Saxons (that is the fourth Saxon "
                                "token: the Saxons invade and the game ends).")
     assert all_pass(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"})).result.ending \
         == "invasion"
+
+
+def test_french_sentences_agree_with_the_faction_names_and_space_their_semicolons():
+    from kingisdead.web.explain import card_effect
+
+    s = GameState.new(2, "standard", 3)
+    s.stock[2] = 1  # one Romano-British follower left: "one follower"
+    effect = localize(card_effect(s, Card.ROMANO_BRITISH)["text"], "fr")
+    assert "un partisan des Romano-Bretons" in effect and "partisan Romano-Bretons" not in effect, effect
+    s.stock[2] = 5
+    assert "deux partisans des Romano-Bretons" in localize(card_effect(s, Card.ROMANO_BRITISH)["text"], "fr")
+    _, two = explain(control=control_of("S", "S", "S", "W", "W", "R", "X", "X"), courts=["SSW", "SWWWWR"])
+    ranking = localize(two["ranking_text"], "fr")
+    assert " ; " in ranking and "); " not in ranking, ranking
 
 
 def test_a_cards_effect_lights_exactly_the_regions_and_followers_its_legal_moves_act_on():
@@ -293,6 +309,10 @@ def test_a_hints_reason_comes_from_the_moves_line_with_courts_counted_before_the
     assert hint_reason(s, move, won) == (
         "as the search plays on: Caledonia goes to the Welsh (you have 2 of them at court); the game ends in a "
         "coronation: you win; it brings your court from 2 to 3 Welsh.")
+    assert localize(hint_reason(s, move, won), "fr") == (
+        "selon la suite que joue la recherche : Caledonia revient aux Gallois (vous en avez 2 à votre cour) ; la "
+        "partie se termine par un couronnement : vous gagnez ; il fait passer vos partisans des Gallois à la cour "
+        "de 2 à 3.")
     lost = Line(("pass", "pass"), (StruggleOutcome(1, 0, 4), StruggleOutcome(2, 1, 3)),
                 Result("mordred", (1,), 1, "a reason"), 2)
     assert hint_reason(s, parse_move("pass"), lost) == (

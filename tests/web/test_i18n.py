@@ -239,7 +239,7 @@ def test_the_struggle_line_and_card_effects_in_french_and_german(client: Any):
     game = create(client, [human(), bot("random")], seed=7)
     token = game["seats"][0]["token"]
     french = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "fr"}).json()["table"]
-    assert french["struggle"]["lead"] == "Les Gallois mènent en Caerleon avec 3 contre 1 Écossais."
+    assert french["struggle"]["lead"] == "Les Gallois mènent en Caerleon avec 3 contre 1 pour les Écossais."
     assert french["struggle"]["all_pass"] == "si tout le monde passe maintenant, Caerleon revient aux Gallois."
     german = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "de"}).json()["table"]
     assert german["struggle"]["all_pass"] == "wenn jetzt alle passen, geht Caerleon an die Waliser."

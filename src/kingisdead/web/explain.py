@@ -15,7 +15,7 @@ from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card, Faction
 from ..moves import NONE, PASS, Move
 from ..scoring import Result, Step
 from ..state import GameState
-from .i18n import Text, _, and_list, join, ngettext
+from .i18n import Text, _, and_list, clauses, join, ngettext
 from .texts import EDITION_TEXTS, EditionTexts
 
 LOYALISTS = int(Faction.LOYALISTS)
@@ -90,7 +90,7 @@ def _ranking_text(rows: list[dict[str, Any]]) -> Any:
         elif len(group) > 1:  # every faction ranks together
             parts.append(_("the {factions} hold no region and stay tied",
                            factions=listed_factions([row["faction"] for row in group])))
-    return _("Factions by power: {comparisons}.", comparisons=join(parts, "; ")) if parts else ""
+    return _("Factions by power: {comparisons}.", comparisons=clauses(parts)) if parts else ""
 
 
 PLAY_KINDS = ("latest_play_out", "latest_play", "earliest_play")
@@ -551,7 +551,7 @@ def line_text(state: GameState, line: Line) -> Text:
     if line.struggles and line.struggles[0].number == state.resolved + 1:
         parts.append(_outcome_text(state, line.struggles[0]))
     parts.append(_ending_text(state, line))
-    return join(parts, "; ")
+    return clauses(parts)
 
 
 def hint_reason(state: GameState, move: Move, line: Line) -> Text:
@@ -564,7 +564,7 @@ def hint_reason(state: GameState, move: Move, line: Line) -> Text:
         parts.append(_("it brings your court from {before} to {after} {faction}", faction=_names(state).factions[faction],
                        before=state.courts[state.player * 3 + faction],
                        after=state.courts[state.player * 3 + faction] + 1))
-    reason = _("{reasons}.", reasons=join(parts, "; "))
+    reason = _("{reasons}.", reasons=clauses(parts))
     steps = line.result.steps
     if len(steps) < 2:  # one comparison decided: no tie
         return reason

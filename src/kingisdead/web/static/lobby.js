@@ -127,7 +127,7 @@ function levelsNote() {
 function botOptions() {
   const levels = meta.levels.filter((l) => plays(l.name)).map((l) => el("option", { value: `bot:${l.name}`, "data-testid": "level-option",
                                                          title: l.thinks_in_description ? l.description : `${l.description}; ${l.thinks}` },
-    t("Bot: {level} ({about})", { level: l.label, about: `${l.feel}; ${l.thinks}` }) + levelRating(l.name, players)));
+    t("Bot: {level} ({about})", { level: l.label, about: t("{clauses}; {clause}", { clauses: l.feel, clause: l.thinks }) }) + levelRating(l.name, players)));
   if (!$("advanced-bots").checked) return levels;
   const named = new Set(meta.levels.map((l) => l.name));
   return [el("optgroup", { label: t("Levels") }, ...levels),
