@@ -206,6 +206,7 @@ def test_the_lobby_speaks_the_chosen_editions_names_and_says_why_a_level_is_miss
     assert "bot:master" not in levels()
     note = page.locator("[data-testid=levels-note]")
     assert note.is_visible() and note.inner_text().startswith("Not offered with this edition: the master bot")
+    test_browser.shoot(page, "lobby-second-edition")
     page.click("[data-testid=edition-first]")
     assert "Romano-British" in page.locator(".hero").inner_text() and "Scottish" not in page.locator(".hero").inner_text()
     assert "bot:master" in levels() and note.is_hidden()
