@@ -165,6 +165,8 @@ def test_an_error_in_french_and_in_german(client: Any):
     invalid = client.post("/api/games", json={"players": 9, "seats": []}, headers={"Accept-Language": "de"})
     assert invalid.status_code == 422
     assert invalid.json()["detail"].startswith("players: Eingabe muss kleiner oder gleich 4 sein")
+    two = client.post("/api/games", json={"players": 9, "variant": "x", "seats": []}, headers={"Accept-Language": "fr"})
+    assert " ; " in two.json()["detail"] and "; " not in two.json()["detail"].replace(" ; ", ""), two.json()
     assert client.get("/api/games/nope", headers={"Accept-Language": "de"}).json()["detail"] == "keine Partie 'nope'"
     with client.websocket_connect(f"/api/games/{game['id']}/ws", headers={"Accept-Language": "de"}) as socket:
         assert socket.receive_json()["type"] == "state"
