@@ -191,6 +191,27 @@ def test_the_explanations_speak_the_second_editions_names():
     assert "Coronation" in endings["coronation"] and any(f in endings["coronation"] for f in ("Scottish", "English", "Welsh"))
 
 
+def test_the_lobby_speaks_the_chosen_editions_names_and_says_why_a_level_is_missing(browser_server, new_page):
+    page = new_page()
+    page.goto(browser_server.url + "/")
+    page.wait_for_selector("[data-testid=level-option]", state="attached")
+    levels = lambda: page.locator("[data-testid=seat-1] [data-testid=level-option]").evaluate_all(  # noqa: E731
+        "options => options.map(o => o.value)")
+    assert "bot:master" in levels() and page.locator("[data-testid=levels-note]").is_hidden()
+    page.click("[data-testid=edition-second]")
+    headline = page.locator(".hero").inner_text()
+    assert "Scottish" in headline and "English" in headline and "French" in headline
+    assert not any(name in headline for name in ("Scots", "Romano-British", "Saxons")), headline
+    assert page.locator("[data-testid=hero-second] span[lang=en]").count() == 3  # the edition's names stay English
+    assert "bot:master" not in levels()
+    note = page.locator("[data-testid=levels-note]")
+    assert note.is_visible() and note.inner_text().startswith("Not offered with this edition: the master bot")
+    test_browser.shoot(page, "lobby-second-edition")
+    page.click("[data-testid=edition-first]")
+    assert "Romano-British" in page.locator(".hero").inner_text() and "Scottish" not in page.locator(".hero").inner_text()
+    assert "bot:master" in levels() and note.is_hidden()
+
+
 def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_server, new_page):
     """The lobby's edition choice makes a second-edition game; its table draws the second edition's board, hand
     and log; four turns are played by clicks (test_browser's helpers, which play a first-edition game to its end

@@ -73,6 +73,9 @@ def test_a_tie_on_regions_names_the_tie_break(server, page):
     ranking = box.locator("[data-testid=faction-ranking] tr")
     assert ranking.count() == 4  # a header and three factions
     assert box.locator("[data-testid=result-courts] tr").count() == 3
+    courts = box.locator("[data-testid=result-courts]").inner_text()
+    assert "Last card played" in courts and f"card {state.last_play[0]} of the game" in courts
+    assert "play " not in courts
     assert box.locator("[data-testid=result-step]").count() >= 1
 
 

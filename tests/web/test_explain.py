@@ -11,8 +11,9 @@ from test_core_crosscheck import CONFIG_IDS, CONFIGS
 from kingisdead import GameState, core, engine, parse_move
 from kingisdead import playout
 from kingisdead.edition import FIRST, SECOND
-from kingisdead.board import REGION_NAMES
+from kingisdead.board import REGION_NAMES, Card
 from kingisdead.web.explain import explain_result, regions_text
+from kingisdead.web.i18n import localize
 from kingisdead.web.views import table_view
 
 ALL = ["Cal", "Din", "Ebo", "Dev", "Cae", "Rat", "Lon", "Aqu"]
@@ -74,10 +75,18 @@ def test_a_complete_tie_ends_with_the_last_player_to_play_dropping_out():
                       played_order=[0, 1])
     last = text["steps"][-1]
     assert last["kind"] == "latest_play_out" and last["kept"] == [0]
-    assert last["text"] == (f"Still tied: Player 2 played a card last (play {s.last_play[1]} against "
+    assert last["text"] == (f"Still tied: Player 2 played a card last (card {s.last_play[1]} of the game, against "
                             f"{s.last_play[0]}) and drops out.")
-    assert last["cells"] == {"0": f"play {s.last_play[0]}", "1": f"play {s.last_play[1]}"}
+    assert last["cells"] == {"0": f"card {s.last_play[0]} of the game", "1": f"card {s.last_play[1]} of the game"}
+    assert last["label"] == "last card played"
     assert text["winners"] == [0]
+
+
+def test_the_last_card_played_is_said_as_the_games_card_number_not_as_a_play():
+    s, text = explain(control=control_of("S", "S", "S", "W", "W", "R", "X", "X"), courts=["SWR", "SWR"],
+                      played_order=[0, 1])
+    assert [row["last_card"] for row in text["players"]] == [f"card {n} of the game" for n in s.last_play]
+    assert "play " not in str(text)
 
 
 def test_invasion_compares_complete_sets_and_breaks_a_tie_by_the_last_play():
@@ -86,7 +95,7 @@ def test_invasion_compares_complete_sets_and_breaks_a_tie_by_the_last_play():
     assert text["ending"] == "invasion" and "4 regions fell" in text["headline"]
     sets, last = text["steps"]
     assert sets["values"] == {"0": 1, "1": 1} and sets["text"] == "Tie at 1 complete set: Player 1 and Player 2."
-    assert last["kept"] == [0] and "Player 1 played a card last (play " in last["text"]
+    assert last["kept"] == [0] and "Player 1 played a card last (card " in last["text"]
     assert text["ranking_text"] == ""
 
 
@@ -106,6 +115,18 @@ def test_mordred_ending_falls_back_to_followers_in_total_then_the_last_play():
     _, tied = explain(variant="mordred", control={"Cal": "X", "Din": "L"}, courts=["SSW", "RRR"], played_order=[1, 0])
     assert [st["kind"] for st in tied["steps"]] == ["total", "latest_play"]
     assert tied["steps"][-1]["kept"] == [0]
+
+
+def test_the_ranking_names_each_group_of_tied_factions_once():
+    _, two = explain(variant="mordred", control={"Cal": "S", "Din": "L"}, courts=["SSW", "RRR"], played_order=[1, 0])
+    assert [(r["faction"], r["rank"]) for r in two["factions"]] == [("Scots", 1), ("Welsh", 2), ("Romano-British", 2)]
+    assert two["ranking_text"] == ("Factions by power: the Scots (1 region) rank above the Welsh and the "
+                                   "Romano-British, who hold no region and stay tied.")
+    _, three = explain(variant="mordred", control={"Cal": "L"}, courts=["SSW", "RRR"], played_order=[1, 0])
+    assert three["ranking_text"] == ("Factions by power: the Scots, the Welsh and the Romano-British hold no region "
+                                     "and stay tied.")
+    assert localize(three["ranking_text"], "fr") == ("Factions par puissance : les Écossais, les Gallois et les "
+                                                     "Romano-Bretons ne tiennent aucune région et restent à égalité.")
 
 
 def _issue_position(edition, engine_name: str) -> GameState:
@@ -136,8 +157,8 @@ def test_the_end_screen_says_the_second_editions_hands_tie_break_in_words(engine
     assert s.result.winners == (1,) and text["winners"] == [1]
     last = text["steps"][-1]
     assert (last["kind"], last["kept"], last["values"]) == ("emptied_hand", [1], {"0": 6, "1": 5})
-    assert last["text"] == "Still tied: Player 2 emptied their hand first (play 5 against 6) and wins."
-    assert last["cells"] == {"0": "play 6", "1": "play 5"}
+    assert last["text"] == "Still tied: Player 2 emptied their hand first (card 5 of the game, against 6) and wins."
+    assert last["cells"] == {"0": "card 6 of the game", "1": "card 5 of the game"}
 
 
 def _winners_of(kept: list[int], players: int) -> list[int]:
@@ -179,6 +200,19 @@ def test_analysis_summary_counts_each_players_moves_and_lists_the_three_biggest_
     assert second["mistakes"][0]["best_description"] == "better 2"
 
 
+def test_the_summary_lists_every_blunder_it_counts():
+    from kingisdead.web.explain import BLUNDER, MISTAKES_SHOWN, analysis_summary
+
+    losses = [0.5, 0.4, 0.3, 0.26, 0.15, 0.05]  # four blunders, more than MISTAKES_SHOWN
+    notes = [{"number": 2 * k + 1, "player": 0, "played": f"m{k}", "best": f"b{k}", "played_chance": 0.9 - loss,
+              "best_chance": 0.9, "loss": loss, "forced": False} for k, loss in enumerate(losses)]
+    [summary] = analysis_summary(notes)
+    assert summary["blunders"] == 4 > MISTAKES_SHOWN
+    assert [m["loss"] for m in summary["mistakes"]] == [loss for loss in losses if loss >= BLUNDER]
+    [few] = analysis_summary(notes[3:])  # one blunder: the three costliest moves all the same
+    assert few["blunders"] == 1 and [m["loss"] for m in few["mistakes"]] == [0.26, 0.15, 0.05]
+
+
 # -- what happens now, in a running game --------------------------------------------------
 
 def all_pass(state: GameState) -> GameState:
@@ -203,11 +237,27 @@ def test_the_struggle_line_names_the_leader_and_what_an_all_pass_gives_as_the_en
     assert now["lead"] == "The Scots lead in Caledonia with 3 against 1 Welsh."
     assert now["all_pass"] == "if everyone passes now, Caledonia goes to the Scots."
     tie = struggle_now(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"}))
-    assert tie["leader"] == 4 and tie["lead"] == "No faction leads in Caledonia: the Scots and Welsh are tied at 2."
+    assert tie["leader"] == 4 and tie["lead"] == "No faction leads in Caledonia: the Scots and the Welsh are tied at 2."
+    assert localize(tie["lead"], "fr") == ("Aucune faction ne mène en Caledonia : les Écossais et les Gallois sont à "
+                                           "égalité à 2.")
     assert tie["all_pass"] == ("if everyone passes now, Caledonia falls to the Saxons (that is the fourth Saxon "
                                "token: the Saxons invade and the game ends).")
     assert all_pass(build(regions={"Cal": "SSWW"}, control={"Din": "X", "Ebo": "X", "Dev": "X"})).result.ending \
         == "invasion"
+
+
+def test_french_sentences_agree_with_the_faction_names_and_space_their_semicolons():
+    from kingisdead.web.explain import card_effect
+
+    s = GameState.new(2, "standard", 3)
+    s.stock[2] = 1  # one Romano-British follower left: "one follower"
+    effect = localize(card_effect(s, Card.ROMANO_BRITISH)["text"], "fr")
+    assert "un partisan des Romano-Bretons" in effect and "partisan Romano-Bretons" not in effect, effect
+    s.stock[2] = 5
+    assert "deux partisans des Romano-Bretons" in localize(card_effect(s, Card.ROMANO_BRITISH)["text"], "fr")
+    _, two = explain(control=control_of("S", "S", "S", "W", "W", "R", "X", "X"), courts=["SSW", "SWWWWR"])
+    ranking = localize(two["ranking_text"], "fr")
+    assert " ; " in ranking and "); " not in ranking, ranking
 
 
 def test_a_cards_effect_lights_exactly_the_regions_and_followers_its_legal_moves_act_on():
@@ -259,6 +309,10 @@ def test_a_hints_reason_comes_from_the_moves_line_with_courts_counted_before_the
     assert hint_reason(s, move, won) == (
         "as the search plays on: Caledonia goes to the Welsh (you have 2 of them at court); the game ends in a "
         "coronation: you win; it brings your court from 2 to 3 Welsh.")
+    assert localize(hint_reason(s, move, won), "fr") == (
+        "selon la suite que joue la recherche : Caledonia revient aux Gallois (vous en avez 2 à votre cour) ; la "
+        "partie se termine par un couronnement : vous gagnez ; il fait passer vos partisans des Gallois à la cour "
+        "de 2 à 3.")
     lost = Line(("pass", "pass"), (StruggleOutcome(1, 0, 4), StruggleOutcome(2, 1, 3)),
                 Result("mordred", (1,), 1, "a reason"), 2)
     assert hint_reason(s, parse_move("pass"), lost) == (
@@ -279,7 +333,7 @@ def test_a_hints_reason_names_the_tie_break_that_decides_its_line():
     assert hint_reason(s, parse_move("pass"), tied) == (
         "as the search plays on: Caledonia falls to the Saxons; the Saxons invade at struggle 1: you win. "
         "A tie decides it: Tie at 1 complete set: Player 1 and Player 2. "
-        "Still tied: Player 1 played a card last (play 5 against 4) and wins.")
+        "Still tied: Player 1 played a card last (card 5 of the game, against 4) and wins.")
 
 
 def test_a_hints_reason_follows_the_line_the_engine_plays():

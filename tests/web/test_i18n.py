@@ -165,6 +165,8 @@ def test_an_error_in_french_and_in_german(client: Any):
     invalid = client.post("/api/games", json={"players": 9, "seats": []}, headers={"Accept-Language": "de"})
     assert invalid.status_code == 422
     assert invalid.json()["detail"].startswith("players: Eingabe muss kleiner oder gleich 4 sein")
+    two = client.post("/api/games", json={"players": 9, "variant": "x", "seats": []}, headers={"Accept-Language": "fr"})
+    assert " ; " in two.json()["detail"] and "; " not in two.json()["detail"].replace(" ; ", ""), two.json()
     assert client.get("/api/games/nope", headers={"Accept-Language": "de"}).json()["detail"] == "keine Partie 'nope'"
     with client.websocket_connect(f"/api/games/{game['id']}/ws", headers={"Accept-Language": "de"}) as socket:
         assert socket.receive_json()["type"] == "state"
@@ -239,7 +241,7 @@ def test_the_struggle_line_and_card_effects_in_french_and_german(client: Any):
     game = create(client, [human(), bot("random")], seed=7)
     token = game["seats"][0]["token"]
     french = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "fr"}).json()["table"]
-    assert french["struggle"]["lead"] == "Les Gallois mènent en Caerleon avec 3 contre 1 Écossais."
+    assert french["struggle"]["lead"] == "Les Gallois mènent en Caerleon avec 3 contre 1 pour les Écossais."
     assert french["struggle"]["all_pass"] == "si tout le monde passe maintenant, Caerleon revient aux Gallois."
     german = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "de"}).json()["table"]
     assert german["struggle"]["all_pass"] == "wenn jetzt alle passen, geht Caerleon an die Waliser."

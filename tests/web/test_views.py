@@ -8,10 +8,11 @@ from importlib.resources import files
 
 import pytest
 
-from kingisdead import GameState, parse_move
+from kingisdead import GameState, engine, parse_move
 from kingisdead.board import BORDERS, Card
 from kingisdead.building import Choice
 from kingisdead.edition import EDITIONS, SECOND
+from kingisdead.web.choices import choices_view
 from kingisdead.web.views import board_facts, describe_move, preview, step_guide, table_view
 
 
@@ -71,6 +72,19 @@ def test_a_faction_card_with_one_follower_left_is_explained():
     state.stock[0] = 1
     notes = guide(state, Choice("card", Card.SCOTS))["notes"]
     assert notes == ["Partial action: only one Scots follower is left in the stock."]
+
+
+def test_the_no_reversal_note_shows_only_for_a_card_whose_choices_the_ban_restricts():
+    state = GameState.new(2, "standard", 3)
+    state.apply("Ambassador Cal:S<>Din:W +Cal:S")  # player 2 may not swap them back right away
+    note = "Player 1's last exchange may not be reversed right away."
+    assert state.undo_ban is not None
+    assert note in guide(state, Choice("card", Card.AMBASSADOR))["notes"]
+    # the Garrison has two-for-one exchanges here, which a one-for-one ban leaves alone
+    assert len(engine.card_actions(state, Card.GARRISON)[0]) == 5
+    assert note not in guide(state, Choice("card", Card.GARRISON))["notes"]
+    chosen = {card["card"]: card["notes"] for card in choices_view(state)["cards"]}
+    assert note in chosen[Card.AMBASSADOR] and note not in chosen[Card.GARRISON]
 
 
 def test_the_last_card_rule_is_explained():

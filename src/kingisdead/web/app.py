@@ -27,7 +27,7 @@ from .clocks import enforce_deadlines
 from .compute import ComputePool, Refused
 from .db import DEFAULT_URL
 from .errors import GameError, allowed_methods, error_body, problem, responses
-from .i18n import LanguageMiddleware, LocalizedRoute, _, join
+from .i18n import LanguageMiddleware, LocalizedRoute, _, clauses
 from .i18n import LocalizedJSON as JSONResponse  # every JSON answer in the request's language
 from .live import BotRunner, Hub, evict_idle, quiet_bad_text
 from .notify import Notifier, NotifySettings
@@ -166,7 +166,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = join([problem(e) for e in exc.errors()], "; ")
+        problems = clauses([problem(e) for e in exc.errors()])
         return JSONResponse({"error": "invalid_request", "detail": problems}, status_code=422)
 
     return app

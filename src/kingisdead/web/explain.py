@@ -15,7 +15,7 @@ from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card, Faction
 from ..moves import NONE, PASS, Move
 from ..scoring import Result, Step
 from ..state import GameState
-from .i18n import Text, _, and_list, join, ngettext
+from .i18n import Text, _, and_list, clauses, join, ngettext
 from .texts import EDITION_TEXTS, EditionTexts
 
 LOYALISTS = int(Faction.LOYALISTS)
@@ -51,22 +51,46 @@ def _faction_rows(s: GameState) -> list[dict[str, Any]]:
     return rows
 
 
+def listed_factions(names: list[Any]) -> Any:
+    """Faction names for a sentence that puts "the" before them, each named once and each with its
+    article: "Scots", "Scots and the Welsh", "Scots, the Welsh and the Romano-British" (so that
+    "the {factions}" reads "the Scots and the Welsh"; French repeats "les", German needs no second "die")."""
+    listed = names[0]
+    for name in names[1:-1]:
+        listed = _("{factions}, the {faction}", factions=listed, faction=name)
+    return _("{factions} and the {faction}", factions=listed, faction=names[-1]) if len(names) > 1 else listed
+
+
 def _ranking_text(rows: list[dict[str, Any]]) -> Any:
-    parts = []
-    for a, b in zip(rows, rows[1:], strict=False):
-        if a["rank"] == b["rank"]:
-            parts.append(_("the {faction} and the {other} hold no region and stay tied",
-                           faction=a["faction"], other=b["faction"]))
-        elif a["regions"] == b["regions"]:
-            parts.append(_("the {faction} rank above the {other}: both hold {regions}, and the {faction} won a "
-                           "struggle more recently (struggle {latest} against {other_latest})",
-                           faction=a["faction"], other=b["faction"], regions=regions_text(a["regions"]),
-                           latest=a["latest_win"], other_latest=b["latest_win"]))
+    """The ranking in words: each group of factions the engine ranks together named once, and why each
+    group ranks above the next."""
+    groups: list[list[dict[str, Any]]] = []
+    for row in rows:
+        if groups and groups[-1][0]["rank"] == row["rank"]:
+            groups[-1].append(row)
         else:
-            parts.append(_("the {faction} ({regions}) rank above the {other} ({other_regions})",
-                           faction=a["faction"], regions=regions_text(a["regions"]), other=b["faction"],
-                           other_regions=regions_text(b["regions"])))
-    return _("Factions by power: {comparisons}.", comparisons=join(parts, "; ")) if parts else ""
+            groups.append([row])
+    parts = []
+    for k, group in enumerate(groups):
+        if k:
+            a, b = groups[k - 1][-1], group[0]
+            if len(group) > 1:  # a tie only among factions that hold no region: the lowest group
+                parts.append(_("the {faction} ({regions}) rank above the {others}, who hold no region and stay tied",
+                               faction=a["faction"], regions=regions_text(a["regions"]),
+                               others=listed_factions([row["faction"] for row in group])))
+            elif a["regions"] == b["regions"]:
+                parts.append(_("the {faction} rank above the {other}: both hold {regions}, and the {faction} won a "
+                               "struggle more recently (struggle {latest} against {other_latest})",
+                               faction=a["faction"], other=b["faction"], regions=regions_text(a["regions"]),
+                               latest=a["latest_win"], other_latest=b["latest_win"]))
+            else:
+                parts.append(_("the {faction} ({regions}) rank above the {other} ({other_regions})",
+                               faction=a["faction"], regions=regions_text(a["regions"]), other=b["faction"],
+                               other_regions=regions_text(b["regions"])))
+        elif len(group) > 1:  # every faction ranks together
+            parts.append(_("the {factions} hold no region and stay tied",
+                           factions=listed_factions([row["faction"] for row in group])))
+    return _("Factions by power: {comparisons}.", comparisons=clauses(parts)) if parts else ""
 
 
 PLAY_KINDS = ("latest_play_out", "latest_play", "earliest_play")
@@ -84,32 +108,43 @@ def _label(step: Step, s: GameState) -> Text:
     if step.kind == "sets":
         return _("complete sets (team courts pooled)") if s.players == 4 else _("complete sets")
     if step.kind == "emptied_hand":
-        return _("hand emptied (play number)")
+        return _("hand emptied with")
     if step.kind == "emptied_team":
-        return _("both team hands emptied (play number)")
+        return _("both team hands emptied with")
     if step.kind == "lowest_seat":
         return _("seat")
-    return _("last card played (play number)")
+    return _("last card played")
+
+
+def card_of_game(n: int) -> Text:
+    """A play number (:attr:`GameState.last_play`: the game's card plays counted from 1, passes not
+    counted) in a player's words: ``"card 16 of the game"``."""
+    return _("card {n} of the game", n=n)
 
 
 def _cell(step: Step, value: int) -> Any:
     """A value of a step as its table shows it."""
     if step.kind in PLAY_KINDS:
-        return _("play {n}", n=value) if value else _("none")
+        return card_of_game(value) if value else _("none")
     if step.kind in EMPTIED_KINDS:
-        return _("play {n}", n=value) if value >= 0 else _("holds cards")
+        return card_of_game(value) if value >= 0 else _("holds cards")
     if step.kind == "lowest_seat":
         return _("seat {n}", n=value + 1)
     return str(value)
 
 
+def _against(n: int, others: list[int]) -> Text:
+    """``card 14 of the game, against 16``: one play number against others."""
+    return _("card {n} of the game, against {others}", n=n, others=and_list([str(v) for v in others]))
+
+
 def _plays(step: Step) -> Text:
-    """``play 14 against 16``: the kept players' play against the others' (those that count)."""
+    """``card 14 of the game, against 16``: the kept players' play against the others' (those that count)."""
     kept = min(v for p, v in step.values if p in step.kept)
     others = sorted({v for p, v in step.values if p not in step.kept and v > 0})
     if not others:
-        return _("play {n}", n=kept)
-    return _("play {n} against {others}", n=kept, others=and_list([str(v) for v in others]))
+        return card_of_game(kept)
+    return _against(kept, others)
 
 
 def _step_text(step: Step, s: GameState, ending: str, following: Step | None) -> Text:
@@ -135,12 +170,10 @@ def _step_text(step: Step, s: GameState, ending: str, following: Step | None) ->
     if step.kind == "latest_play_out":
         out = [p for p, _v in step.values if p not in step.kept]
         return _("Still tied: {player} played a card last ({plays}) and drops out.", player=_who(out),
-                 plays=_("play {n} against {others}", n=step.value(out[0]),
-                         others=and_list([str(v) for p, v in step.values if p in step.kept])))
+                 plays=_against(step.value(out[0]), [v for p, v in step.values if p in step.kept]))
     if step.kind == "latest_play":
         last = max(step.values, key=lambda pair: pair[1])[0]
-        plays = _("play {n} against {others}", n=step.value(last),
-                  others=and_list([str(v) for v in sorted({v for p, v in step.values if p != last})]))
+        plays = _against(step.value(last), sorted({v for p, v in step.values if p != last}))
         if ending == "invasion" and s.players == 4:
             return _("Still tied: {player} played a card last ({plays}), so that team wins.", player=_who([last]),
                      plays=plays)
@@ -188,7 +221,7 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
     (one sentence), ``factions`` (rows of faction, rank, regions, latest_win:
     1-based struggle number or None, tied), ``ranking_text``, ``players`` (rows
     of player (0-based), courts: {faction name: followers}, total, sets,
-    last_play: play number, 0 if none), ``steps`` (the result's steps, each:
+    last_play: play number, 0 if none, last_card: the same in words), ``steps`` (the result's steps, each:
     kind (a :data:`kingisdead.scoring.STEP_KINDS` key, or "shared" for a
     shared win), label, values: {player as str: int} (with 4 players a "sets"
     step's are per team, keyed by its lower seat), cells: the same values as
@@ -206,7 +239,8 @@ def explain_result(state: GameState) -> dict[str, Any] | None:
                 "courts": {s.edition.factions[f]: s.courts[p * 3 + f] for f in range(3)},
                 "total": sum(s.courts[p * 3:p * 3 + 3]),
                 "sets": min(s.courts[p * 3:p * 3 + 3]),
-                "last_play": s.last_play[p]} for p in range(s.players)]
+                "last_play": s.last_play[p],
+                "last_card": card_of_game(s.last_play[p]) if s.last_play[p] else _("none")} for p in range(s.players)]
     factions = _faction_rows(s)
     headline: Any
     if result.ending == "invasion":
@@ -263,13 +297,16 @@ def _choices(note: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 MISTAKES_SHOWN = 3
-"""The costliest moves per player that "learn from your mistakes" goes through."""
+"""The costliest moves per player that the summary lists and "learn from your mistakes" goes through,
+at the least: every blunder is listed, however many (the summary counts them)."""
 
 
 def costliest(notes: list[dict[str, Any]], player: int) -> list[dict[str, Any]]:
-    """The MISTAKES_SHOWN moves of ``player`` that gave away the most win chance (loss > 0), biggest first."""
+    """The moves of ``player`` that gave away the most win chance (loss > 0), biggest first: every
+    blunder (loss at least BLUNDER), and at least MISTAKES_SHOWN moves where there are so many."""
     mine = [note for note in notes if note["player"] == player and not note["forced"] and note["loss"] > 0]
-    return sorted(mine, key=lambda note: (-note["loss"], note["number"]))[:MISTAKES_SHOWN]
+    blunders = sum(1 for note in mine if note["loss"] >= BLUNDER)
+    return sorted(mine, key=lambda note: (-note["loss"], note["number"]))[:max(MISTAKES_SHOWN, blunders)]
 
 
 def why_better(state: GameState, played: Line, best: Line) -> Text:
@@ -284,8 +321,8 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Each entry: ``player`` (0-based), ``reviewed`` (moves with a choice),
     ``best`` (moves that were the best found), ``lost`` (moves that gave away
     at least MISTAKE win chance), ``blunders`` (at least BLUNDER), and
-    ``mistakes``: the three moves that gave away the most (loss > 0), biggest
-    first, each ``{number, played, best, best_description, loss, played_chance,
+    ``mistakes``: the moves that gave away the most (loss > 0), biggest
+    first (:func:`costliest`: every blunder, and three moves at least), each ``{number, played, best, best_description, loss, played_chance,
     best_chance, why, choices}`` (``why``: :func:`why_better`, None where the row lacks it) (``number`` is the 1-based move number, the replay position
     after the move is ``number``, before it ``number - 1``). ``choices`` are
     the moves to offer when the player looks for a better one ("learn from
@@ -344,7 +381,7 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
     elif leader == SAXONS:
         tied = [factions[f] for n, f in present if n == present[0][0]]
         lead = _("No faction leads in {region}: the {factions} are tied at {count}.", region=name,
-                 factions=and_list(tied), count=present[0][0])
+                 factions=listed_factions(tied), count=present[0][0])
     elif len(present) == 1:
         lead = ngettext("The {faction} lead in {region}: {n} follower and no rival.",
                         "The {faction} lead in {region}: {n} followers and no rival.", present[0][0],
@@ -514,7 +551,7 @@ def line_text(state: GameState, line: Line) -> Text:
     if line.struggles and line.struggles[0].number == state.resolved + 1:
         parts.append(_outcome_text(state, line.struggles[0]))
     parts.append(_ending_text(state, line))
-    return join(parts, "; ")
+    return clauses(parts)
 
 
 def hint_reason(state: GameState, move: Move, line: Line) -> Text:
@@ -527,7 +564,7 @@ def hint_reason(state: GameState, move: Move, line: Line) -> Text:
         parts.append(_("it brings your court from {before} to {after} {faction}", faction=_names(state).factions[faction],
                        before=state.courts[state.player * 3 + faction],
                        after=state.courts[state.player * 3 + faction] + 1))
-    reason = _("{reasons}.", reasons=join(parts, "; "))
+    reason = _("{reasons}.", reasons=clauses(parts))
     steps = line.result.steps
     if len(steps) < 2:  # one comparison decided: no tie
         return reason

@@ -194,6 +194,17 @@ def and_list(items: list[Any]) -> Any:
     return _("{list} and {last}", list=join(items[:-1]), last=items[-1])
 
 
+def clauses(items: list[Any]) -> Any:
+    """Clauses joined by semicolons as the language shown writes them: "a; b" in English, "a ; b" in
+    French (a space before ";")."""
+    if not items:
+        return ""
+    joined = items[0]
+    for item in items[1:]:
+        joined = _("{clauses}; {clause}", clauses=joined, clause=item)
+    return joined
+
+
 def localize(value: Any, lang: str | None = None) -> Any:
     """``value`` (JSON-like: dicts, lists, tuples, strings...) with every :class:`Text` in ``lang``
     (default: the current request's language). Other values are returned as they are."""

@@ -369,10 +369,19 @@ def partial_notes(state: GameState, card: int, length: int) -> list[str]:
                            "so no follower is placed.", faction=name))
         elif length == 1:
             notes.append(_("Partial action: only one {faction} follower is left in the stock.", faction=name))
-    if card in (Card.GARRISON, Card.AMBASSADOR) and state.undo_ban is not None \
-            and state.undo_ban[0] != state.player:
-        notes.append(_("Player {n}'s last exchange may not be reversed right away.", n=state.undo_ban[0] + 1))
+    if card in (Card.GARRISON, Card.AMBASSADOR) and (ban := state.undo_ban) is not None \
+            and _ban_restricts(state, card):
+        notes.append(_("Player {n}'s last exchange may not be reversed right away.", n=ban[0] + 1))
     return notes
+
+
+def _ban_restricts(state: GameState, card: int) -> bool:
+    """Whether the undo ban takes an action away from ``card`` here: the engine's actions with the ban
+    against those it would allow without it (a ban on another card or another kind of exchange, or
+    on the mover's own exchange, takes none)."""
+    unbanned = state.copy()
+    unbanned.undo_ban = None
+    return engine.card_actions(state, card) != engine.card_actions(unbanned, card)
 
 
 STEP_TEXTS = {

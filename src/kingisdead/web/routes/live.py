@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from ...building import Choice
 from ..errors import GameError, error_body, problem
-from ..i18n import _, join, language_of, localize
+from ..i18n import _, clauses, language_of, localize
 from ..live import BotRunner, Hub
 from ..outage import DATABASE_DOWN, unavailable_message
 from ..security import RateLimited, parse_ws_json
@@ -88,8 +88,8 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
                 try:
                     parsed = STEPS.validate_python(message.get("steps", []))
                 except ValidationError as exc:
-                    raise GameError(422, "invalid_request", _("malformed steps: {problems}", problems=join(
-                        [problem(dict(e)) for e in exc.errors()], "; "))) from None
+                    raise GameError(422, "invalid_request", _("malformed steps: {problems}", problems=clauses(
+                        [problem(dict(e)) for e in exc.errors()]))) from None
                 game = service.get(game_id)
                 steps = [Choice(s.kind, s.value) for s in parsed]
                 return {"type": "options", **await asyncio.to_thread(service.options, game, seat[0], steps)}

@@ -489,7 +489,8 @@ function drawLoyalistFlags(parent, facts, board, table) {
   el("rect", { x: 0, y: 0, width, height: 6 + lines.length * 11.5, rx: 4 }, key);
   lines.forEach((line, i) => { el("text", { x: 6, y: 12 + i * 11.5 }, key).textContent = line; });
   el("title", {}, key).textContent = t("Mordred: the Loyalists' flags.") + " " +
-    targets.map((r) => t("⚑ {code} means a Loyalist is added to {region}", { code: facts.regions[r].code, region: facts.regions[r].name })).join("; ");
+    targets.map((r) => t("⚑ {code} means a Loyalist is added to {region}", { code: facts.regions[r].code, region: facts.regions[r].name }))
+      .reduce((joined, clause) => t("{clauses}; {clause}", { clauses: joined, clause }));
 }
 
 function badge(parent, x, y, text, kind, cls) {

@@ -555,11 +555,11 @@ function renderExplanation(ex) {
   const courts = el("table", { class: "explain", "data-testid": "result-courts" },
     el("caption", {}, t("Courts")),
     el("tr", {}, el("th", {}, t("Player")), ...factions.map((f, k) => el("th", {}, facts.factions[k])), el("th", {}, t("Total")),
-      el("th", {}, t("Complete sets")), el("th", {}, t("Last card play"))),
+      el("th", {}, t("Complete sets")), el("th", {}, t("Last card played"))),
     ...ex.players.map((row) => el("tr", { class: ex.winners.includes(row.player) ? "winner" : "" },
       el("td", {}, name(row.player)), ...factions.map((f) => el("td", {}, String(row.courts[f]))),
       el("td", {}, String(row.total)), el("td", {}, String(row.sets)),
-      el("td", {}, row.last_play ? t("play {n}", { n: row.last_play }) : t("none")))));
+      el("td", {}, row.last_card))));
   const steps = el("ol", { class: "steps", "data-testid": "result-steps" },
     ...ex.steps.map((st) => {
       const players = Object.keys(st.values).map(Number);

@@ -1,6 +1,6 @@
 // The lobby: create a game, hand out invite links, list games to join, watch or replay.
 import { api, el, myGames, saveTokens, toast, seatLabel, knowLevels, levelLabel, redraw } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { t, tn } from "/static/i18n.js";
 import { mountAccount } from "/static/account.js";
 import { levelRating, loadRatings, mountLeaderboard, mountRatedOption, ratedChosen } from "/static/leaderboard.js";
 import { clockSettings, limitText } from "/static/clock.js";
@@ -33,6 +33,8 @@ async function start() {
   segmented("edition", (b) => {
     edition = b.dataset.e;
     $("edition-help").textContent = $("edition-help").dataset[edition];
+    // the headline names the chosen edition's factions and invaders
+    for (const e of ["first", "second"]) document.querySelector(`[data-testid=hero-${e}]`).hidden = e !== edition;
     // the second edition has no Mordred variant: its button is off, and the standard game is chosen
     const mordred = $("variant").querySelector("[data-v=mordred]");
     mordred.disabled = edition === "second";
@@ -94,6 +96,7 @@ function renderSeats() {
     select.addEventListener("change", updateAccess);
     rows.push(el("div", { class: "seat-row" }, el("b", { title: seatTitle }, `${i + 1}`), select, name, access), feel);
   }
+  levelsNote();
   $("seats").replaceChildren(el("div", { class: "muted", style: "font-size:0.85rem" },
     players === 4 ? t("Seats 1+3 and 2+4 play as teams. Seat 1 starts.") : t("Seat 1 starts.")), ...rows);
   const again = focused && $("seats").querySelector(`[data-testid="${focused.dataset.testid}"]`);
@@ -104,14 +107,27 @@ function renderSeats() {
   updateAccess();
 }
 
+// the bots guided by the learned network play only the editions it was trained on
+function plays(name) { return !meta.network_bots.includes(name) || meta.trained_editions.includes(edition); }
+
+// Why a level is missing from the lists: its network learnt other editions only.
+function levelsNote() {
+  const missing = meta.levels.filter((l) => !plays(l.name)).map((l) => l.label);
+  const note = $("levels-note");
+  note.hidden = !missing.length;
+  note.textContent = missing.length
+    ? tn("Not offered with this edition: the {levels} bot, whose network has not learnt to play it.",
+         "Not offered with this edition: the {levels} bots, whose network has not learnt to play it.",
+         { n: missing.length, levels: missing.join(", ") })
+    : "";
+}
+
 // Bots by level (the engine's ladder, one line each: what playing it is like; the engine's words as the
 // tooltip); the raw engine bots only with "advanced" ticked.
 function botOptions() {
-  // the bots guided by the learned network play only the editions it was trained on
-  const plays = (name) => !meta.network_bots.includes(name) || meta.trained_editions.includes(edition);
   const levels = meta.levels.filter((l) => plays(l.name)).map((l) => el("option", { value: `bot:${l.name}`, "data-testid": "level-option",
                                                          title: l.thinks_in_description ? l.description : `${l.description}; ${l.thinks}` },
-    t("Bot: {level} ({about})", { level: l.label, about: `${l.feel}; ${l.thinks}` }) + levelRating(l.name, players)));
+    t("Bot: {level} ({about})", { level: l.label, about: t("{clauses}; {clause}", { clauses: l.feel, clause: l.thinks }) }) + levelRating(l.name, players)));
   if (!$("advanced-bots").checked) return levels;
   const named = new Set(meta.levels.map((l) => l.name));
   return [el("optgroup", { label: t("Levels") }, ...levels),
