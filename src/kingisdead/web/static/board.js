@@ -231,7 +231,7 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
     svg.classList.add("board-map");
     svg.boardStatic = { board, node: drawStatic(svg, facts, board) };
-    // the layers over the static board, bottom to top; `pieces` is kept while the position it shows does not change
+    // the layers over the static board, bottom to top; each is redrawn only when what it shows changes (below)
     svg.boardLayers = Object.fromEntries(["overlay", "pieces", "track", "marks"].map((name) => [name, el("g", { class: `layer-${name}` }, svg)]));
     listen(svg);
   }
@@ -289,7 +289,6 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     drawTrack(layers.track, facts, board, table, ui, selectable, touched);
   }
   if (redrawn("marks", marksKey) && ui.marks) drawMarks(layers.marks, facts, board, ui.marks);
-  // A click while a move is built mostly changes what is lit and clickable, not the pieces: keep them then.
   // The pieces: one part per region, then the Loyalists' flags, the stock, the invaders' track and the key, each
   // redrawn only when what it shows changes (a click or a pointed card changes a region or two, not the board).
   const pieces = layers.pieces;
