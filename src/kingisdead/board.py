@@ -122,6 +122,8 @@ SAXON_INVASION = FIRST.invasion
 
 SAXONS = 4
 """Control value of a region that fell to the Saxons."""
+LOYALISTS = int(Faction.LOYALISTS)
+"""The Loyalists' place in a region's counts and the stock (Mordred variant), and their control value."""
 UNRESOLVED = -1
 """Control value of a region whose struggle is still to come."""
 

@@ -42,8 +42,7 @@ from .core import (  # noqa: F401  (re-exported: the engine's selection, and the
     use_engine,
     vector_env,
 )
-from .board import Card
-from .moves import PASS, IllegalMoveError, Move, make_move
+from .moves import IllegalMoveError, Move, make_move
 from .rules import UndoBan
 from .setup import SetupDraws, check_setup_arguments, setup_from_seed
 
@@ -125,7 +124,7 @@ def check_move(s: GameState, move: Move) -> Move:
     errors name the rule (so the words are the same on both engines)."""
     if (core.active() and isinstance(move, Move) and type(move.action) is tuple
             and (move.court is None or type(move.court) is tuple) and core.is_legal(s, move)):
-        return PASS if move.card is None else make_move(Card(move.card), move.action, move.court)
+        return make_move(move.card, move.action, move.court)
     checked = legality.check_move(s, move)
     if core.active():  # the engines disagree: a bug, said as such rather than played
         raise IllegalMoveError(f"the compiled core refuses {move!r}, which the reference allows")
@@ -173,7 +172,8 @@ def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
 def play_unchecked(s: GameState, move: Move) -> None:
     """Play ``move`` on ``s`` in place without any check, as the reference does: for the preview of a
     move still being built (an action whose court call is not chosen yet), which the core, playing
-    only whole legal moves, refuses. The state is for showing, never for going on with."""
+    only whole legal moves, refuses. The state is for showing (its view, with what every player passing
+    from it would bring), never for a game to go on with."""
     rules.play(s, move)
 
 
@@ -204,9 +204,7 @@ def court_calls(s: GameState) -> list[tuple[int, int]]:
 def court_calls_after(s: GameState, card: int, action: tuple[int, ...]) -> list[tuple[int, int]]:
     """The court calls open once ``card``'s (legal, canonical) ``action`` has moved its followers,
     before the last-card rule (see :func:`legal_moves` for what that leaves)."""
-    board = s.board[:]
-    rules.move_followers(board, s.stock[:], card, action)
-    return rules.court_options(board, s.open)
+    return rules.court_options_after(s, card, action)
 
 
 def faction_targets(s: GameState, faction: int) -> tuple[int, ...]:
@@ -219,12 +217,7 @@ def undo_ban(edition: Edition, player: int, reverse: tuple[int, ...]) -> UndoBan
     ``reverse`` (an action tuple) that undoes ``player``'s last one: judged by effect, the one
     spelling of its effect, or None for an exchange that changes nothing (a swap within one
     faction); under ``reversal="exact"`` the literal ``reverse``. Both engines keep this form."""
-    if edition.reversal == "exact":
-        return (player, tuple(reverse))
-    effect = rules.exchange_effect(tuple(reverse))
-    if rules.changes_nothing(effect):
-        return None
-    return (player, rules.spell_effect(effect))  # type: ignore[arg-type]
+    return rules.ban_on(edition, player, tuple(reverse))
 
 
 def last_card_applies(s: GameState) -> bool:

@@ -10,14 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rules
-from .board import MORDRED_FLAGS, NUM_REGIONS, SAXONS, Card, Faction
+from .board import LOYALISTS, MORDRED_FLAGS, NUM_REGIONS, SAXONS, Card
 
 if TYPE_CHECKING:
     from .moves import Move
     from .state import GameState
 
-LOYALISTS = int(Faction.LOYALISTS)
-CROWN = int(Card.CROWN)
 ALL_REGIONS = (1 << NUM_REGIONS) - 1
 
 
@@ -37,7 +35,7 @@ def wins_outright(s: GameState, move: Move, memo: dict[tuple, bool] | None = Non
     """
     card, action, court = move.card, move.action, move.court
     board, order = s.board[:], s.order
-    if card == CROWN and action:
+    if card == Card.CROWN and action:
         order = order[:]
         i, j = order.index(action[0]), order.index(action[1])
         order[i], order[j] = order[j], order[i]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import NEIGHBOURS, NUM_REGIONS, UNRESOLVED, Card
+from .board import LOYALISTS, NEIGHBOURS, NUM_REGIONS, UNRESOLVED, Card
 from .lastcard import last_card_applies, wins_outright
 from .moves import NONE, PASS, IllegalMoveError, Move, normalise
 from .rules import (
@@ -17,14 +17,12 @@ from .rules import (
     CROWN,
     EXCHANGES,
     GARRISON,
-    LOYALISTS,
     SETTLEMENTS,
     active_ban,
     card_actions,
-    court_options,
+    court_options_after,
     faction_targets,
     is_banned,
-    move_followers,
     swappable_cards,
 )
 
@@ -64,10 +62,7 @@ def check_move(s: GameState, move: Move) -> Move:
     if action not in card_actions(s, card):
         _explain_action(s, card, action)
         raise IllegalMoveError(f"{_title(s, card)}: {action} is not a legal action here")
-    board = s.board[:]
-    if card != CROWN:
-        move_followers(board, s.stock[:], card, action)
-    _check_court(s, board, move.court)
+    _check_court(s, court_options_after(s, card, action), move.court)
     move = Move(card, action, move.court)
     if last_card_applies(s) and not wins_outright(s, move):
         raise IllegalMoveError(
@@ -77,9 +72,9 @@ def check_move(s: GameState, move: Move) -> Move:
     return move
 
 
-def _check_court(s: GameState, board: list[int], court: object) -> None:
+def _check_court(s: GameState, options: list[tuple[int, int]], court: object) -> None:
+    """Raise the reason why ``court`` is not among the court calls ``options`` open after the card."""
     open_mask = s.open
-    options = court_options(board, open_mask)
     if court is None:
         if options:
             raise IllegalMoveError("court call: a follower must be called to court")

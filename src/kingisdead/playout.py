@@ -22,10 +22,10 @@ from .rules import (
     active_ban,
     card_actions,
     court_options,
+    court_options_after,
     faction_targets,
     finish_turn,
     is_banned,
-    move_followers,
     play,
     play_card,
     swappable_cards,
@@ -156,9 +156,7 @@ def _random_winning_move(s: GameState, card: int, rng: Random) -> Move:
     rng.shuffle(actions)
     memo: dict[tuple, bool] = {}
     for action in actions:
-        board = s.board[:]
-        move_followers(board, s.stock[:], card, action)
-        courts: list = court_options(board, s.open) or [None]
+        courts: list = court_options_after(s, card, action) or [None]
         rng.shuffle(courts)
         for court in courts:
             move = Move(CARDS[card], action, court)

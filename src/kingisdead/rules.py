@@ -20,13 +20,13 @@ from . import lastcard
 from .board import (
     CARDS,
     HOMES,
+    LOYALISTS,
     MORDRED_FLAGS,
     NEIGHBOURS,
     NUM_REGIONS,
     SAXONS,
     UNRESOLVED,
     Card,
-    Faction,
 )
 from .moves import NONE, PASS, Move
 from .scoring import score
@@ -35,10 +35,8 @@ if TYPE_CHECKING:
     from .edition import Edition
     from .state import GameState
 
-LOYALISTS = int(Faction.LOYALISTS)
 CROWN, GARRISON, AMBASSADOR, SETTLEMENTS = (int(c) for c in CARDS[:4])
 EXCHANGES = (GARRISON, AMBASSADOR)
-ALL_REGIONS = (1 << NUM_REGIONS) - 1
 
 
 def _reach(mask: int) -> int:
@@ -127,7 +125,13 @@ and writes it as this tuple."""
 def ban_after(edition: Edition, player: int, action: tuple[int, ...]) -> UndoBan | None:
     """The undo ban that ``player``'s exchange ``action`` leaves in ``edition``; None when
     judged by effect and the exchange changed nothing (same factions both ways)."""
-    reverse = reverse_exchange(action)
+    return ban_on(edition, player, reverse_exchange(action))
+
+
+def ban_on(edition: Edition, player: int, reverse: tuple[int, ...]) -> UndoBan | None:
+    """The undo ban on the exchange ``reverse`` that undoes ``player``'s last one: judged by effect,
+    the one spelling of its effect (None for an exchange that changes nothing); under
+    ``reversal="exact"`` the literal ``reverse`` (as ``rules.rs::ban_on``)."""
     if edition.reversal == "exact":
         return (player, reverse)
     effect = exchange_effect(reverse)
@@ -279,6 +283,15 @@ def court_options(board: list[int], open_mask: int) -> list[tuple[int, int]]:
     return [(r, f) for r in MASK_REGIONS[open_mask] for f in range(3) if board[r * 4 + f]]
 
 
+def court_options_after(s: GameState, card: int, action: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The court calls open once ``card``'s ``action`` has moved its followers (``s`` is unchanged)."""
+    board = s.board
+    if card != CROWN:  # the Crown moves no follower: no copy
+        board = board[:]
+        move_followers(board, s.stock[:], card, action)
+    return court_options(board, s.open)
+
+
 def legal_moves(s: GameState) -> list[Move]:
     """Every legal move: pass first, then by card, action and court call."""
     if s._result is not None:
@@ -291,11 +304,7 @@ def legal_moves(s: GameState) -> list[Move]:
             continue
         card_enum = CARDS[card]
         for action in card_actions(s, card):
-            board = s.board
-            if card != CROWN:
-                board = board[:]
-                move_followers(board, s.stock[:], card, action)
-            for court in court_options(board, s.open) or (None,):
+            for court in court_options_after(s, card, action) or (None,):
                 moves.append(Move(card_enum, action, court))
     if lastcard.last_card_applies(s):  # a module, not its names: lastcard.py imports this module too
         memo: dict[tuple, bool] = {}

@@ -11,14 +11,13 @@ from typing import Any
 
 from .. import engine
 from ..analysis import Line, StruggleOutcome
-from ..board import NUM_CARDS, NUM_REGIONS, SAXONS, Card, Faction
+from ..board import LOYALISTS, NUM_CARDS, NUM_REGIONS, SAXONS, Card
 from ..moves import NONE, PASS, Move
 from ..scoring import Result, Step
 from ..state import GameState
 from .i18n import Text, _, and_list, clauses, join, ngettext
 from .texts import EDITION_TEXTS, EditionTexts
 
-LOYALISTS = int(Faction.LOYALISTS)
 
 
 def regions_text(n: int) -> Text:
@@ -369,7 +368,7 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
     counts = state.board[region * 4:region * 4 + 4]
     passed = state.copy()  # every player passes: the engine resolves the struggle
     while passed.result is None and passed.resolved == state.resolved:
-        passed.apply(PASS)
+        engine.play(passed, PASS)  # a pass is always legal: no check first
     leader = passed.control[region]
     name = state.edition.regions[region]
     factions = _names(state).factions

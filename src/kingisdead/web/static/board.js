@@ -29,7 +29,7 @@
 //                  followers' pieces class "lit".
 //   ui.loyalists   bool, default true: in a Mordred game, mark on each unresolved region
 //                  where its resolution adds a Loyalist (facts.mordred_flags).
-import { lang, t } from "/static/i18n.js";
+import { clauses, lang, t } from "/static/i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -241,14 +241,6 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
   const touched = new Set(ui.marks ? ui.marks.touched : []);
   const litRegions = ui.lit ? ui.lit.regions : new Set();
   const chosen = ui.chosen ? [...ui.chosen] : null;
-  // A layer is redrawn only when what it shows changes: redrawing an unchanged one repaints its area for nothing.
-  const redrawn = (name, what) => {
-    const key = JSON.stringify(what);
-    if (layers[name].shown === key) return false;
-    layers[name].shown = key;
-    layers[name].replaceChildren();
-    return true;
-  };
   svg.boardStatic.node.querySelectorAll("path.region").forEach((shape) => {
     const r = Number(shape.dataset.region);
     const classes = ["region"];
@@ -272,23 +264,22 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     }
   });
 
-  if (redrawn("overlay", [table.contested, [...touched], [...litRegions]])) {
-    const overlay = el("g", { class: "overlay", "pointer-events": "none" }, layers.overlay);
+  redrawChanged(layers.overlay, [table.contested, [...touched], [...litRegions]], (layer) => {
+    const overlay = el("g", { class: "overlay", "pointer-events": "none" }, layer);
     if (table.contested !== null && table.contested !== undefined) {
       el("path", { d: pathOf(board.regions[table.contested]), class: "contested-outline", filter: "url(#board-glow)" }, overlay);
     }
     for (const r of touched) el("path", { d: pathOf(board.regions[r]), class: "touched-outline", "data-region": r }, overlay);
     for (const r of litRegions) el("path", { d: pathOf(board.regions[r]), class: "lit-outline", "data-region": r }, overlay);
-  }
+  });
 
   // The pieces of a move drop in on its first drawing only: the views that follow bring the same marks again.
   const marksKey = ui.marks ? JSON.stringify(ui.marks) : null;
   const fresh = marksKey !== null && marksKey !== svg.boardMarks && !matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (marksKey !== null) svg.boardMarks = marksKey;
-  if (redrawn("track", [table.order, table.control, table.contested, table.crowns, [...selectable], ui.dim, chosen, [...touched]])) {
-    drawTrack(layers.track, facts, board, table, ui, selectable, touched);
-  }
-  if (redrawn("marks", marksKey) && ui.marks) drawMarks(layers.marks, facts, board, ui.marks);
+  redrawChanged(layers.track, [table.order, table.control, table.contested, table.crowns, [...selectable], ui.dim, chosen, [...touched]],
+                (layer) => drawTrack(layer, facts, board, table, ui, selectable, touched));
+  redrawChanged(layers.marks, marksKey, (layer) => { if (ui.marks) drawMarks(layer, facts, board, ui.marks); });
   // The pieces: one part per region, then the Loyalists' flags, the stock, the invaders' track and the key, each
   // redrawn only when what it shows changes (a click or a pointed card changes a region or two, not the board).
   const pieces = layers.pieces;
@@ -297,13 +288,8 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
     pieces.tokens = el("g", { class: "tokens", "pointer-events": "none" }, pieces);
   }
   const part = (name, parent, what, draw) => {
-    let held = pieces.parts.get(name);
-    if (!held) pieces.parts.set(name, held = { node: el("g", { class: "part" }, parent), shown: null });
-    const key = JSON.stringify(what);
-    if (held.shown === key) return;
-    held.shown = key;
-    held.node.replaceChildren();
-    draw(held.node);
+    if (!pieces.parts.has(name)) pieces.parts.set(name, el("g", { class: "part" }, parent));
+    redrawChanged(pieces.parts.get(name), what, draw);
   };
   const positionOf = new Map(table.order.map((region, i) => [region, i]));
   facts.regions.forEach((region, r) => {
@@ -336,6 +322,16 @@ export function drawBoard(svg, facts, board, table, ui = {}) {
   part("stock", pieces, [table.stock, table.variant], (node) => drawStock(node, facts, board, table));
   part("invaders", pieces, table.saxons, (node) => drawInvaderTrack(node, facts, board, table));
   part("key", pieces, table.variant, (node) => drawKey(node, facts, board, table));
+}
+
+// Draw into `node` (emptied first) only when `what` differs from what it shows: an unchanged part of the board is
+// not touched, so its area is not repainted.
+function redrawChanged(node, what, draw) {
+  const key = JSON.stringify(what);
+  if (node.shown === key) return;
+  node.shown = key;
+  node.replaceChildren();
+  draw(node);
 }
 
 // A region's name on a ribbon banner, its place in the struggle order in the seal at its left end.
@@ -488,8 +484,7 @@ function drawLoyalistFlags(parent, facts, board, table) {
   el("rect", { x: 0, y: 0, width, height: 6 + lines.length * 11.5, rx: 4 }, key);
   lines.forEach((line, i) => { el("text", { x: 6, y: 12 + i * 11.5 }, key).textContent = line; });
   el("title", {}, key).textContent = t("Mordred: the Loyalists' flags.") + " " +
-    targets.map((r) => t("⚑ {code} means a Loyalist is added to {region}", { code: facts.regions[r].code, region: facts.regions[r].name }))
-      .reduce((joined, clause) => t("{clauses}; {clause}", { clauses: joined, clause }));
+    clauses(targets.map((r) => t("⚑ {code} means a Loyalist is added to {region}", { code: facts.regions[r].code, region: facts.regions[r].name })));
 }
 
 function badge(parent, x, y, text, kind, cls) {

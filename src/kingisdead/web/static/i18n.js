@@ -24,6 +24,12 @@ export function t(text, params = {}) {
   return fill(typeof found === "string" && found ? found : text, params);
 }
 
+// Clauses joined by semicolons as the page's language writes them: "a; b", in French "a ; b" (Python's
+// i18n.clauses).
+export function clauses(items) {
+  return items.length ? items.reduce((joined, clause) => t("{clauses}; {clause}", { clauses: joined, clause })) : "";
+}
+
 // A text with a singular and a plural form; params.n is the count: tn("{n} region", "{n} regions", {n: 3}).
 export function tn(singular, plural, params) {
   const n = Number(params.n);

@@ -1,6 +1,6 @@
 // The lobby: create a game, hand out invite links, list games to join, watch or replay.
 import { api, el, myGames, saveTokens, toast, seatLabel, knowLevels, levelLabel, redraw } from "/static/common.js";
-import { t, tn } from "/static/i18n.js";
+import { clauses, t, tn } from "/static/i18n.js";
 import { mountAccount } from "/static/account.js";
 import { levelRating, loadRatings, mountLeaderboard, mountRatedOption, ratedChosen } from "/static/leaderboard.js";
 import { clockSettings, limitText } from "/static/clock.js";
@@ -127,7 +127,7 @@ function levelsNote() {
 function botOptions() {
   const levels = meta.levels.filter((l) => plays(l.name)).map((l) => el("option", { value: `bot:${l.name}`, "data-testid": "level-option",
                                                          title: l.thinks_in_description ? l.description : `${l.description}; ${l.thinks}` },
-    t("Bot: {level} ({about})", { level: l.label, about: t("{clauses}; {clause}", { clauses: l.feel, clause: l.thinks }) }) + levelRating(l.name, players)));
+    t("Bot: {level} ({about})", { level: l.label, about: clauses([l.feel, l.thinks]) }) + levelRating(l.name, players)));
   if (!$("advanced-bots").checked) return levels;
   const named = new Set(meta.levels.map((l) => l.name));
   return [el("optgroup", { label: t("Levels") }, ...levels),
