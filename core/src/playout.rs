@@ -15,7 +15,7 @@ use crate::board::{
 use crate::lastcard::{last_card_applies, might_win, Judge, Remaining};
 use crate::rng::SplitMix64;
 use crate::rules::{
-    card_actions, court_mask, faction_targets, finish_turn, is_banned, play, play_card,
+    active_ban, card_actions, court_mask, faction_targets, finish_turn, play, play_card,
     swappable_cards, Bits,
 };
 use crate::setup::new_game_in;
@@ -230,6 +230,7 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize
     if n == 0 {
         return (a, 0);
     }
+    let ban = active_ban(s, card); // worked out once, not for each draw
     for _ in 0..8 {
         let (x, y) = pairs[rng.index(n)];
         let (x, y) = (x as usize, y as usize);
@@ -251,7 +252,7 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize
             a[..4].copy_from_slice(&[x as i8, f as i8, y as i8, g as i8]);
             4
         };
-        if !is_banned(s, card, &a[..len]) {
+        if !ban.is_some_and(|ban| ban.forbids(&a[..len])) {
             return (a, len);
         }
     }

@@ -160,7 +160,7 @@ pub fn ban_on(player: u8, reverse: &[i8], exact: bool) -> Option<Ban> {
 
 /// The ban binding the player to move, with how it is judged.
 #[derive(Clone, Copy, Debug)]
-struct Binding {
+pub(crate) struct Binding {
     ban: Ban,
     /// Only the literal reverse is banned (else any exchange with its effect).
     exact: bool,
@@ -174,7 +174,7 @@ struct Binding {
 impl Binding {
     /// Whether an exchange (canonically spelled) breaks the ban.
     #[inline]
-    fn forbids(&self, action: &[i8]) -> bool {
+    pub(crate) fn forbids(&self, action: &[i8]) -> bool {
         if self.exact {
             action == self.ban.reverse()
         } else {
@@ -205,7 +205,7 @@ impl Binding {
 /// their own exchange; judged by effect, a ban on no change binds nobody; in
 /// an edition whose ban binds only the same card, another exchange card is free.
 #[inline]
-fn active_ban(s: &State, card: u8) -> Option<Binding> {
+pub(crate) fn active_ban(s: &State, card: u8) -> Option<Binding> {
     let exact = s.option(EXACT_REVERSAL);
     let ban = s.undo_ban?;
     if ban.player == s.player

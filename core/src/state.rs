@@ -81,7 +81,8 @@ impl Move {
 /// that equal effects make equal bans, and every exchange with that effect
 /// (`rules::exchange_effect`) is banned however it is spelled; with "exact" the
 /// literal reverse, the only action then banned. The effect is worked out from
-/// the reverse when a card's actions are listed, once per listing.
+/// the reverse once per listing of a card's actions, or per random exchange
+/// drawn (`rules::active_ban`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ban {
     pub player: u8,
