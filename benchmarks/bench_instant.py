@@ -9,7 +9,7 @@ Three parts:
    2-, 3- and 4-player game and over every position of ``--games`` seeded random 2-player games.
 2. Clicks per move for each card over the same positions: the card, each step with more than one
    choice (a single choice is taken for the player), and Confirm; a pass is one click.
-3. Time per click in Debian's headless chromium against a real server on loopback, with no added
+3. Time per click in Debian's whole chromium, headless, against a real server on loopback, with no added
    latency and with ``--latency`` ms added to every API request (a Playwright route that waits): from
    the click to the next frame with the new choices on screen. The reference, measured in the same page,
    is what each click cost before: a POST /api/games/{id}/options round trip for the same steps.
@@ -43,7 +43,7 @@ from kingisdead.web.choices import choices_view
 from kingisdead.web.i18n import localize
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
-from webtools import CHROMIUM, CHROMIUM_ARGS, create, human  # noqa: E402 - Debian's chromium, as the browser tests launch it
+from webtools import CHROMIUM_ARGS, FULL_CHROMIUM, create, human  # noqa: E402 - the whole browser a player runs
 
 MAX_MOVES = 400  # no game comes near this: a bound for the loop
 CLICK = """async ([selector, index]) => {  // [ms until the page has the new choices, ms until the next frame]
@@ -141,7 +141,7 @@ def browser_figures(url: str, latency_ms: int) -> dict[str, Any]:
 
     results: dict[str, Any] = {}
     with httpx.Client(base_url=url) as client, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=FULL_CHROMIUM, args=CHROMIUM_ARGS)
         for latency in (0, latency_ms):
             game = create(client, [human(), human()], seed=11)
             tokens = [seat["token"] for seat in game["seats"]]

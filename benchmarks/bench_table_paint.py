@@ -2,7 +2,7 @@
 
 Usage: PYTHONPATH=src python benchmarks/bench_table_paint.py [--runs 5] [--json]
 
-A real `kingisdead serve` on loopback and Debian's headless chromium (as the browser tests launch it), in two
+A real `kingisdead serve` on loopback and Debian's whole chromium, headless, in two
 viewports: a 1366x768 laptop, and a 390x844 phone (touch, 3x pixels) with its CPU slowed 4 times through the
 DevTools protocol (Emulation.setCPUThrottlingRate). Each run opens a fresh browser context (cold cache) on the
 table of the seat to move at the start of a 2-player game and measures:
@@ -38,7 +38,7 @@ import httpx
 from webserver import start_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
-from webtools import CHROMIUM, CHROMIUM_ARGS, create, human  # noqa: E402 - Debian's chromium, as the browser tests launch it
+from webtools import CHROMIUM_ARGS, FULL_CHROMIUM, create, human  # noqa: E402 - the whole browser a player runs
 
 VIEWPORTS: dict[str, dict[str, Any]] = {
     "laptop 1366x768": {"context": {"viewport": {"width": 1366, "height": 768}}, "throttle": 1},
@@ -188,7 +188,7 @@ def measure(url: str, runs: int) -> dict[str, Any]:
     table = f"{url}/game/{game['id']}#token={game['seats'][to_move]['token']}"
     results: dict[str, Any] = {"static_encoding": encoding.get("content-encoding", "none")}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=FULL_CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for name, setup in VIEWPORTS.items():
                 visit(browser, table, setup, True)  # warm up the server and the browser: not counted

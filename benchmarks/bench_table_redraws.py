@@ -2,7 +2,7 @@
 
 Usage: PYTHONPATH=src python benchmarks/bench_table_redraws.py [--turns 10] [--json]
 
-A real `kingisdead serve` on loopback and Debian's headless chromium (as the browser tests launch it), a
+A real `kingisdead serve` on loopback and Debian's whole chromium, headless, a
 1366x800 laptop. The seat plays ``--turns`` turns against the random bot by clicking as a person would (a card
 and the first offered choice of each step, or a pass, then Confirm), while chromium's trace records the
 renderer's work (its ``devtools.timeline`` events) and a MutationObserver counts the nodes inserted into each
@@ -29,7 +29,7 @@ import httpx
 from webserver import start_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
-from webtools import CHROMIUM, CHROMIUM_ARGS, bot, create, human  # noqa: E402 - chromium as the browser tests launch it
+from webtools import CHROMIUM_ARGS, FULL_CHROMIUM, bot, create, human  # noqa: E402 - the whole browser a player runs
 
 KINDS = {"FunctionCall": "script", "UpdateLayoutTree": "style", "Layout": "layout", "Paint": "paint",
          "RasterTask": "raster"}
@@ -89,7 +89,7 @@ def measure(url: str, turns: int) -> dict[str, Any]:
     with httpx.Client(base_url=url) as client:
         game = create(client, [human("Guinevere"), bot("random")], seed=193)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=FULL_CHROMIUM, args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(viewport={"width": 1366, "height": 800}, reduced_motion="reduce")
             context.add_init_script(COUNT_INSERTS)

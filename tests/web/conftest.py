@@ -9,7 +9,6 @@ without its binaries those runs skip, or fail under CI (``CI=true``).
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import uuid
 import warnings
@@ -171,16 +170,11 @@ def server_factory(tmp_path: Path, migrated_sqlite: Path) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's headless chromium driven by Playwright, one per test module; skips without either."""
-    from webtools import CHROMIUM, CHROMIUM_ARGS
+    """Debian's chromium headless shell (:data:`webtools.CHROMIUM`) driven by Playwright, one per test module;
+    skips without either."""
+    from webtools import CHROMIUM, launched_browser
 
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (./dev test installs it)")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield from launched_browser(CHROMIUM)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The installable app in Debian's headless chromium: chromium finds the site installable, the service worker
+"""The installable app in Debian's chromium (the whole browser, headless): chromium finds the site installable, the service worker
 shows a pushed "your turn" (handed to it through the DevTools protocol: a real subscription needs the browser
 vendor's push service, out of reach here), and a page opened offline shows the site's own offline page."""
 
@@ -9,11 +9,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webtools import CHROMIUM, CHROMIUM_ARGS, Server
+from webtools import CHROMIUM_ARGS, FULL_CHROMIUM, Server, launched_browser
 
 PUSHED = {"kind": "turn", "title": "Your turn", "body": "Game abc123: it is your move.", "url": "/game/abc123",
           "game": "abc123", "tag": "game-abc123"}
 """A push message as the server sends it (docs/web.md, "Notifications")."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """The whole chromium, not the tests' headless shell: the shell shows no notification and installs nothing."""
+    yield from launched_browser(FULL_CHROMIUM)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +36,7 @@ def controlled(page: Any) -> None:
 
 def test_chromium_finds_the_site_installable_opening_on_the_lobby(server, browser, tmp_path):
     # A profile on disk: chromium never offers to install from an incognito one (a new_context() is)
-    context = browser.browser_type.launch_persistent_context(tmp_path / "profile", executable_path=CHROMIUM,
+    context = browser.browser_type.launch_persistent_context(tmp_path / "profile", executable_path=FULL_CHROMIUM,
                                                              args=CHROMIUM_ARGS)
     page = context.pages[0] if context.pages else context.new_page()
     try:

@@ -158,8 +158,9 @@ def test_a_click_pressed_while_the_table_redraws_is_not_lost(server, open_page):
         page.clock.run_for(2_000)
         page.mouse.up()
         page.clock.resume()
-        page.wait_for_selector("[data-testid=choice], [data-testid=confirm]", timeout=5_000)
-        assert not page.locator("[data-testid=stepping]").count()  # the redraw held back ran after the click
+        page.wait_for_selector("[data-testid=choice], [data-testid=confirm]", timeout=5_000)  # the click counted
+        page.wait_for_selector("[data-testid=stepping]", state="detached", timeout=5_000)  # the held redraw ran
+        assert page.locator("[data-testid=choice], [data-testid=confirm]").count()  # and kept the move begun
 
 
 def test_moves_of_several_bots_are_stepped_and_skippable(server, open_page):
