@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -36,8 +37,35 @@ STARTS_A_PROCESS = {"server", "server_factory"}
 or a browser, PostgreSQL or Ray, is marked ``slow``."""
 
 
+SPREAD = {"tests/test_core_crosscheck.py", "tests/test_perft.py", "tests/test_properties.py", "tests/test_arena.py",
+          "tests/test_core_search.py"}
+"""Long modules whose tests share no module-scoped fixture: under ``--dist loadfile`` (``./dev test``) their tests
+are dealt to the workers one by one (:class:`ModulesAndSpreadTests`), the other modules each to one worker."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesAndSpreadTests(LoadScopeScheduling):
+        """pytest-xdist's ``loadfile`` (a module's tests on one worker, so that its server and browser start once),
+        except that the tests of :data:`SPREAD` are units of their own. Units go out largest first (xdist's
+        ``--loadscope-reorder``), so the one-test units come last and fill both workers to the end."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return nodeid if module in SPREAD else module
+
+    return ModulesAndSpreadTests(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
+        if item.nodeid.split("::", 1)[0] in SPREAD:
+            shared = [name for name, defs in item._fixtureinfo.name2fixturedefs.items()  # type: ignore[attr-defined]
+                      if defs[-1].scope in ("module", "package", "class")]
+            assert not shared, f"{item.nodeid} shares {shared}: take its module out of SPREAD (tests/conftest.py)"
         used = set(getattr(item, "fixturenames", ()))
         callspec = getattr(item, "callspec", None)
         if callspec is not None and callspec.params.get("db_url") == "postgresql":

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from webtools import Server, auth, bot, create, human
+from webtools import Server, auth, bot, create, human, wait_for
 
 from kingisdead import GameState
 from kingisdead.moves import format_move
@@ -112,7 +112,10 @@ def test_take_back_and_leave_at_the_table(server, new_page):
         page.on("dialog", lambda dialog: dialog.accept())
         page.click("[data-testid=leave]")
         page.wait_for_selector("[data-testid=left-tag]")
-        page.wait_for_function("() => document.body.dataset.turn === 'over'", timeout=90_000)
+        # the server first (the stand-in finishing the game), then the page: a failure says which of them stopped
+        wait_for(lambda: http.get(f"/api/games/{game['id']}").json()["status"] == "finished", timeout=60,
+                 what="the stand-in to finish the game on the server")
+        page.wait_for_function("() => document.body.dataset.turn === 'over'", timeout=30_000)
         assert http.get(f"/api/games/{game['id']}").json()["seats"][0]["left"] is True
 
 
