@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import logging
 import re
+import tempfile
 import unicodedata
 import warnings
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -37,56 +39,28 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The app under fuzzing, on its own SQLite file, with rate limits no fuzzer reaches."""
-    limits = RateLimits(create="100000/minute", join="100000/minute", bad_token="100000/minute",
-                        sign_in="100000/minute", sign_up="100000/minute")
-    return create_app(f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite3'}", rate_limits=limits)
-
-
-@pytest.fixture(scope="module")
-def any_request(app: Any) -> Any:
-    """The app's OpenAPI schema, every request it allows and those it forbids."""
-    return schemathesis.openapi.from_asgi("/openapi.json", app)
-
-
-@pytest.fixture(scope="module")
-def allowed_request(app: Any) -> Any:
-    """The app's OpenAPI schema, only the requests it allows."""
-    allowed = schemathesis.openapi.from_asgi("/openapi.json", app)
-    allowed.config.generation.update(modes=[GenerationMode.POSITIVE], allow_x00=False)  # NUL: 422 on every route
-    return allowed
-
-
-@pytest.fixture(autouse=True)
-def _node_id_for_schemathesis(request: pytest.FixtureRequest) -> None:
-    """schemathesis 4.32's lazy schema reads and writes ``Node._nodeid``, an attribute pytest 9 no longer has
-    (its ``nodeid`` is a read-only property): give it one to write, or each lazy test fails in its setup."""
-    request.node._nodeid = request.node.nodeid
-
-
-# Loaded when the test runs, not at collection: each pytest-xdist worker collects every module, and generating the
-# schema's coverage cases at collection cost each worker about 25 s.
-schema = schemathesis.pytest.from_fixture("any_request")
-positive = schemathesis.pytest.from_fixture("allowed_request")
+_folder = tempfile.mkdtemp(prefix="kingisdead-fuzz-")
+APP = create_app(f"sqlite:///{Path(_folder) / 'fuzz.sqlite3'}",
+                 rate_limits=RateLimits(create="100000/minute", join="100000/minute", bad_token="100000/minute",
+                                        sign_in="100000/minute", sign_up="100000/minute"))
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+positive = schemathesis.openapi.from_asgi("/openapi.json", APP)
+positive.config.generation.update(modes=[GenerationMode.POSITIVE], allow_x00=False)  # NUL: 422 on every route
 GAME_RULES = {"illegal_move", "illegal_step"}
 """422s that a request the schema allows may still get: the engine refuses the move in this position."""
 
 
 @pytest.fixture(scope="module")
-def client(app: Any) -> Any:
-    """One client of the app for the module: the app starts once, not once per example."""
-    with TestClient(app) as entered:
+def client() -> Any:
+    """One client of APP for the module: the app starts once, not once per example."""
+    with TestClient(APP) as entered:
         yield entered
 
 
 @pytest.fixture(scope="module")
-def game(app: Any) -> dict[str, Any]:
+def game() -> dict[str, Any]:
     """A running game with hints, whose id and creator's token the fuzzed requests use half of the time."""
-    with TestClient(app) as client:
+    with TestClient(APP) as client:
         response = client.post("/api/games", json={"players": 3, "hints": True, "seed": 9, "seats": [
             {"kind": "human"}, {"kind": "human", "public": True}, {"kind": "bot", "bot": "random"}]})
         assert response.status_code == 201
