@@ -206,3 +206,43 @@ def test_a_follower_is_chosen_by_clicking_its_piece_on_the_board(browser, server
     assert region and page.locator(".crumbs span").nth(steps).inner_text().strip() == label
     assert page.errors == []
     context.close()
+
+
+HAND_BOXES = """() => Object.fromEntries([...document.querySelectorAll('[data-testid=hand-card]')].map((card) => {
+  const r = card.getBoundingClientRect();
+  return [card.dataset.card, [Math.round(r.x), Math.round(r.y)]];
+}))"""
+
+
+@pytest.mark.parametrize("size", ["1440x900", "1366x768"])
+def test_nothing_under_the_pointer_moves_after_confirm(browser, server, size):
+    """Confirm takes the move's controls away, below the hand: the cards left stay where they were (the card played
+    out leaves its place empty) and no card slides under the pointer, where its tooltip would open."""
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human("You"), human("Other")], seed=7)
+    context, page = open_table(browser, server, game, DESKTOPS[size])
+    single = page.locator("[data-testid=hand-card].playable:not(:has([data-testid=card-count]))").first
+    played = single.get_attribute("data-card")
+    single.click()
+    while not page.locator("[data-testid=confirm]").count():
+        steps = page.locator(".crumbs span").count()
+        page.locator("[data-testid=choice]").first.click()
+        page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n"
+                               " || document.querySelector('[data-testid=confirm]')", arg=steps)
+    before = page.evaluate(HAND_BOXES)
+    confirm = page.locator("[data-testid=confirm]").bounding_box()
+    pointer = (confirm["x"] + confirm["width"] / 2, confirm["y"] + confirm["height"] / 2)
+    page.mouse.move(*pointer)
+    page.mouse.down()
+    page.mouse.up()
+    page.wait_for_selector("body[data-turn=wait]")
+    after = page.evaluate(HAND_BOXES)
+    assert played in before and played not in after
+    assert after == {card: box for card, box in before.items() if card != played}, "a hand card moved"
+    assert page.locator("[data-testid=card-slot]").count() == 1  # the card played out leaves its place
+    under = page.evaluate("([x, y]) => { const node = document.elementFromPoint(x, y);"
+                          " return node ? node.closest('[data-testid=hand-card], .card-face') !== null : false; }",
+                          list(pointer))
+    assert not under, "a card slid under the pointer"
+    assert page.errors == []
+    context.close()

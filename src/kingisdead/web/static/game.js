@@ -311,6 +311,9 @@ function renderAction() {
     return;
   }
   const options = build.options;
+  // The hand comes first in both states, your turn and waiting, so that Confirm takes nothing from above it: no
+  // card slides under the pointer when the move's controls below it go.
+  if (myTurn) parts.push(renderHand(options && !build.steps.length ? options.options : []));
   if (myTurn && options) {
     if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, st.label))));
     parts.push(el("div", { class: "prompt", "data-testid": "prompt" },
@@ -354,7 +357,6 @@ function renderAction() {
     box.replaceChildren(details);
     return;
   }
-  parts.push(renderHand(myTurn && options && !build.steps.length ? options.options : []));
   box.replaceChildren(...parts);
 }
 
@@ -387,6 +389,7 @@ function button(label, onClick, cls, testid) {
   return b;
 }
 
+const dealt = new Set();  // the kinds of card this page has seen in the hand: an empty place stays for each
 function renderHand(offered) {
   const hand = view.table.hand;
   if (!hand) return el("div");
@@ -394,7 +397,9 @@ function renderHand(offered) {
   const selected = build.steps.length && build.steps[0].kind === "card" ? build.steps[0].value : null;
   const cards = [];
   hand.forEach((count, card) => {
-    if (!count) return;
+    // a card played out leaves its place empty: the cards after it stay where the pointer last saw them
+    if (!count) { if (dealt.has(card)) cards.push(el("div", { class: "card-slot", "data-testid": "card-slot", "aria-hidden": "true" })); return; }
+    dealt.add(card);
     const tile = cardFace(card, facts, cardFaces, {
       tag: "button", count, playable: playable.has(card), unplayable: !playable.has(card) && offered.length > 0,
       selected: selected === card, attrs: { "data-testid": "hand-card", "data-card": card, disabled: playable.has(card) ? null : "" },
@@ -402,7 +407,7 @@ function renderHand(offered) {
     cards.push(tile);
   });
   const total = hand.reduce((a, b) => a + b, 0);
-  return explainHand(el("div", {}, el("h3", { style: "margin:12px 0 0" }, tn("Your hand ({n} card)", "Your hand ({n} cards)", { n: total })),
+  return explainHand(el("div", { class: "hand-block" }, el("h3", { class: "hand-title" }, tn("Your hand ({n} card)", "Your hand ({n} cards)", { n: total })),
             total ? el("div", { class: "hand", "data-testid": "hand" }, ...cards)
                   : el("p", { class: "muted" }, t("No cards left: you can only pass."))),
     view.table, (effect) => { lit = lightOf(effect); renderMap(mapTable); });
