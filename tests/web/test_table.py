@@ -17,6 +17,7 @@ from test_browser import LAPTOP, PHONE, shoot
 from webtools import Server, auth, bot, create, human
 
 from kingisdead import rules
+from kingisdead.board import Card
 from kingisdead.moves import format_move, parse_move
 from kingisdead.state import GameState
 
@@ -285,3 +286,33 @@ def test_phone_header_shows_the_record_link_whole_beside_the_language_selector(s
         assert all(a[2] <= b[1] for a, b in zip(boxes, boxes[1:])), boxes  # left to right, none over the next
     finally:
         context.close()
+
+
+NO_WELSH = ["Garrison Ebo:WR>Rat:S +Ebo:S", "Welsh Dev Dev +Aqu:W"]
+"""From seed 1 (2 players): then the stock has no Welsh follower, and Settlements can place none."""
+
+
+def test_a_follower_the_stock_lacks_is_a_step_of_its_own_not_taken_for_you(server, open_page):
+    """Settlements with no Welsh in the stock: the Welsh step shows its only choice, "none (stock empty)", and waits
+    for it; a click on the map meant for the Welsh is not taken as the next faction's region."""
+    with httpx.Client(base_url=server.url) as client:
+        game = create(client, [human("Arthur"), human("Morgan")], seed=1)
+        for number, move in enumerate(NO_WELSH):
+            play_as(client, game, number % 2, move)
+    page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    page.wait_for_selector("body[data-turn=you] [data-testid=hand-card].playable")
+    page.click(f"[data-testid=hand-card][data-card='{int(Card.SETTLEMENTS)}']")
+    page.locator("[data-testid=choice][data-kind=region]").first.click()  # the Scots' region
+    none = page.locator("[data-testid=choice][data-kind=none]")
+    none.wait_for()
+    assert none.inner_text() == "none (stock empty)" and page.locator("[data-testid=choice]").count() == 1
+    assert page.locator(".crumbs span").count() == 2 and page.locator("[data-testid=auto-note]").count() == 0
+    assert page.locator("#map .region.selectable").count() == 0  # nothing on the map to click for the Welsh
+    page.locator("#map .region").first.click(force=True)
+    assert page.locator(".crumbs span").count() == 2, "a click on the map was taken for another step"
+    none.click()
+    page.wait_for_function("() => document.querySelectorAll('.crumbs span').length === 3")
+    assert page.locator(".crumbs span").nth(2).inner_text() == "none (stock empty)"
+    texts = [page.locator("#action .auto-note, #action .notes li").nth(i).inner_text()
+             for i in range(page.locator("#action .auto-note, #action .notes li").count())]
+    assert not any(a in b for a in texts for b in texts if a is not b), f"a note printed twice: {texts}"

@@ -315,12 +315,15 @@ function renderAction() {
   // card slides under the pointer when the move's controls below it go.
   if (myTurn) parts.push(renderHand(options && !build.steps.length ? options.options : []));
   if (myTurn && options) {
-    if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, st.label))));
+    if (build.steps.length) parts.push(el("div", { class: "crumbs" }, ...build.steps.map((st) => el("span", {}, stepLabel(st)))));
     parts.push(el("div", { class: "prompt", "data-testid": "prompt" },
       passing !== null ? tn("You pass in {n} second: Undo takes it back.", "You pass in {n} seconds: Undo takes it back.",
                             { n: Math.max(1, Math.ceil((passing.until - Date.now()) / 1000)) }) : options.prompt));
-    for (const note of new Set(autoSteps.values())) parts.push(el("div", { class: "auto-note", "data-testid": "auto-note" }, note));
-    if (options.notes.length) parts.push(el("ul", { class: "notes", "data-testid": "notes" }, ...options.notes.map((n) => el("li", {}, n))));
+    const autoNotes = new Set(autoSteps.values());
+    for (const note of autoNotes) parts.push(el("div", { class: "auto-note", "data-testid": "auto-note" }, note));
+    // a note an automatic step already gave as its reason is not printed again
+    const notes = options.notes.filter((n) => ![...autoNotes].some((auto) => auto.endsWith(` ${n}`)));
+    if (notes.length) parts.push(el("ul", { class: "notes", "data-testid": "notes" }, ...notes.map((n) => el("li", {}, n))));
     const choices = options.options.filter((o) => o.kind !== "pass" && o.kind !== "card");
     if (choices.length) {
       const regionStep = choices.some((o) => o.kind === "region");
@@ -374,10 +377,13 @@ function followBarHeight() {
 }
 followBarHeight();
 
+// A step's words on its button and its breadcrumb: "none" says why there is nothing to choose.
+function stepLabel(step) { return step.kind === "none" ? t("none (stock empty)") : step.label; }
+
 function choiceButton(option) {
   const content = [];
   if (option.kind === "faction") content.push(cubeIcon(option.value, 12));
-  content.push(option.kind === "none" ? t("none (stock empty)") : option.label);
+  content.push(stepLabel(option));
   const b = el("button", { class: `choice k-${option.kind}`, "data-testid": "choice", "data-kind": option.kind, "data-value": option.value }, ...content);
   b.addEventListener("click", () => choose(option));
   return b;
@@ -678,10 +684,11 @@ function loadOptions(steps) {
   build = { steps: options.steps, options, number: view.move_number };
   for (const k of [...autoSteps.keys()]) if (k >= options.steps.length) autoSteps.delete(k);
   const only = options.options.filter((o) => o.kind !== "pass");
-  if (!options.complete && options.steps.length && only.length === 1) {
-    // One option only: take it, and say why (the notes explain partial actions).
+  // One option only: take it, and say why (the notes explain partial actions). Not "none" (a follower the stock
+  // lacks): skipping its step would give the click meant for it to the next step, so the player clicks it.
+  if (!options.complete && options.steps.length && only.length === 1 && only[0].kind !== "none") {
     autoSteps.set(options.steps.length,
-      t("Only one choice: {choice} (taken for you).", { choice: only[0].kind === "none" ? t("none") : only[0].label }) +
+      t("Only one choice: {choice} (taken for you).", { choice: only[0].label }) +
       (options.notes.length ? ` ${options.notes[options.notes.length - 1]}` : ""));
     return loadOptions([...options.steps, only[0]]);
   }
