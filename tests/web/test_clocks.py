@@ -122,7 +122,7 @@ def test_a_person_away_cannot_move_and_a_late_move_is_refused(tmp_path):
             attempt()
         assert (away.value.status, away.value.code) == (409, "away")
     assert service.get(game.id).snapshot.moves == ()
-    assert service.bot_is_to_move(service.get(game.id))  # the stand-in's turn now
+    assert service.server_is_to_move(service.get(game.id))  # the stand-in's turn now
     service.close()
 
 
@@ -147,7 +147,7 @@ def test_a_left_seat_is_refused_its_moves_and_a_second_leave(tmp_path):
     game, _ = service.create(3, "standard", [human(), human(), human()], seed=5)
     clocks.leave(service, game.id, 1)
     service.play(game.id, 0, "pass", 0)
-    assert service.bot_is_to_move(service.get(game.id))  # seat 1's turn, played by the stand-in
+    assert service.server_is_to_move(service.get(game.id))  # seat 1's turn, played by the stand-in
     with pytest.raises(GameError) as refused:
         service.play(game.id, 1, "pass", 1)
     assert (refused.value.status, refused.value.code) == (409, "left")
@@ -156,7 +156,7 @@ def test_a_left_seat_is_refused_its_moves_and_a_second_leave(tmp_path):
             change(service, game.id, 1)
         assert (again.value.status, again.value.code) == (409, "left")
     service.forget(game.id)  # from the database, as another process would see it
-    assert service.get(game.id).seats[1].left and service.bot_is_to_move(service.get(game.id))
+    assert service.get(game.id).seats[1].left and service.server_is_to_move(service.get(game.id))
     service.close()
 
 
@@ -266,3 +266,46 @@ def test_returning_on_your_own_turn_you_play_it_and_the_stand_ins_move_is_droppe
     service.forget(game.id)
     assert service.get(game.id).snapshot.moves == ("pass",) and not service.get(game.id).seats[0].away
     service.close()
+
+
+def test_a_person_with_no_card_left_is_passed_for_without_a_clock(client, db_url):
+    """Once a person's hand is empty, the server plays their only move, a pass, each turn: not the stand-in (the
+    stored move is theirs), and with no deadline running for it. The person still may pass themselves."""
+    from sqlalchemy import select
+
+    from kingisdead import GameState
+    from kingisdead.moves import format_move, parse_move
+    from kingisdead.web.db import MoveRow, make_engine
+
+    game = create(client, [human(), bot("random")], seed=5, time_limit=120)
+    game_id, token = game["id"], game["seats"][0]["token"]
+    emptied = None  # the move number at which seat 0 played its last card
+    while True:
+        current = wait_for(lambda: (v := view(client, game_id, token))["status"] == "finished"
+                           or v["table"]["to_move"] == 0 and v, what="seat 0's turn or the end")
+        if current is True or current["status"] == "finished":
+            break
+        state = GameState.new(2, "standard", 5, game["game"]["table"]["to_move"])
+        for entry in current["log"]:
+            state.apply(parse_move(entry["notation"]))
+        if state.cards_left(0) == 0:  # the server has not passed yet: it is about to
+            assert current["deadline"] is None
+            wait_for(lambda n=current["move_number"]: view(client, game_id)["move_number"] > n,
+                     what="the server's pass")
+            continue
+        move = next(m for m in state.legal_moves() if m.card is not None)
+        assert client.post(f"/api/games/{game_id}/moves", json={"move": format_move(move), "move_number":
+                                                                 current["move_number"]},
+                           headers=auth(token)).status_code == 200
+        if state.cards_left(0) == 1:
+            emptied = current["move_number"]
+    assert emptied is not None, "seat 0 never played its last card"
+    log = view(client, game_id)["log"]
+    after = [e for e in log if e["seat"] == 0 and e["number"] > emptied + 1]
+    assert after and all(e["notation"] == "pass" for e in after)  # the test posted none of them
+    engine = make_engine(db_url)
+    with engine.connect() as connection:
+        stand_ins = connection.execute(select(MoveRow.stand_in).where(MoveRow.game_id == game_id,
+                                                                      MoveRow.seat == 0)).scalars().all()
+    engine.dispose()
+    assert not any(stand_ins)

@@ -173,7 +173,7 @@ def test_an_evicted_game_reloads_identical_and_watched_or_busy_games_stay(db_url
         assert service.cached(game["id"]) is not None
 
 
-def test_a_restart_loads_only_the_games_where_a_bot_is_to_move(db_url):
+def test_a_restart_loads_only_the_games_where_the_server_is_to_move(db_url):
     from kingisdead.web.service import GameService
 
     service = GameService(db_url)

@@ -83,6 +83,11 @@ def bot_move(bot: str, seed: int, state: GameState) -> str:
     return format_move(make_bot(bot, seed).choose(state), state.edition)
 
 
+def forced_pass() -> str:
+    """The move of a person with no card left, which the server plays for them: a pass."""
+    return "pass"
+
+
 def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any]:
     """The ``top`` best moves for the player to move: the hint endpoint's answer."""
     found = analyse_position(state, budget, seed=seed, top=top)

@@ -267,13 +267,14 @@ class BotRunner:
             self.kick(game_id)
 
     def kick(self, game_id: str) -> None:
-        """Make sure a bot to move in this game will move (call after every change)."""
+        """Make sure the move the server makes in this game (a bot's, or a pass for an empty hand) will be made
+        (call after every change)."""
         self._wake.add(game_id)
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             return  # the running task looks again before it stops
         game = self.service.cached(game_id)
-        if game is not None and not self.service.bot_is_to_move(game):
+        if game is not None and not self.service.server_is_to_move(game):
             return  # a person's turn, or the game is over: nothing to start
         self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 

@@ -123,10 +123,20 @@ class LiveGame:
             return s.bot
         return self.stand_in if s.away or s.left else None
 
+    def passes_for(self, state: GameState) -> bool:
+        """True if the seat to move in ``state`` is a person with no card left, whose turn the server passes
+        (their only legal move: a person is not asked to click it turn after turn, nor timed for it)."""
+        return not state.is_over() and self.bot_for(state.player) is None and state.cards_left(state.player) == 0
+
+    def server_moves(self, state: GameState) -> bool:
+        """True if the server makes the move of the seat to move in ``state``: a bot's, the stand-in's for a
+        person away or gone, or the pass of a person with no card left (:meth:`passes_for`)."""
+        return not state.is_over() and (self.bot_for(state.player) is not None or self.passes_for(state))
+
     def next_deadline(self, state: GameState, now: datetime) -> datetime | None:
         """When the seat to move in ``state`` runs out of time: ``now`` plus the limit if a person plays it,
-        None if the game has no limit, is over, or a bot (or a stand-in) is to move."""
-        if self.time_limit is None or state.is_over() or self.bot_for(state.player) is not None:
+        None if the game has no limit, is over, or the server makes that move (:meth:`server_moves`)."""
+        if self.time_limit is None or self.server_moves(state) or state.is_over():
             return None
         return now + timedelta(seconds=self.time_limit)
 

@@ -129,7 +129,7 @@ class MoveService:
                 raise GameError(409, "stale", _("stale: the game is at move {current}, not {expected}; "
                                                 "reload to see the latest position", current=len(snap.moves),
                                                 expected=expected))
-            if position is not None and (game.bot_for(seat) is None or snap.state != position):
+            if position is not None and (not game.server_moves(snap.state) or snap.state != position):
                 # a bot's move chosen before a take-back, or for a person who has come back: drop it
                 raise GameError(409, "stale", _("stale: the position this bot move was chosen for has changed"))
             self._check_turn(snap.state, seat)
@@ -141,7 +141,8 @@ class MoveService:
             except (NotationError, IllegalMoveError) as exc:
                 raise GameError(422, "illegal_move", str(exc)) from None
             after = snap.after(move)
-            self._store(game, after, seat, stand_in=position is not None and game.seats[seat].kind == "human")
+            stand_in = position is not None and game.bot_for(seat) is not None and game.seats[seat].kind == "human"
+            self._store(game, after, seat, stand_in=stand_in)
             game.snapshot = after
         finally:
             game.lock.release()
@@ -186,24 +187,26 @@ class MoveService:
             self.store.ratings_due.set()
 
     @staticmethod
-    def bot_is_to_move(game: LiveGame) -> bool:
-        """True if a bot plays the seat to move: a bot seat, or the stand-in for a person away or gone."""
-        state = game.snapshot.state
-        return not state.is_over() and game.bot_for(state.player) is not None
+    def server_is_to_move(game: LiveGame) -> bool:
+        """True if the server makes the next move (:meth:`LiveGame.server_moves`): a bot seat's, the stand-in's
+        for a person away or gone, or the pass of a person with no card left."""
+        return game.server_moves(game.snapshot.state)
 
     def bot_turn(self, game_id: str) -> tuple[Job, int, GameState] | None:
-        """If a bot is to move: (the job that chooses its move, in notation; the seat; the position it is
-        chosen for, to pass to :meth:`play` as ``position``), else None."""
+        """If the server is to move: (the job that chooses the move, in notation; the seat; the position it is
+        chosen for, to pass to :meth:`play` as ``position``), else None. A person with no card left passes."""
         game = self.store.get(game_id)
         snap = game.snapshot
         state = snap.state
-        if not self.bot_is_to_move(game):
+        if not self.server_is_to_move(game):
             return None
         name = game.bot_for(state.player)
-        assert name is not None
         number = len(snap.moves)
-        job = Job("bot", game_id, number, compute.bot_move, (name, game.bot_seed * 1009 + number, state.copy()),
-                  position=state.key())
+        if name is None:  # game.passes_for(state)
+            job = Job("bot", game_id, number, compute.forced_pass, (), position=state.key())
+        else:
+            job = Job("bot", game_id, number, compute.bot_move, (name, game.bot_seed * 1009 + number, state.copy()),
+                      position=state.key())
         return job, state.player, state
 
     def hint(self, game: LiveGame, seat: int) -> Job:

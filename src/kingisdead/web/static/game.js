@@ -415,7 +415,7 @@ function renderHand(offered) {
   const total = hand.reduce((a, b) => a + b, 0);
   return explainHand(el("div", { class: "hand-block" }, el("h3", { class: "hand-title" }, tn("Your hand ({n} card)", "Your hand ({n} cards)", { n: total })),
             total ? el("div", { class: "hand", "data-testid": "hand" }, ...cards)
-                  : el("p", { class: "muted" }, t("No cards left: you can only pass."))),
+                  : el("p", { class: "muted", "data-testid": "no-cards" }, t("No cards left: your turns pass by themselves."))),
     view.table, (effect) => { lit = lightOf(effect); renderMap(mapTable); });
 }
 
