@@ -10,6 +10,9 @@ import pytest
 from test_rated_browser import in_page, short_game
 from webtools import LAPTOP, PHONE, Server, auth, bot, create, human, serious_accessibility_violations
 
+from kingisdead import GameState
+from kingisdead.moves import parse_move
+
 
 
 @pytest.fixture(scope="module")
@@ -25,11 +28,13 @@ def finished_game(server: Server) -> tuple[dict, list[str]]:
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Ann"), human("Ben")], seed=seed)
         tokens = [seat["token"] for seat in game["seats"]]
+        state = GameState.new(2, "standard", seed)
         for number, move in enumerate([*moves, "pass", "pass"]):
-            to_move = client.get(f"/api/games/{game['id']}").json()["table"]["to_move"]
+            # the seat to move from the moves, not from the server, which may have passed already for an empty hand
             answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
-                                 headers=auth(tokens[to_move]))
+                                 headers=auth(tokens[state.player]))
             assert answer.status_code == 200, answer.text
+            state.apply(parse_move(move))
         assert client.get(f"/api/games/{game['id']}").json()["status"] == "finished"
     return game, tokens
 
@@ -99,11 +104,13 @@ def test_a_rated_end_screen_with_provisional_ratings_and_the_rematch_question_ha
         [f"/api/games/{game['id']}/claim", game["seats"][1]["invite_token"]])
     tokens = [game["seats"][0]["token"], claimed["token"]]
     with httpx.Client(base_url=server.url) as client:
+        state = GameState.new(2, "standard", seed)
         for number, move in enumerate([*moves, "pass", "pass"]):
-            to_move = client.get(f"/api/games/{game['id']}").json()["table"]["to_move"]
+            # the seat to move from the moves, not from the server, which may have passed already for an empty hand
             answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "move_number": number},
-                                 headers=auth(tokens[to_move]))
+                                 headers=auth(tokens[state.player]))
             assert answer.status_code == 200, answer.text
+            state.apply(parse_move(move))
     ann.goto(f"{server.url}/game/{game['id']}#token={tokens[0]}")
     ann.wait_for_selector("[data-testid=ratings]")
     ann.click("[data-testid=play-again]")

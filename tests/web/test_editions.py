@@ -103,6 +103,38 @@ def test_network_bots_are_refused_for_the_second_edition(client, settings):
     assert client.get("/api/games").json()["games"] == before
 
 
+def test_the_second_editions_options_are_played_stored_and_shown(client):
+    """A game made with rule options plays under them (its view's choices and its record), keeps only those that
+    differ from the defaults."""
+    response = client.post("/api/games", json={"players": 3, "edition": "second", "seed": 4, "seats": [
+        human(), bot("random"), bot("random")], "options": {"last_card": "must_win", "reversal": "effect"}})
+    assert response.status_code == 201, response.text
+    game = response.json()["game"]
+    assert game["options"] == {"last_card": "must_win"}  # "effect" is the default: not kept
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    assert record["options"] == {"last_card": "must_win"}
+    plain = client.post("/api/games", json={"players": 3, "edition": "second", "seats": [
+        human(), bot("random"), bot("random")]}).json()["game"]
+    assert plain["options"] == {}
+    played = client.app.state.service.get(game["id"]).snapshot.state.edition  # the rules the engine plays by
+    assert played.last_card == "must_win" and played.reversal == "effect"
+
+
+@pytest.mark.parametrize(("settings", "words"), [
+    ({"edition": "second", "options": {"reversal": "bogus"}}, "reversal"),
+    ({"edition": "second", "options": {"court_redraw": "true"}}, "court_redraw"),
+    ({"edition": "second", "options": {"colour": "red"}}, "unknown option"),
+    ({"edition": "first", "options": {"reversal": "exact"}}, "first edition has no options"),
+    ({"edition": "second", "options": ["reversal"]}, "options"),
+])
+def test_bad_options_are_refused_and_create_nothing(client, settings, words):
+    before = client.get("/api/games").json()["games"]
+    response = client.post("/api/games", json={"players": 2, "seats": [human(), bot("random")], **settings})
+    assert response.status_code == 422, response.text
+    assert words in response.text
+    assert client.get("/api/games").json()["games"] == before
+
+
 def test_the_edition_is_stored_and_survives_a_restart(tmp_path: Path):
     from kingisdead.web.service import GameService
 
@@ -210,6 +242,30 @@ def test_the_lobby_speaks_the_chosen_editions_names_and_says_why_a_level_is_miss
     page.click("[data-testid=edition-first]")
     assert "Romano-British" in page.locator(".hero").inner_text() and "Scottish" not in page.locator(".hero").inner_text()
     assert "bot:master" in levels() and note.is_hidden()
+
+
+def test_the_lobby_offers_the_second_editions_rule_options(browser_server, new_page):
+    page = new_page()
+    page.goto(browser_server.url + "/")
+    page.wait_for_selector("[data-testid=create]")
+    assert page.locator("[data-testid=rule-options]").is_hidden()  # the first edition has none
+    page.click("[data-testid=edition-second]")
+    assert page.locator("[data-testid=rule-options]").is_visible()
+    assert page.locator("[data-testid=rule-options] select").count() == 5
+    page.select_option("[data-testid=option-reversal]", "exact")
+    page.select_option("[data-testid=option-court_redraw]", "true")
+    page.click("[data-testid=create]")
+    page.wait_for_url("**/game/**")
+    game_id = page.url.split("/game/")[1].split("#")[0]
+    view = httpx.get(f"{browser_server.url}/api/games/{game_id}").json()
+    assert view["edition"] == "second" and view["options"] == {"reversal": "exact", "court_redraw": True}
+    page.wait_for_function("() => document.getElementById('game-meta').textContent.includes('rule options')")
+    assert "reversal: exact" in page.inner_text("#game-meta")
+    page.goto(browser_server.url + "/")
+    page.wait_for_selector("[data-testid=create]")
+    page.click("[data-testid=edition-second]")
+    page.click("[data-testid=edition-first]")  # options chosen, then the first edition: none are sent
+    assert page.locator("[data-testid=rule-options]").is_hidden()
 
 
 def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_server, new_page):

@@ -25,7 +25,7 @@ from sqlalchemy.orm import selectinload
 from .. import VARIANTS
 from ..bots import BOTS, NETWORK_BOTS
 from ..bots.master import TRAINED_EDITIONS
-from ..edition import EDITIONS
+from ..edition import EDITIONS, OPTIONS
 from ..moves import IllegalMoveError, NotationError, parse_move
 from ..state import GameState
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
@@ -83,7 +83,7 @@ class GameStore:
                memory: bool = False, time_limit: int | None = None,
                stand_in: str = DEFAULT_STAND_IN, rated: bool = False,
                user_id: int | None = None, user_name: str | None = None,
-               edition: str = "first") -> tuple[LiveGame, dict[int, str]]:
+               edition: str = "first", options: dict[str, Any] | None = None) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it with the secret token of every human seat (shown once).
 
         The creator holds the first human seat (every human seat in hot-seat
@@ -97,7 +97,9 @@ class GameStore:
         seat, named ``user_name`` unless its description gives a name. ``rated``: the result changes ratings (see :func:`.ratings.check_rated`
         for the games that may be rated: 403/422 otherwise); each bot seat is then
         held by its level's account. ``edition``: a name of kingisdead.edition.EDITIONS (422 for another,
-        and for a variant the edition lacks: the second edition has no Mordred).
+        and for a variant the edition lacks: the second edition has no Mordred). ``options``: the edition's game
+        options that differ from its defaults (kingisdead.edition.OPTIONS: the second edition's only; 422 for an
+        unknown option or value, for the first edition's, and in a rated game, played at the defaults).
         """
         if players not in (2, 3, 4):
             raise GameError(422, "invalid_request", _("a game has 2, 3 or 4 players"))
@@ -108,6 +110,14 @@ class GameStore:
         if variant == "mordred" and not EDITIONS[edition].mordred:
             raise GameError(422, "invalid_request", _("the Mordred variant is the first edition's only: "
                                                       "choose the standard game"))
+        options = {name: value for name, value in (options or {}).items()
+                   if name not in OPTIONS or value != getattr(EDITIONS[edition], name)}
+        try:
+            EDITIONS[edition].with_options(**options)
+        except ValueError as exc:
+            raise GameError(422, "invalid_request", _("options: {reason}", reason=str(exc))) from None
+        if rated and options:
+            raise GameError(422, "invalid_request", _("a rated game is played at its edition's default options"))
         if len(seats) != players:
             raise GameError(422, "invalid_request", _("give one seat description per player ({players})", players=players))
         if not 0 <= first_player < players:
@@ -152,7 +162,7 @@ class GameStore:
                       first_player=first_player, to_move=first_player,
                       hints=hints and not memory, hotseat=hotseat, memory=memory, status="running", move_count=0,
                       result=None,
-                      time_limit=time_limit, stand_in=stand_in, rated=rated, edition=edition)
+                      time_limit=time_limit, stand_in=stand_in, rated=rated, edition=edition, options=options)
         row.seats = rows
         if time_limit is not None and rows[first_player].kind == "human":
             row.deadline = datetime.now(UTC) + timedelta(seconds=time_limit)
@@ -331,6 +341,7 @@ class GameStore:
             "players": game.players,
             "variant": game.variant,
             "edition": game.edition,
+            "options": game.options,
             "hints": game.hints,
             "hotseat": game.hotseat,
             "memory": game.memory,

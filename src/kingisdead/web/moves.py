@@ -126,6 +126,8 @@ class MoveService:
         try:
             snap = game.snapshot
             if expected is not None and expected != len(snap.moves):
+                if position is None and _passed_for(snap, seat, notation, expected):
+                    return game  # the server passed for this person with no card left: that pass is this one
                 raise GameError(409, "stale", _("stale: the game is at move {current}, not {expected}; "
                                                 "reload to see the latest position", current=len(snap.moves),
                                                 expected=expected))
@@ -253,3 +255,11 @@ class MoveService:
 
 def _choice_dict(choice: Choice, edition: Edition) -> dict[str, Any]:
     return {"kind": choice.kind, "value": choice.value, "label": choice_label(choice.kind, choice.value, edition)}
+
+
+def _passed_for(snap: Snapshot, seat: int, notation: str, number: int) -> bool:
+    """Whether move ``number`` (from 0) is ``seat``'s pass and ``notation`` a pass: the server plays the pass of a
+    person with no card left (:meth:`LiveGame.passes_for`), and that person's own pass sent for the same turn is
+    answered as made, not refused as stale."""
+    return (0 <= number < len(snap.moves) and snap.log[number]["seat"] == seat and snap.moves[number] == "pass"
+            and notation.strip().lower() == "pass")

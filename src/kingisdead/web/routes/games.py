@@ -97,6 +97,10 @@ class CreateGame(BaseModel):
     edition: Literal["first", "second"] = Field("first", description="the edition played: the first (2015: Scots, "
                                                 "Saxons, the Mordred variant) or the second (2020: Scottish, "
                                                 "instability from France), at its default options")
+    options: dict[str, str | bool] = Field(
+        default_factory=dict, description="the second edition's game options that differ from its defaults, e.g. "
+        '{"reversal": "exact"}: reversal effect|exact, court_redraw false|true, tie_faction second|strict|always, '
+        "tie_hands earliest|lowest_seat, last_card free|must_win (docs/rules.md); none in a rated game")
     variant: Literal["standard", "mordred"] = "standard"
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
     seed: integer(ge=0, le=MAX_SEED) | None = Field(None, description="decides the setup; random if left out")
@@ -149,7 +153,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat, body.memory,
             rated=body.rated, user_id=None if user is None else user.id, user_name=None if user is None else user.name,
-            time_limit=body.time_limit, stand_in=body.stand_in, edition=body.edition)
+            time_limit=body.time_limit, stand_in=body.stand_in, edition=body.edition, options=body.options)
         runner.kick(game.id)
 
         def seat_entry(seat: Seat) -> dict[str, Any]:

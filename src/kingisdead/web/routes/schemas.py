@@ -110,6 +110,7 @@ class GameView(Answer):
     players: int
     variant: str
     edition: str
+    options: dict[str, str | bool] = Field(description="the edition's game options that differ from its defaults")
     hints: bool
     hotseat: bool
     memory: bool

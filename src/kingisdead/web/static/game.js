@@ -171,11 +171,17 @@ function show(v, fresh = false) {
 // Every redraw waits for a pointer held down to be released (common.js redraw): a click is never lost to it.
 function render() { redraw(drawTable); }
 
+// The game's rule options other than the edition's defaults, as the API names them ("reversal: exact").
+function ruleOptionsText() {
+  const set = Object.entries(view.options || {});
+  return set.length ? t("rule options: {options}", { options: set.map(([name, value]) => `${name}: ${value}`).join(", ") }) : null;
+}
+
 function drawTable() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
-    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.edition === "second" ? t("2nd edition") : null, view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
+    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.edition === "second" ? t("2nd edition") : null, ruleOptionsText(), view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
     replay ? t("Replay: move {n} of {total}", { n: replay.n, total: replay.frame.total }) : t("move {n}", { n: view.move_number })]
     .filter(Boolean).join(" · ");
   document.body.dataset.replay = replay ? "on" : "off";

@@ -35,6 +35,7 @@ async function start() {
     $("edition-help").textContent = $("edition-help").dataset[edition];
     // the headline names the chosen edition's factions and invaders
     for (const e of ["first", "second"]) document.querySelector(`[data-testid=hero-${e}]`).hidden = e !== edition;
+    $("rule-options").classList.toggle("hidden", edition !== "second");  // the first edition's rulebook and rulings settle every point
     // the second edition has no Mordred variant: its button is off, and the standard game is chosen
     const mordred = $("variant").querySelector("[data-v=mordred]");
     mordred.disabled = edition === "second";
@@ -107,6 +108,17 @@ function renderSeats() {
   updateAccess();
 }
 
+// The second edition's rule options changed from their defaults (the first value of each list), as the API takes them.
+function ruleOptions() {
+  if (edition !== "second") return {};
+  const chosen = {};
+  for (const select of document.querySelectorAll("[data-option]")) {
+    if (select.selectedIndex === 0) continue;
+    chosen[select.dataset.option] = select.value === "true" ? true : select.value === "false" ? false : select.value;
+  }
+  return chosen;
+}
+
 // the bots guided by the learned network play only the editions it was trained on
 function plays(name) { return !meta.network_bots.includes(name) || meta.trained_editions.includes(edition); }
 
@@ -161,7 +173,7 @@ async function create() {
                                   : { kind: "bot", bot: choice.slice(4), name });
   }
   const seedText = $("seed").value.trim();
-  const body = { players, variant, edition, seats, rated: ratedChosen(), hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
+  const body = { players, variant, edition, options: ruleOptions(), seats, rated: ratedChosen(), hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
                  seed: seedText === "" ? null : Number(seedText), ...clock.values() };
   let game;
   try {
