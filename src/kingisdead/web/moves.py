@@ -258,8 +258,12 @@ def _choice_dict(choice: Choice, edition: Edition) -> dict[str, Any]:
 
 
 def _passed_for(snap: Snapshot, seat: int, notation: str, number: int) -> bool:
-    """Whether move ``number`` (from 0) is ``seat``'s pass and ``notation`` a pass: the server plays the pass of a
-    person with no card left (:meth:`LiveGame.passes_for`), and that person's own pass sent for the same turn is
-    answered as made, not refused as stale."""
-    return (0 <= number < len(snap.moves) and snap.log[number]["seat"] == seat and snap.moves[number] == "pass"
-            and notation.strip().lower() == "pass")
+    """Whether move ``number`` (from 0) is a pass the server played for ``seat`` with no card left
+    (:meth:`LiveGame.passes_for`) and ``notation`` a pass: that person's own pass sent for the same turn is then
+    answered as made, not refused as stale. (The hand was empty then: it is now, and the seat has only passed
+    since, as cards are never dealt again.)"""
+    if not (0 <= number < len(snap.moves) and notation.strip().lower() == "pass"):
+        return False
+    own = [k for k in range(number, len(snap.moves)) if snap.log[k]["seat"] == seat]
+    return (bool(own) and own[0] == number and all(snap.moves[k] == "pass" for k in own)
+            and snap.state.cards_left(seat) == 0)
