@@ -25,17 +25,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def short_game() -> tuple[int, list[str]]:
-    """A seed and the random moves that bring its 2-player game to the last struggle, where two passes
-    (one by each player, each still holding a card: an empty hand's pass is the server's) end the game."""
+    """A seed and the random moves, the first a card play, that bring its 2-player game to the last struggle, where
+    two passes (one by each player, each still holding a card: an empty hand's pass is the server's) end the
+    game."""
     for seed in range(1, 200):
         state = GameState.new(2, "standard", seed)
         chooser, rng = make_bot("random", seed), Random(seed)
         moves: list[str] = []
         while not state.is_over() and state.resolved < 7:
-            move = PASS if rng.random() < 0.4 else chooser.choose(state)  # passes keep cards for the end
+            move = PASS if moves and rng.random() < 0.4 else chooser.choose(state)  # passes keep cards for the end
             state.apply(move)
             moves.append(format_move(move))
-        if state.is_over() or not (state.cards_left(0) and state.cards_left(1)):
+        if state.is_over() or not (state.cards_left(0) and state.cards_left(1)) or moves[0] == "pass":
             continue
         ending = state.copy()
         ending.apply("pass")
