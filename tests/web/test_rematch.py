@@ -33,7 +33,7 @@ def finish(client: Any, game_id: str, seed: int = 0) -> None:
     service = client.app.state.service
     chooser = make_bot("random", seed)
     while not (state := service.get(game_id).snapshot.state).is_over():
-        service.play(game_id, state.player, format_move(chooser.choose(state)), None)
+        service.play(game_id, state.player, format_move(chooser.choose(state), state.edition), None)
 
 
 def ask(client: Any, game_id: str, token: str | None, rotate: bool = False) -> Any:
@@ -84,6 +84,19 @@ def test_both_guests_get_their_own_seat_in_one_new_game_with_the_same_settings(m
     assert ask(client, game["id"], "not-a-token").status_code == 403
     assert ask(client, game["id"], None).status_code == 401
     assert ask(client, "no-such-game", tokens[0]).status_code == 404
+
+
+def test_a_rematch_keeps_the_second_editions_rule_options(make_client):
+    client = make_client()
+    game = create(client, [human("Ann"), human()], seed=5, edition="second",
+                  options={"reversal": "exact", "tie_faction": "strict"})
+    finish(client, game["id"])
+    made = ask(client, game["id"], game["seats"][0]["token"])
+    assert made.status_code == 200, made.text
+    view = client.get(f"/api/games/{made.json()['id']}").json()
+    assert view["edition"] == "second" and view["options"] == {"reversal": "exact", "tie_faction": "strict"}
+    edition = client.app.state.service.get(made.json()["id"]).snapshot.state.edition
+    assert (edition.reversal, edition.tie_faction) == ("exact", "strict")
 
 
 def test_rotated_seats_move_one_place_on_with_their_bots_and_names(make_client):
