@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import engine
 from ..edition import EDITIONS
-from ..moves import Move, format_move
+from ..moves import PASS, Move, format_move
 from ..record import GameRecord
 from ..state import GameState
 from .choices import choices_view
@@ -126,7 +126,8 @@ class LiveGame:
     def passes_for(self, state: GameState) -> bool:
         """True if the seat to move in ``state`` is a person with no card left, whose turn the server passes
         (their only legal move: a person is not asked to click it turn after turn, nor timed for it)."""
-        return not state.is_over() and self.bot_for(state.player) is None and state.cards_left(state.player) == 0
+        return (not state.is_over() and self.bot_for(state.player) is None and state.cards_left(state.player) == 0
+                and engine.legal_moves(state) == [PASS])  # the engine says so: cheap to ask once the hand is empty
 
     def server_moves(self, state: GameState) -> bool:
         """True if the server makes the move of the seat to move in ``state``: a bot's, the stand-in's for a

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from ...edition import OPTIONS
 from ..errors import GameError
 from .deps import game_of, page
 
@@ -18,7 +19,7 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
 
     @pages.get("/")
     async def lobby_page(request: Request) -> HTMLResponse:
-        return page("index.html", request)
+        return page("index.html", request, rule_options=OPTIONS)  # the second edition's, offered by the lobby
 
     @pages.get("/game/{game_id}")
     async def game_page(game_id: str, request: Request) -> HTMLResponse:
