@@ -36,6 +36,7 @@ from .pubsub import Listener
 from .ratings import apply_pending, keep_applied
 from .routes import accounts, clocks, games, live, moves, notifications, pages, pwa, ratings, rematch, seats, tutorial
 from .routes.deps import STATIC, page
+from .static_files import MinifiedStaticFiles
 from .routes.languages import account_language
 from .routes.languages import router as languages_router
 from .security import (
@@ -122,7 +123,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         app.include_router(routes.router(responses))
     app.include_router(languages_router)
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
-    app.mount("/static", GZipMiddleware(StaticFiles(directory=str(STATIC))), name="static")
+    app.mount("/static", GZipMiddleware(MinifiedStaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     generated = app.openapi

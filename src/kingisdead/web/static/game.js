@@ -59,27 +59,30 @@ async function start() {
   knowLevels(facts.levels);
   const [width, height] = board.size;
   document.body.style.setProperty("--board-aspect", String(width / height));  // the layout sizes the board by it
+  let first = null;  // a view already fetched: with one seat here it is that seat's own, shown as it is
   for (const token of await claimInvites(gameId, tokensFor(gameId))) {
     try {
-      const v = await api("GET", `/api/games/${gameId}`, null, token);
-      seatTokens.set(v.you, token);
+      first = await api("GET", `/api/games/${gameId}`, null, token);
+      seatTokens.set(first.you, token);
     } catch (err) { /* a token for another game or a seat taken over: ignore it */ }
   }
   if (!seatTokens.size) {  // no seat token in this browser: a seat the signed-in account holds (by its cookie)
     try {
-      const mine = await api("GET", `/api/games/${gameId}`);
-      if (mine.you !== null && mine.you !== undefined) seatTokens.set(mine.you, null);
+      first = await api("GET", `/api/games/${gameId}`);
+      if (first.you !== null && first.you !== undefined) seatTokens.set(first.you, null);
     } catch (err) { /* the game's own errors are shown just below */ }
   }
   $("download").href = `/api/games/${gameId}/record`;
-  try {
-    publicView = await api("GET", `/api/games/${gameId}`);
-  } catch (err) {
-    document.body.dataset.turn = "error";
-    $("turn").replaceChildren(el("div", { class: "who" }, err.message));
-    return;
+  if (first === null || hotseat()) {
+    try {
+      first = await api("GET", `/api/games/${gameId}`);
+    } catch (err) {
+      document.body.dataset.turn = "error";
+      $("turn").replaceChildren(el("div", { class: "who" }, err.message));
+      return;
+    }
   }
-  await onPublic(publicView, true);
+  if (seatTokens.size === 1) show(first, true); else await onPublic(first, true);
   connect();
 }
 
