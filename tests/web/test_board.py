@@ -267,6 +267,19 @@ def test_sixteen_followers_stay_readable_as_counts(server, new_page):
     assert board.locator("g.region-info[data-region='2'] text.cube-number").all_text_contents() == ["6", "5", "5"]
 
 
+# The regions under the Mordred key: points of its box, in the board's units, inside a region's shape.
+KEY_ON_LAND = """svg => {
+  const key = svg.querySelector("g.loyalist-key"), box = key.querySelector("rect");
+  const [dx, dy] = key.getAttribute("transform").match(/[-\\d.]+/g).map(Number);
+  const [w, h] = [Number(box.getAttribute("width")), Number(box.getAttribute("height"))];
+  const under = new Set();
+  for (let x = 0; x <= w; x += 2) for (let y = 0; y <= h; y += 2)
+    for (const region of svg.querySelectorAll("path.region"))
+      if (region.isPointInFill(new DOMPoint(dx + x, dy + y))) under.add(region.dataset.name);
+  return [...under];
+}"""
+
+
 def test_a_mordred_game_shows_the_loyalists_and_where_each_arrives(server, new_page):
     state = GameState.new(2, "mordred", 9)
     page = new_page()
@@ -276,7 +289,9 @@ def test_a_mordred_game_shows_the_loyalists_and_where_each_arrives(server, new_p
              for f in board.locator("g.loyalist-flag").all()}
     assert flags == {r: int(MORDRED_FLAGS[r]) for r in range(NUM_REGIONS)}
     key = board.locator("g.loyalist-key").text_content()
-    assert "Aqu = Aquae Sulis" in key and "Din = Din Eidyn" in key and "a Loyalist to the region" in key  # in words
+    assert "Aqu = Aquae Sulis" in key and "Din = Din Eidyn" in key and "a Loyalist is added to Aquae Sulis" in key
+    # the key stays on the sea: it covers no region (it once sat on the Hebrides)
+    assert board.evaluate(KEY_ON_LAND) == []
     deva = board.locator("g.loyalist-flag[data-region='3'] title").text_content()
     assert deva == "Resolving Deva adds a Loyalist to Aquae Sulis"
     assert [row.get_attribute("data-mark") for row in board.locator("g.faction-key g.key-row").all()][3] == "diamond"

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import test_browser
 from test_browser import LAPTOP, PHONE, shoot, wait_for_turn
-from webtools import OUTPUT, bot, create, human
+from webtools import OUTPUT, auth, bot, create, human
 
 from kingisdead.edition import SECOND
 from kingisdead.web.views import board_facts
@@ -192,7 +192,7 @@ def test_on_a_touch_screen_a_long_press_shows_the_rule_without_playing_and_a_tap
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        open_table(server, page, seed=11)
+        game = open_table(server, page, seed=11)
         page.wait_for_selector("#conn.on", state="attached")  # the live view is in: no redraw replaces the hand under the finger
         playable = page.locator("[data-testid=hand-card].playable")
         first, second = playable.nth(0), playable.nth(1)
@@ -202,6 +202,14 @@ def test_on_a_touch_screen_a_long_press_shows_the_rule_without_playing_and_a_tap
         touch = context.new_cdp_session(page)
         touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
         page.locator("[data-testid=card-tip]").wait_for(state="visible")  # held: the rule shows
+        # and, as a mouse's pointer shows on a laptop, what the card would do here, its targets lit on the map
+        card = int(first.get_attribute("data-card"))
+        seen = httpx.get(f"{server.url}/api/games/{game['id']}", headers=auth(game["seats"][0]["token"])).json()
+        effect = next(e for e in seen["table"]["card_effects"] if e["card"] == card)
+        assert page.locator("[data-testid=tip-effect]").inner_text() == effect["text"]
+        lit = page.eval_on_selector_all("#map path.region.lit", "nodes => nodes.map(n => Number(n.dataset.region))")
+        assert set(lit) == set(effect["regions"]) and lit
+        assert first.bounding_box() == box, "the card stays under the finger"
         shoot(page, "hand-card-long-press-phone")
         touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         # chromium ends the press with a click on the card (pointerType touch): it plays nothing

@@ -246,3 +246,70 @@ def test_nothing_under_the_pointer_moves_after_confirm(browser, server, size):
     assert not under, "a card slid under the pointer"
     assert page.errors == []
     context.close()
+
+
+# Whether the middle of `node` is `node` itself or inside it: nothing (the phone's bar, a badge) lies over it.
+UNCOVERED = """node => { const r = node.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top !== null && node.contains(top); }"""
+# The preview badge over a title of the board (the struggle order's) or one of the struggle order's region cards.
+FLAG_OVER_ORDER = """() => {
+  const flag = document.getElementById('preview-flag').getBoundingClientRect();
+  return [...document.querySelectorAll('#map .board-title, #map [data-testid=region-card]')].some((node) => {
+    const r = node.getBoundingClientRect();
+    return flag.left < r.right && r.left < flag.right && flag.top < r.bottom && r.top < flag.bottom; });
+}"""
+
+
+def test_a_phone_keeps_the_turn_line_in_sight_through_a_move(browser, server):
+    """The move's bar at the bottom grows with the move's steps; the turn line stays above it, uncovered, and the
+    move's preview badge covers none of the struggle order."""
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human("You"), human("Other")], seed=7)
+    context, page = open_table(browser, server, game, PHONE)
+    turn = page.locator("[data-testid=turn-text]")
+    assert turn.evaluate(UNCOVERED), "at the start"
+    page.locator("[data-testid=hand-card][data-card='0']").click()  # the Crown: three steps, a tall bar
+    page.wait_for_selector("[data-testid=choice]")
+    while not page.locator("[data-testid=confirm]").count():
+        assert turn.evaluate(UNCOVERED), f"at step {page.locator('.crumbs span').count()}"
+        assert in_view(page.locator("#map")), "the board, whole, between the turn line and the bar"
+        steps = page.locator(".crumbs span").count()
+        page.locator("[data-testid=choice]").first.click()
+        page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n"
+                               " || document.querySelector('[data-testid=confirm]')", arg=steps)
+    page.wait_for_selector("[data-testid=preview-flag]:not(.hidden)")
+    assert turn.evaluate(UNCOVERED), "with the move complete"
+    assert not page.evaluate(FLAG_OVER_ORDER)
+    assert page.errors == []
+    context.close()
+
+
+def test_four_players_at_a_laptop_size_each_whole_with_their_name(browser, server):
+    """1440x900, four players with levelled bots: every name whole (once cut to "intermedia…"), the players in view
+    without scrolling their panel, the log a few lines tall, the preview badge off the struggle order."""
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human("You"), bot("intermediate"), bot("intermediate"), bot("intermediate")], seed=3,
+                      variant="mordred")
+    context, page = open_table(browser, server, game, DESKTOPS["1440x900"])
+    names = page.locator("[data-testid=player] .name")
+    assert names.count() == 4
+    for i in range(4):
+        assert names.nth(i).evaluate("n => n.scrollWidth <= n.clientWidth"), names.nth(i).inner_text()
+        assert "intermediate bot" in names.nth(i).inner_text() or i == 0
+    # a bot's level is said once: in its name, not again in a tag
+    assert "bot: intermediate" not in page.locator("#players").inner_text()
+    page.locator("[data-testid=hand-card][data-card='0']").click()
+    while not page.locator("[data-testid=confirm]").count():
+        steps = page.locator(".crumbs span").count()
+        page.locator("[data-testid=choice]").first.click()
+        page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n"
+                               " || document.querySelector('[data-testid=confirm]')", arg=steps)
+    page.wait_for_selector("[data-testid=preview-flag]:not(.hidden)")
+    assert not page.evaluate(FLAG_OVER_ORDER)
+    assert page.locator("#players").evaluate("p => p.scrollHeight <= p.clientHeight + 1"), "the players scroll"
+    assert in_view(page.locator("[data-testid=player] .court")) and in_view(page.locator("[data-testid=player] .head"))
+    assert page.locator(".log").evaluate("n => n.clientHeight") >= 100, "the log, a strip"
+    assert not page_scrolls(page)
+    assert page.errors == []
+    context.close()

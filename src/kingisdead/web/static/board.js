@@ -474,11 +474,11 @@ function drawLoyalistFlags(parent, facts, board, table) {
     el("text", { y: 3, "text-anchor": "middle" }, g).textContent = `⚑ ${facts.regions[to].code}`;
     el("title", {}, g).textContent = t("Resolving {region} adds a Loyalist to {target}", { region: region.name, target: facts.regions[to].name });
   });
-  // The key spells out each flag's region in full: "⚑ Aqu = Aquae Sulis".
+  // The key spells out each flag's region in full ("⚑ Aqu = Aquae Sulis"), small enough to stay on the sea north of
+  // the Hebrides; its title, and the table's legend under the board, say what a flag means.
   const targets = [...new Set(facts.mordred_flags)];
-  const lines = [t("⚑ on a region: resolving it adds"), t("a Loyalist to the region named:"),
-                 ...targets.map((r) => `⚑ ${facts.regions[r].code} = ${facts.regions[r].name}`)];
-  const width = Math.max(180, 12 + 4.9 * Math.max(...lines.map((line) => line.length)));  // 8.5px text, in any language
+  const lines = targets.map((r) => `⚑ ${facts.regions[r].code} = ${facts.regions[r].name}`);
+  const width = 12 + 4.9 * Math.max(...lines.map((line) => line.length));  // 8.5px text, in any language
   const [x, y] = board.loyalist_key;
   const key = el("g", { class: "loyalist-key", transform: `translate(${x},${y})` }, parent);
   el("rect", { x: 0, y: 0, width, height: 6 + lines.length * 11.5, rx: 4 }, key);

@@ -260,13 +260,26 @@ function showTip(owner, name, rule) {
   box.classList.remove("hidden");
   tipOwner = owner;
   owner.setAttribute("aria-describedby", "card-tip");
-  const card = owner.getBoundingClientRect(), own = box.getBoundingClientRect();
+  placeTip();
+  clearInterval(tipWatch);  // a redraw of the table may remove the card under the tooltip
+  tipWatch = setInterval(() => { if (!tipOwner || !tipOwner.isConnected) hideTip(); }, 300);
+}
+
+// Over the card (under it when there is no room above), inside the window.
+function placeTip() {
+  const box = tipBox();
+  const card = tipOwner.getBoundingClientRect(), own = box.getBoundingClientRect();
   const left = Math.max(4, Math.min(window.innerWidth - own.width - 4, card.left + card.width / 2 - own.width / 2));
   const top = card.top - own.height - 8 >= 4 ? card.top - own.height - 8 : card.bottom + 8;
   box.style.left = `${left}px`;
   box.style.top = `${top}px`;
-  clearInterval(tipWatch);  // a redraw of the table may remove the card under the tooltip
-  tipWatch = setInterval(() => { if (!tipOwner || !tipOwner.isConnected) hideTip(); }, 300);
+}
+
+// A line added under the rule in the tooltip `owner` shows (none if it shows another's): what the card would do here.
+export function addToTip(owner, text) {
+  if (!tip || tipOwner !== owner) return;
+  tip.append(el("span", { class: "tip-effect", "data-testid": "tip-effect" }, text));
+  placeTip();
 }
 
 function hideTip(owner = null) {
@@ -293,7 +306,10 @@ function withRule(node, name, rule, onPlay) {
     pressed = false;
     clearTimeout(timer);
     if (e.pointerType === "mouse") return;
-    timer = setTimeout(() => { timer = null; pressed = true; showTip(node, name, rule); }, LONG_PRESS_MS);
+    timer = setTimeout(() => {
+      timer = null; pressed = true; showTip(node, name, rule);
+      node.dispatchEvent(new CustomEvent("kid:long-press"));  // the table adds what the card would do here (explain.js)
+    }, LONG_PRESS_MS);
   });
   for (const end of ["pointerup", "pointercancel"]) node.addEventListener(end, () => { clearTimeout(timer); timer = null; });
   // a phone's own long-press menu would cover the rule

@@ -2,6 +2,7 @@
 // reasons, and "learn from your mistakes" after a game. The server words them (web/explain.py); this
 // module only lays them out, so that game.js stays about the table and the building of moves.
 import { drawBoard } from "/static/board.js";
+import { addToTip } from "/static/cards.js";
 import { api, el } from "/static/common.js";
 import { t } from "/static/i18n.js";
 
@@ -41,6 +42,9 @@ export function explainHand(hand, table, onLight) {
     // and on a phone the bar's growth would move the card from under the finger
     tile.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") show(); });
     tile.addEventListener("focus", show);
+    // a long press on a touch screen: the rule's tooltip says it and the targets light up as under a mouse (the line
+    // stays folded: it would grow the phone's bar and move the card under the finger)
+    tile.addEventListener("kid:long-press", () => { addToTip(tile, effect.text); onLight(effect); });
     tile.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") hide(); });
     tile.addEventListener("blur", hide);
   }

@@ -2,7 +2,7 @@
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
 import { drawBoard, useBoard, cube, PLAYER_COLOURS } from "/static/board.js";
-import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, resultTitle, knowLevels, levelLabel, redraw } from "/static/common.js";
+import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, shownName, resultTitle, knowLevels, levelLabel, redraw } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
@@ -164,6 +164,7 @@ function show(v, fresh = false) {
   const myTurn = playing(v) && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
+  document.body.dataset.players = v.players;  // three or four: the players stand in two columns (style.css)
   const active = v.status === "finished" ? null : mySeatToMove(v);  // a seat of this browser is to move
   signalTurn(active !== null && !v.seats[active].away && !v.seats[active].left, gameId);
   renderVeil();
@@ -441,7 +442,10 @@ function renderPlayers(table) {
     if (result && result.winners.includes(p)) classes.push("winner");
     const tags = [];
     if (p === view.you || (hotseat() && seatTokens.has(p))) tags.push(el("span", { class: "tag" }, t("you")));
-    if (seat.kind === "bot") tags.push(el("span", { class: "tag" }, t("bot: {level}", { level: levelLabel(seat.bot) })));
+    // a bot's level, unless its name already says it ("Player 2 · intermediate bot")
+    if (seat.kind === "bot" && shownName(seat) !== t("{level} bot", { level: levelLabel(seat.bot) })) {
+      tags.push(el("span", { class: "tag" }, t("bot: {level}", { level: levelLabel(seat.bot) })));
+    }
     if (view.players === 4) tags.push(el("span", { class: "tag" }, p % 2 === 0 ? t("team 1+3") : t("team 2+4")));
     if (seat.kind === "human" && !seat.claimed) tags.push(el("span", { class: "tag" }, t("seat free")), seatAccess(seat));
     if (seat.left) tags.push(el("span", { class: "tag", "data-testid": "left-tag" }, t("left: the {level} bot plays", { level: levelLabel(view.stand_in) })));
@@ -636,9 +640,9 @@ async function enterReplay(n) {
 function keepMapInView() {
   if (!PHONE_QUERY.matches || (!replay && !build.steps.length)) return;
   const map = $("map").getBoundingClientRect();
-  const tutorial = document.getElementById("tutorial");  // a tutorial's step stays on top too (style.css)
+  const tutorial = document.getElementById("tutorial");  // a tutorial's step and the turn line stay on top too (style.css)
   const top = Math.max(document.querySelector(".topbar").getBoundingClientRect().bottom,
-                       tutorial ? tutorial.getBoundingClientRect().bottom : 0);
+                       tutorial ? tutorial.getBoundingClientRect().bottom : 0, $("turn").getBoundingClientRect().bottom);
   const bottom = $(replay ? "replay" : "action").getBoundingClientRect().top;
   if (map.top < top || map.bottom > bottom) window.scrollBy(0, map.top - top - 4);
 }

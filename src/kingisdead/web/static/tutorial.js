@@ -179,7 +179,17 @@ function stepParts(s, ready, done, refused) {
 // The box keeps the height of its tallest step (a refusal included), so the table below it never moves: a
 // step's text or a refused click changing the box's height would move the board under the next click. The
 // closing step, after the game's end, may be taller.
+// Wider than a phone, the step stands at the head of the column beside the board, which keeps the window's
+// whole height (above the table it took a fifth of it); on a phone it stays on top, under the top bar.
+const WIDE = window.matchMedia("(min-width: 761px)");
+function place(box) {
+  if (WIDE.matches) document.querySelector(".table-layout > .side").prepend(box);
+  else document.querySelector("header.topbar").after(box);
+}
+
+let reservedWidth = 0;  // the box's width its height was reserved at
 function reserveHeight(box) {
+  reservedWidth = box.offsetWidth;
   const probe = el("section", { class: "tutorial panel", "aria-hidden": "true",
                                 style: `position:absolute; visibility:hidden; left:0; top:0; width:${box.offsetWidth}px` });
   box.after(probe);
@@ -234,14 +244,15 @@ function render() {
 async function start() {
   const box = el("section", { class: "tutorial panel", id: "tutorial", "data-testid": "tutorial", "aria-live": "polite",
                               "aria-label": t("Learn to play") });
-  document.querySelector("header.topbar").after(box);
+  place(box);
   const [learn, facts] = await Promise.all([api("GET", `/api/learn?edition=${edition}`),
                                             api("GET", `/api/meta?edition=${edition}`)]);
   script = learn.moves;
   const cards = (await loadEdition(facts.edition)).cards;
   names = { facts, cards, tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
-  reserveHeight(box);
-  window.addEventListener("resize", () => reserveHeight(box));
+  WIDE.addEventListener("change", () => place(box));
+  // measured again whenever its width changes: the window's, or the column's once the board takes its own
+  new ResizeObserver(() => { if (box.offsetWidth !== reservedWidth) reserveHeight(box); }).observe(box);
   document.addEventListener("click", guard, true);
   document.addEventListener("keydown", (event) => {  // the map's regions answer Enter and Space as well
     if ((event.key === "Enter" || event.key === " ") && event.target.closest && event.target.closest(".region.selectable, .region-card.selectable")) guard(event);
