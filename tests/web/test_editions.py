@@ -252,8 +252,12 @@ def test_the_lobby_offers_the_second_editions_rule_options(browser_server, new_p
     page.click("[data-testid=edition-second]")
     assert page.locator("[data-testid=rule-options]").is_visible()
     assert page.locator("[data-testid=rule-options] select").count() == 5
+    state = page.get_by_test_id("rule-options-state")
+    assert state.inner_text() == "the rules' defaults"
+    page.click("[data-testid=rule-options] summary")  # folded until opened: the Create button stays in view
     page.select_option("[data-testid=option-reversal]", "exact")
     page.select_option("[data-testid=option-court_redraw]", "true")
+    assert state.inner_text() == "2 options changed from the defaults"
     page.click("[data-testid=create]")
     page.wait_for_url("**/game/**")
     game_id = page.url.split("/game/")[1].split("#")[0]

@@ -19,7 +19,7 @@ async function start() {
   meta = await api("GET", "/api/meta");
   knowLevels(meta.levels);
   clock = clockSettings(meta.levels, meta.reminders);
-  $("seed").closest(".form-row").after(...clock.rows);
+  $("game-settings").prepend(...clock.rows);  // the form's second column (index.html): time, stand-in, options
   const defaultBot = defaultLevel();
   seatChoices = ["human", `bot:${defaultBot}`, `bot:${defaultBot}`, `bot:${defaultBot}`];
   $("advanced-bots").addEventListener("change", renderSeats);
@@ -43,6 +43,9 @@ async function start() {
     variantHelp();
     renderSeats();  // the levels offered depend on the edition
   });
+  // the folded rule options say on their line whether any differs from the rules' defaults
+  for (const select of document.querySelectorAll("[data-option]")) select.addEventListener("change", ruleOptionsState);
+  ruleOptionsState();  // a reload may keep choices made before it
   segmented("tabs", (b) => { tab = b.dataset.s; loadGames(); });
   $("create").addEventListener("click", create);
   renderSeats();
@@ -117,6 +120,13 @@ function ruleOptions() {
     chosen[select.dataset.option] = select.value === "true" ? true : select.value === "false" ? false : select.value;
   }
   return chosen;
+}
+
+function ruleOptionsState() {
+  const state = document.querySelector("[data-testid=rule-options-state]");
+  const changed = [...document.querySelectorAll("[data-option]")].filter((select) => select.selectedIndex !== 0).length;
+  state.textContent = changed ? tn("{n} option changed from the defaults", "{n} options changed from the defaults", { n: changed })
+                              : state.dataset.default;
 }
 
 // the bots guided by the learned network play only the editions it was trained on
