@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from test_end_screen import finished_game
 from webtools import Server, bot, human
 
 from kingisdead.web.accounts import SESSION_COOKIE
@@ -98,6 +99,57 @@ def test_sign_up_see_my_games_play_from_another_browser_sign_out_and_in(server, 
     fill_and_send(page, "Elaine", "sign-in")
     page.wait_for_function("() => document.body.dataset.account === 'Elaine'")
     page.wait_for_selector(f"[data-testid=my-game][data-game='{mine_id}']")
+
+
+def start_from_the_lobby(page, server: Server) -> str:
+    """Create a game with the lobby's form as it stands (a person and a bot): its id, once its table is open."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=seat-1]")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/game/**")
+    page.wait_for_function("() => document.body.dataset.turn === 'you'")
+    return page.url.split("/game/")[1].split("#")[0]
+
+
+def listed(page, testid: str) -> list[str]:
+    """The games of the account panel's list ``testid`` (my-games: running; my-finished), by id."""
+    return page.locator(f"[data-testid={testid}] [data-testid=my-game]").evaluate_all(
+        "items => items.map((item) => item.dataset.game)")
+
+
+def test_a_guests_games_become_the_accounts_at_sign_up_and_sign_in_and_follow_it(server, new_page):
+    """Issue 30, point 8: "Finished games: none yet" beside four played as a guest. The games a guest played in this
+    browser (one started from the lobby, one finished, opened from its link) are listed under the account once they
+    sign up, and in a fresh browser once they sign in; there, a game started as a guest before signing in joins too."""
+    page = new_page()
+    running = start_from_the_lobby(page, server)
+    ended, _state = finished_game(server, 2, seed=5)
+    page.goto(f"{server.url}/game/{ended['id']}#token={ended['seats'][0]['token']}")  # kept by this browser
+    page.wait_for_function(f"() => localStorage.getItem('kid:tokens:{ended['id']}') !== null")
+    page.goto(server.url + "/")
+    fill_and_send(page, "Isolde", "sign-up")
+    page.wait_for_function("() => document.body.dataset.account === 'Isolde'")
+    page.wait_for_selector(f"[data-testid=my-finished] [data-game='{ended['id']}']")
+    assert listed(page, "my-games") == [running] and listed(page, "my-finished") == [ended["id"]]
+    assert page.get_by_test_id("guest-games-brought").inner_text() == \
+        "2 games played in this browser as a guest are now your account's."
+    assert page.get_by_test_id("stats-2").locator("td").nth(1).inner_text() == "1"  # played: the finished one
+
+    # a fresh browser: a guest game there first, then sign in; all three are the account's
+    other = new_page()
+    third = start_from_the_lobby(other, server)
+    other.goto(server.url + "/")
+    fill_and_send(other, "isolde", "sign-in")
+    other.wait_for_function("() => document.body.dataset.account === 'Isolde'")
+    other.wait_for_selector(f"[data-testid=my-games] [data-game='{running}']")
+    other.wait_for_selector(f"[data-testid=my-finished] [data-game='{ended['id']}']")
+    assert sorted(listed(other, "my-games")) == sorted([running, third])
+    assert other.get_by_test_id("guest-games-brought").inner_text() == \
+        "1 game played in this browser as a guest is now your account's."
+    # the first browser, reloaded, lists the third too: the account's games follow it
+    page.reload()
+    page.wait_for_selector(f"[data-testid=my-games] [data-game='{third}']")
+    assert page.get_by_test_id("guest-games-brought").count() == 0  # said once, after signing in
 
 
 def test_a_guests_lobby_does_not_ask_who_is_signed_in(server, new_page):

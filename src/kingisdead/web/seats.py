@@ -1,24 +1,33 @@
 """Seats: seat tokens, invites, joining from the lobby, and the seats that accounts hold.
 
 A person's seat is claimed once, by a conditional UPDATE, so two requests
-never take one seat; tokens are stored as their SHA-256 only.
+never take one seat; tokens are stored as their SHA-256 only. A guest's seat
+becomes an account's (:meth:`SeatService.adopt`) the same way, once.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from . import pubsub
-from .db import SeatRow
+from .db import GameRow, SeatRow
 from .errors import GameError
 from .games import GameStore
 from .i18n import _
 from .live_game import INVITE_PREFIX, LiveGame, hash_token
 from .ratings import check_rated_seat
+
+
+Adopted = Literal["claimed", "yours", "other_account", "seated", "rated", "bad_token", "unknown_game"]
+"""What became of one seat token sent to :meth:`SeatService.adopt`: the seat is now the account's (``claimed``),
+was already (``yours``), or stays as it was: another account holds it, the account holds another seat of that
+game (a hot-seat game's other seats), the game is rated (its seats were given to accounts when taken), the
+token is no seat's of that game (or an invite not exchanged yet), or there is no such game."""
 
 
 class SeatService:
@@ -144,3 +153,70 @@ class SeatService:
             pubsub.publish(connection, game.id, len(game.snapshot.moves))
             game.seats[seat] = replace(game.seats[seat], public=True)
         return game
+
+    def adopt(self, user_id: int, held: Sequence[tuple[str, str]],
+              on_bad_token: Callable[[], object] | None = None) -> list[tuple[str, int | None, Adopted]]:
+        """Make the seats a guest holds the account's: ``held`` is (game id, seat token) pairs, as a browser
+        keeps them; returns (game id, seat or None, :data:`Adopted`) for each pair, in order.
+
+        A seat is taken only with its own token, only if it is a person's, claimed (an invite is exchanged
+        first), and held by no account, in an unrated game where the account holds no seat yet (a hot-seat
+        game: its first seat sent); then, in one conditional UPDATE, it records the account
+        (``seats.user_id``): the account lists the game and plays the seat from any browser, as if it had
+        taken it signed in. The seat keeps its name and its token, and nothing is rated. Sending the same
+        tokens again changes nothing (``yours``). ``on_bad_token`` is called once per token that is no seat's
+        before anything is written: it may raise (a rate limit's 429) and then no seat changes.
+        """
+        found: list[tuple[str, str, Any]] = []  # (game id, token hash, the seat's row or None)
+        games: set[str] = set()
+        with self.store.sessions() as session:
+            for game_id, token in held:
+                digest = hash_token(token)
+                row = session.execute(
+                    select(SeatRow.id, SeatRow.seat, SeatRow.kind, SeatRow.claimed, SeatRow.user_id, GameRow.rated)
+                    .join(GameRow, GameRow.id == SeatRow.game_id)
+                    .where(SeatRow.game_id == game_id, SeatRow.token_hash == digest)).first()
+                found.append((game_id, digest, row))
+            unmatched = {game_id for game_id, _digest, row in found if row is None}
+            if unmatched:  # which of those games exist (the token is wrong) and which do not
+                games = set(session.scalars(select(GameRow.id).where(GameRow.id.in_(unmatched))))
+        bad = [row is None or row.kind != "human" or not row.claimed for _game_id, _digest, row in found]
+        if on_bad_token is not None:
+            for _bad in filter(None, bad):
+                on_bad_token()
+        results: list[tuple[str, int | None, Adopted]] = []
+        adopted: list[tuple[str, int]] = []
+        with self.store.engine.begin() as connection:
+            for (game_id, digest, row), wrong in zip(found, bad):
+                if wrong:
+                    results.append((game_id, None, "unknown_game" if row is None and game_id not in games
+                                    else "bad_token"))
+                    continue
+                if row.user_id is not None:
+                    results.append((game_id, row.seat, "yours" if row.user_id == user_id else "other_account"))
+                    continue
+                if row.rated:  # never so: a rated game's seats go to accounts only
+                    results.append((game_id, row.seat, "rated"))
+                    continue
+                if connection.scalar(select(SeatRow.id).where(SeatRow.game_id == game_id,
+                                                              SeatRow.user_id == user_id)) is not None:
+                    results.append((game_id, row.seat, "seated"))
+                    continue
+                taken = connection.execute(
+                    update(SeatRow).where(SeatRow.id == row.id, SeatRow.token_hash == digest,
+                                          SeatRow.claimed.is_(True), SeatRow.user_id.is_(None))
+                    .values(user_id=user_id)).rowcount
+                if taken == 1:
+                    pubsub.publish(connection, game_id, connection.scalar(
+                        select(GameRow.move_count).where(GameRow.id == game_id)) or 0)
+                    adopted.append((game_id, row.seat))
+                    results.append((game_id, row.seat, "claimed"))
+                else:  # another request gave it an account meanwhile
+                    holder = connection.scalar(select(SeatRow.user_id).where(SeatRow.id == row.id))
+                    results.append((game_id, row.seat, "yours" if holder == user_id else "other_account"))
+        for game_id, seat in adopted:  # this process's copy; other processes reload on the notice (PostgreSQL)
+            game = self.store.cached(game_id)
+            if game is not None:
+                with game.lock:
+                    game.owners[seat] = user_id
+        return results

@@ -38,6 +38,7 @@ class GameService:
         # Who sits where.
         self.find_seat, self.claim_invite, self.join = seats.find_seat, seats.claim_invite, seats.join
         self.account_seat, self.creator_seat, self.open_seat = seats.account_seat, seats.creator_seat, seats.open_seat
+        self.adopt = seats.adopt
         # Moves, bots' turns, hints and analyses.
         self.options, self.play, self.server_is_to_move = moves.options, moves.play, moves.server_is_to_move
         self.bot_turn, self.hint, self.analysis, self.remember = moves.bot_turn, moves.hint, moves.analysis, moves.remember

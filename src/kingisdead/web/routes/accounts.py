@@ -30,6 +30,7 @@ from ..accounts import (
 from ..clocks import leave
 from ..errors import GameError
 from ..i18n import _
+from ..seats import Adopted
 from ..security import RateLimiter
 from .deps import Lan, Limiter, LiveHub, Runner, Service, SignedIn, client_of, refuse_forged
 from .schemas import MyGames
@@ -86,6 +87,40 @@ class SessionsEnded(BaseModel):
 class Deleted(BaseModel):
     name: str = Field(description="the anonymous name the account's games show from now on")
     games_left: int = Field(description="running games whose seats the stand-in bot now plays")
+
+
+GUEST_SEATS_AT_ONCE = 100
+"""Seat tokens one request may bring into an account (a browser with more sends them in several)."""
+
+
+class GuestSeat(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    game_id: str = Field(max_length=32, description="the game's id")
+    token: str = Field(max_length=200, description="the seat token this browser holds for the game")
+
+
+class GuestGames(BaseModel):
+    model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
+
+    seats: list[GuestSeat] = Field(max_length=GUEST_SEATS_AT_ONCE,
+                                   description=f"the seats this browser holds, at most {GUEST_SEATS_AT_ONCE}")
+
+
+class AdoptedSeat(BaseModel):
+    game_id: str
+    seat: int | None = Field(description="the token's seat; null for a token that is no seat's")
+    result: Adopted = Field(description="claimed: the seat is now your account's; yours: it was already; "
+                                        "other_account: another account holds it; seated: your account holds "
+                                        "another seat of that game; rated: a rated game's seat (never a "
+                                        "guest's); bad_token: the token is no seat's of that game (an invite "
+                                        "is exchanged first); unknown_game: no such game. Only claimed "
+                                        "changes anything")
+
+
+class AdoptedSeats(BaseModel):
+    claimed: int = Field(description="seats that became your account's with this request")
+    seats: list[AdoptedSeat] = Field(description="one per seat sent, in order")
 
 
 def _set_cookie(response: Response, secret: str, lan: bool) -> None:
@@ -203,6 +238,24 @@ def router(errors: Any) -> APIRouter:
             await hub.broadcast(game_id)
         _sign_out(response, lan)
         return Deleted(name=name, games_left=len(running))
+
+    @api.post("/guest-games", summary="Make the games this browser played as a guest your account's",
+              responses=errors_of(401, 403, 429))
+    async def guest_games(body: GuestGames, user: SignedIn, request: Request, service: Service,
+                          limiter: Limiter) -> AdoptedSeats:
+        """Send the seat tokens this browser holds (``{"seats": [{"game_id", "token"}]}``): each seat a guest
+        holds, in a game that is not rated and where your account holds no seat yet, becomes your account's,
+        as if you had taken it signed in; its game is then among your games (running or finished) on every
+        browser. A seat another account holds stays theirs; nothing is rated. Sending the same tokens again
+        changes nothing. Tokens that are no seat's count as wrong tokens: at the address's limit, 429 and no
+        seat changes."""
+        client = client_of(request)
+        await asyncio.to_thread(limiter.check, "bad_token", client)
+        results = await asyncio.to_thread(service.adopt, user.id, [(s.game_id, s.token) for s in body.seats],
+                                          lambda: limiter.hit("bad_token", client))
+        return AdoptedSeats(claimed=sum(result == "claimed" for _game, _seat, result in results),
+                            seats=[AdoptedSeat(game_id=game_id, seat=seat, result=result)
+                                   for game_id, seat, result in results])
 
     @api.get("", summary="Your account and statistics", responses=errors_of(401))
     async def account(user: SignedIn, service: Service) -> dict[str, Any]:

@@ -1,16 +1,18 @@
 // The lobby's account panel: sign up or sign in (or carry on as a guest), then the signed-in name with
 // a sign-out button, "my games" (those where it is your turn first, marked, each with its clock), finished games,
-// statistics and the e-mail settings (email.js).
+// statistics and the e-mail settings (email.js). Signing up or in brings the games played here as a guest into
+// the account (POST /api/account/guest-games with the seat tokens this browser keeps).
 // The session is an HttpOnly cookie: this page never sees it, it only asks GET /api/account who is signed in.
 import { api, el, forgetGames, shownName, redraw } from "/static/common.js";
 import { mountPush } from "/static/push.js";
-import { t } from "/static/i18n.js";
+import { t, tn } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
 import { gameClock } from "/static/clock.js";
 import { emailSettings } from "/static/email.js";
 
 let panel = null;
 let timer = null;
+let brought = 0;  // games played here as a guest that the last sign-up or sign-in made the account's
 
 export async function mountAccount() {
   panel = el("section", { class: "panel account", "aria-label": t("Your account"), "data-testid": "account" });
@@ -60,7 +62,7 @@ function showForm() {
   const form = el("form", { class: "account-form" },
     el("div", { class: "form-row" }, name, password, signIn, signUp),
     el("p", { class: "muted", style: "font-size:0.85rem" },
-      t("Sign in to see your games on any device, and to play rated games. Or carry on as a guest: your games stay in this browser.")),
+      t("Sign in to see your games on any device, and to play rated games. Or carry on as a guest: your games stay in this browser, and join your account when you sign up or in.")),
     error);
   const send = async (path) => {
     error.classList.add("hidden");
@@ -72,6 +74,7 @@ function showForm() {
       return;
     }
     document.body.dataset.session = "1";
+    brought = await bringGuestGames();
     await refresh();
   };
   form.addEventListener("submit", (event) => { event.preventDefault(); send("/api/account/sign-in"); });
@@ -80,6 +83,41 @@ function showForm() {
     send("/api/account/sign-up");
   });
   panel.replaceChildren(el("h2", {}, t("Your account")), form);
+}
+
+// The seat tokens this browser keeps (localStorage "kid:tokens:<game>", common.js), invites left out: as
+// {game_id, token}.
+function guestSeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith("kid:tokens:")) continue;
+    let tokens = [];
+    try { tokens = JSON.parse(localStorage.getItem(key) || "[]"); } catch { continue; }
+    if (!Array.isArray(tokens)) continue;
+    const game = key.slice("kid:tokens:".length);
+    for (const token of tokens) {
+      if (typeof token === "string" && token && !token.startsWith("invite-")) seats.push({ game_id: game, token });
+    }
+  }
+  return seats;
+}
+
+// Just signed up or in: the games this browser holds as a guest become the account's (the server takes only the
+// seats no account holds), so that they are listed below and on the account's other devices. Returns how many
+// games it took; a failure leaves them as they were (the next sign-in tries again).
+async function bringGuestGames() {
+  const seats = guestSeats();
+  const games = new Set();
+  for (let start = 0; start < seats.length; start += 100) {  // the server takes 100 at a time
+    try {
+      const answer = await api("POST", "/api/account/guest-games", { seats: seats.slice(start, start + 100) });
+      for (const seat of answer.seats) if (seat.result === "claimed") games.add(seat.game_id);
+    } catch {
+      break;
+    }
+  }
+  return games.size;
 }
 
 // The ids of the account's games (running, and the most recent finished): their seat tokens go when it signs out.
@@ -109,9 +147,14 @@ function showAccount(account) {
   out.addEventListener("click", () => signOutBy(async () => {
     try { await api("POST", "/api/account/sign-out"); } catch { /* signed out already */ }
   }));
+  const news = brought ? el("p", { class: "muted", role: "status", "data-testid": "guest-games-brought" },
+    tn("{n} game played in this browser as a guest is now your account's.",
+       "{n} games played in this browser as a guest are now your account's.", { n: brought })) : "";
+  brought = 0;
   panel.replaceChildren(
     el("div", { class: "account-head" },
       el("h2", {}, t("Signed in as {name}", { name: account.name })), out),
+    news,
     el("h3", {}, t("My games")),
     el("ul", { class: "game-list", "data-testid": "my-games" }),
     el("h3", {}, t("Finished games")),
