@@ -75,6 +75,7 @@ def test_memory_mode_hides_the_cards_until_the_end_then_shows_everything(tmp_pat
         move = rng.choice(rules.legal_moves(state))
         running = service.view(game, state.player)
         assert {e["notation"] for e in running["log"]} <= {"pass", "card"}
+        assert all(e["shown_notation"] == e["notation"] for e in running["log"])  # in no language either
         with pytest.raises(GameError) as refused:
             service.replay_frame(game, 0)
         assert refused.value.status == 409

@@ -363,7 +363,8 @@ def test_the_summary_offers_the_played_move_the_best_and_the_next_best_to_choose
     [summary] = analysis_summary([row])
     [mistake] = summary["mistakes"]
     assert [c["move"] for c in mistake["choices"]] == ["Crown Cal<>Din *Cal", "Scots Din Din", "pass"]
-    assert mistake["choices"][2] == {"move": "pass", "win_chance": 0.2, "description": "passes", "changes": None}
+    assert mistake["choices"][2] == {"move": "pass", "shown_notation": "pass", "win_chance": 0.2,
+                                     "description": "passes", "changes": None}
 
 
 def test_an_analysis_row_carries_the_search_top_moves_with_what_each_would_change():
@@ -382,7 +383,9 @@ def test_an_analysis_row_carries_the_search_top_moves_with_what_each_would_chang
     for row, played in zip(rows, record.moves, strict=True):
         if not row["forced"]:
             assert row["best"] == row["alternatives"][0]["move"] and 1 <= len(row["alternatives"]) <= 3
+            assert (row["played_shown"], row["best_shown"]) == (row["played"], row["best"])  # English here
             for other in row["alternatives"]:
+                assert other["shown_notation"] == other["move"] and other["shown_notation"].in_language("fr")
                 assert other["changes"] == move_changes(position, position.after(other["move"]),
                                                         parse_move(other["move"]))
         assert row["played_changes"] == move_changes(position, position.after(played), parse_move(played))

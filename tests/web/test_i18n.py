@@ -12,7 +12,9 @@ from webtools import auth, bot, create, human, wait_for
 
 from kingisdead import GameState
 from kingisdead import playout
-from kingisdead.moves import parse_move
+from kingisdead.edition import EDITIONS
+from kingisdead.moves import format_move, parse_move
+from kingisdead.web.texts import EDITION_TEXTS, NotationText, notation_edition
 from kingisdead.web.i18n import (
     LANGUAGES,
     Text,
@@ -83,6 +85,34 @@ def test_moves_and_struggles_in_words_in_each_language():
                                       "Waliser aus Eboracum an den Hof")
     struggle = describe_struggle(3, [3, 3, 0, 0], 4)
     assert struggle.in_language("de") == "Deva: Schotten 3, Waliser 3 — Gleichstand, die Sachsen nehmen sie ein"
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_the_notation_is_written_in_the_pages_words_and_reads_back(lang: str):
+    """The first edition's notation on a French or German page: the cards by their names there, the factions by
+    the first letter of theirs; each language's words are unambiguous (parse_move reads every move back)."""
+    first = EDITIONS["first"]
+    words = notation_edition(first, lang)
+    assert words.region_codes == first.region_codes  # proper names
+    assert len(set(words.card_words)) == 7 and all(" " not in w for w in words.card_words)
+    assert len(set(words.faction_codes)) == 4 and all(len(c) == 1 and c.isascii() for c in words.faction_codes)
+    assert words.card_words == tuple(str(name.in_language(lang)) for name in EDITION_TEXTS["first"].cards)
+    rng = Random(5)
+    for seed in range(6):
+        state = GameState.new(2 + seed % 3, "mordred" if seed % 2 else "standard", seed)
+        while not state.is_over():
+            moves = state.legal_moves()
+            for move in rng.sample(moves, min(20, len(moves))):
+                shown = NotationText(move, first)
+                assert str(shown) == format_move(move, first)  # what the API reads
+                assert parse_move(shown.in_language(lang), words) == move
+            state.apply(rng.choice(moves))
+    crown = NotationText(parse_move("Crown Cal<>Din *Cal +Cal:S"), first)
+    assert crown.in_language("fr") == "Couronne Cal<>Din *Cal +Cal:E"
+    assert crown.in_language("de") == "Krone Cal<>Din *Cal +Cal:S"
+    assert pickle.loads(pickle.dumps(crown)).in_language("fr") == "Couronne Cal<>Din *Cal +Cal:E"  # compute workers
+    second = EDITIONS["second"]  # its names stay English, and so does its notation
+    assert notation_edition(second, lang) is second
 
 
 # -- negotiation -----------------------------------------------------------------------------------
@@ -207,6 +237,14 @@ def test_views_and_options_in_the_request_language(client: Any):
     german = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "de"}).json()
     english = client.get(f"/api/games/{game['id']}").json()
     assert german["log"][0]["text"] != english["log"][0]["text"]  # "passt", "Krone: tauscht …", …
+    # the notation the API reads stays; the one shown is in the page's words
+    assert german["log"][0]["notation"] == english["log"][0]["notation"] == english["log"][0]["shown_notation"]
+    played = parse_move(english["log"][0]["notation"])
+    assert german["log"][0]["shown_notation"] == format_move(played, notation_edition(EDITIONS["first"], "de"))
+    french = client.get(f"/api/games/{game['id']}", headers={**auth(token), "Accept-Language": "fr"}).json()
+    assert french["choices"]["shown_codes"]["cards"][0] == "Couronne"
+    assert french["choices"]["shown_codes"]["factions"] == ["E", "G", "R", "L"]
+    assert french["choices"]["codes"]["cards"][0] == "Crown"  # the move sent
     options = client.post(f"/api/games/{game['id']}/options", json={"steps": []},
                           headers={**auth(token), "Accept-Language": "fr"}).json()
     assert options["prompt"] == "Jouez une carte de votre main, ou passez"

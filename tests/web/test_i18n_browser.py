@@ -19,7 +19,10 @@ from webtools import OUTPUT, Server, auth, bot, create, human
 
 from kingisdead import GameState
 from kingisdead import playout
+from kingisdead.edition import EDITIONS
+from kingisdead.moves import format_move, parse_move
 from kingisdead.web.i18n import placeholders, read_catalog
+from kingisdead.web.texts import notation_edition
 
 SHOWN_TEXTS = """() => {
   const shown = (node) => !!(node && (node.offsetParent !== null || node.getClientRects().length));
@@ -194,3 +197,35 @@ def test_the_language_selector_switches_and_the_choice_persists(browser, server:
         assert [c["value"] for c in context.cookies() if c["name"] == "lang"] == ["fr"]
     finally:
         context.close()
+
+
+def test_the_move_built_and_the_log_write_the_notation_in_the_pages_words(browser, server: Server):
+    """French: "Couronne Cal<>Din *Cal +Cal:E" beside the French sentence, the records' notation in its tooltip;
+    the move sent is still the one every language shares."""
+    with httpx.Client(base_url=server.url) as http:
+        game = create(http, [human("Ada"), human("Bea")], seed=7)
+    context, page = open_in(browser, "fr")
+    try:
+        page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+        page.locator("[data-testid=hand-card][data-card='0']").click()  # the Crown
+        while not page.locator("[data-testid=confirm]").count():
+            steps = page.locator(".crumbs span").count()
+            page.locator("[data-testid=choice]").first.click()
+            page.wait_for_function("n => document.querySelectorAll('.crumbs span').length > n"
+                                   " || document.querySelector('[data-testid=confirm]')", arg=steps)
+        shown = page.locator("[data-testid=preview-notation]")
+        record = shown.get_attribute("title").split(" : ", 1)[1]
+        assert record.startswith("Crown ") and shown.inner_text().startswith("Couronne ")
+        assert shown.inner_text() == shown_text(record)
+        assert untranslated(page, "fr") == []
+        page.click("[data-testid=confirm]")
+        page.wait_for_selector("#log [data-testid=log-notation]")
+        assert page.locator("#log [data-testid=log-notation]").first.inner_text() == shown_text(record)
+        sent = httpx.get(f"{server.url}/api/games/{game['id']}").json()["log"][0]["notation"]
+        assert sent == record
+    finally:
+        context.close()
+
+
+def shown_text(record: str) -> str:
+    return format_move(parse_move(record), notation_edition(EDITIONS["first"], "fr"))

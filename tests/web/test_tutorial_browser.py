@@ -112,7 +112,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
                 # the step stands beside the board, which keeps the window's height (above it, it took a fifth);
                 # the players never scroll inside their panel (a top card was cut)
                 assert page.locator("#map").bounding_box()["height"] >= 0.8 * TUTORIAL_SCREEN["height"]
-                assert page.locator("#players").evaluate("p => p.scrollHeight <= p.clientHeight + 1"), step
+                assert page.locator("#players").evaluate("p => p.scrollHeight <= p.clientHeight + 1"), "players cut"
             step = page.get_attribute("#tutorial", "data-step")
             face = page.locator("#tutorial [data-testid=tutorial-card]")
             if face.count():  # a step that introduces a card shows its face, with its art

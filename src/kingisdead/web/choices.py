@@ -19,7 +19,9 @@ The payload (a view's ``choices``, only for the seat to move)::
   an empty set (0) means the action alone completes the move.
 - ``notes``: notes for every move (the last-card rule); ``texts``: the other
   prompts and the sentences that describe a move, with ``{name}`` placeholders;
-  ``codes``: what the move notation calls each card, region and faction.
+  ``codes``: what the move notation calls each card, region and faction;
+  ``shown_codes``: its card words and faction letters as the reader's language writes them
+  (texts.notation_edition), for the move shown on the page (the move sent uses ``codes``).
 
 Texts are :class:`~kingisdead.web.i18n.Text`, rendered in each reader's language
 when the view is written, like every other text of a view. The pass is always
@@ -35,6 +37,7 @@ from ..building import choice_table, step_kinds
 from ..moves import NONE
 from ..state import GameState
 from .i18n import _
+from .texts import shown_codes
 from .views import STEP_TEXTS, action_prompts, move_texts, partial_notes
 
 
@@ -65,4 +68,5 @@ def choices_view(state: GameState) -> dict[str, Any]:
                   if name != "last_card"},
         "codes": {"cards": list(state.edition.card_words), "regions": list(state.edition.region_codes),
                   "factions": list(state.edition.faction_codes)},
+        "shown_codes": shown_codes(state.edition),
     }

@@ -42,6 +42,7 @@ from ..state import GameState
 from ..workers import process_pool, stop_pool
 from .explain import costliest, hint_reason, why_better
 from .i18n import _, join
+from .texts import NotationText
 from .views import describe_move, move_changes
 
 RETRY_AFTER = 2
@@ -107,7 +108,8 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
             reason = join([reason, _("Every move loses against best play; this one is the least bad: it keeps the "
                                      "game going {moves} more moves, to struggle {n}, where a slip by the other side "
                                      "could still turn it.", moves=len(line.moves) - 1, n=line.ends_at)], " ")
-        rows.append({"move": e.move, "card": _card_of(e.move, state.edition),
+        rows.append({"move": e.move, "shown_notation": NotationText(move, state.edition),
+                     "card": _card_of(e.move, state.edition),
                      "description": describe_move(move, state.edition), "reason": reason,
                      "win_chance": e.win_chance, "visits": e.visits, "least_bad": i == least_bad})
     if least_bad is not None:
@@ -141,10 +143,13 @@ def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
     before = []  # the position before each move
     for note in notes:
         before.append(state.copy())
-        rows.append({**asdict(note), "best_description": describe_move(parse_move(note.best, edition), edition),
-                     "played_description": describe_move(parse_move(note.played, edition), edition),
+        best, played = parse_move(note.best, edition), parse_move(note.played, edition)
+        rows.append({**asdict(note), "best_description": describe_move(best, edition),
+                     "played_description": describe_move(played, edition),
+                     "best_shown": NotationText(best, edition), "played_shown": NotationText(played, edition),
                      "played_changes": _changes(state, note.played),
-                     "alternatives": [{"move": e.move, "win_chance": e.win_chance,
+                     "alternatives": [{"move": e.move, "shown_notation": NotationText(parse_move(e.move, edition), edition),
+                                       "win_chance": e.win_chance,
                                        "description": describe_move(parse_move(e.move, edition), edition),
                                        "changes": _changes(state, e.move)} for e in note.alternatives]})
         state.apply(note.played)

@@ -287,10 +287,12 @@ BLUNDER = 0.25
 def _choices(note: dict[str, Any]) -> list[dict[str, Any]]:
     """The search's top moves of an analysis row with the played and the best one, by notation."""
     found = {other["move"]: other for other in note.get("alternatives", [])}
-    found.setdefault(note["played"], {"move": note["played"], "win_chance": note["played_chance"],
+    found.setdefault(note["played"], {"move": note["played"], "shown_notation": note.get("played_shown", note["played"]),
+                                      "win_chance": note["played_chance"],
                                       "description": note.get("played_description", note["played"]),
                                       "changes": note.get("played_changes")})
-    found.setdefault(note["best"], {"move": note["best"], "win_chance": note["best_chance"],
+    found.setdefault(note["best"], {"move": note["best"], "shown_notation": note.get("best_shown", note["best"]),
+                                    "win_chance": note["best_chance"],
                                     "description": note.get("best_description", note["best"]), "changes": None})
     return [found[move] for move in sorted(found)]
 
@@ -321,7 +323,8 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ``best`` (moves that were the best found), ``lost`` (moves that gave away
     at least MISTAKE win chance), ``blunders`` (at least BLUNDER), and
     ``mistakes``: the moves that gave away the most (loss > 0), biggest
-    first (:func:`costliest`: every blunder, and three moves at least), each ``{number, played, best, best_description, loss, played_chance,
+    first (:func:`costliest`: every blunder, and three moves at least), each ``{number, played, best, played_shown,
+    best_shown (the two in the reader's words: texts.NotationText), best_description, loss, played_chance,
     best_chance, why, choices}`` (``why``: :func:`why_better`, None where the row lacks it) (``number`` is the 1-based move number, the replay position
     after the move is ``number``, before it ``number - 1``). ``choices`` are
     the moves to offer when the player looks for a better one ("learn from
@@ -342,6 +345,8 @@ def analysis_summary(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "blunders": sum(1 for note in mine if note["loss"] >= BLUNDER),
             "mistakes": [{key: note[key] for key in ("number", "played", "best", "loss", "played_chance", "best_chance")}
                          | {"best_description": note.get("best_description", note["best"]),
+                            "played_shown": note.get("played_shown", note["played"]),
+                            "best_shown": note.get("best_shown", note["best"]),
                             "why": note.get("why"), "choices": _choices(note)} for note in worst],
         })
     return summary

@@ -393,7 +393,8 @@ def _without_card(entry: dict[str, Any]) -> dict[str, Any]:
     """A log entry as memory mode shows it while the game runs: who moved and what changed on the
     board, but not the card played nor the move's notation."""
     passed = entry["notation"] == "pass"
-    return {**entry, "notation": "pass" if passed else "card", "text": _("passes") if passed else _("plays a card"),
+    hidden = "pass" if passed else "card"
+    return {**entry, "notation": hidden, "shown_notation": hidden, "text": _("passes") if passed else _("plays a card"),
             "card": None}
 
 

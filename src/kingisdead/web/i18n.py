@@ -35,7 +35,7 @@ from functools import cache
 from importlib.resources import files
 from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl
 
 from babel import Locale
@@ -139,7 +139,7 @@ class Text(str):
     _rendered: dict[str, str]
 
     def __new__(cls, msgid: str, params: dict[str, Any] | None = None, plural: str | None = None,
-                number: int | None = None) -> Text:
+                number: int | None = None) -> Self:
         params = dict(params or {})
         english = msgid if plural is None or number == 1 else plural
         self = super().__new__(cls, fill(english, params, DEFAULT))

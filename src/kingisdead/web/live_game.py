@@ -22,6 +22,7 @@ from ..state import GameState
 from .choices import choices_view
 from .errors import GameError
 from .i18n import _
+from .texts import NotationText
 from .views import describe_move, move_changes
 
 TIME_LIMITS = (120, 600, 86_400, 259_200)
@@ -53,7 +54,7 @@ class Snapshot:
     """A game at one moment: replaced whole on every move, never changed in place.
 
     ``log`` holds one entry per move: its number, the seat that made it, the
-    notation, the card played (its index, None for a pass), the move in words and the struggles it
+    notation (and ``shown_notation``, written as the reader's language names things), the card played (its index, None for a pass), the move in words and the struggles it
     ended (region, control).
     """
 
@@ -68,6 +69,7 @@ class Snapshot:
         text = format_move(move, before.edition)
         entry = {
             "number": len(self.moves) + 1, "seat": before.player, "notation": text,
+            "shown_notation": NotationText(move, before.edition),  # in the page's language (texts.py)
             "text": describe_move(move, before.edition),
             "card": None if move.card is None else int(move.card),  # the face the log draws
             "resolved": [{"region": r, "control": state.control[r]}

@@ -11,9 +11,14 @@ negotiation disc) translate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
-from .i18n import Text, _
+from ..edition import Edition
+from ..moves import Move, format_move
+from .i18n import DEFAULT, Text, _, localize
 
 
 @dataclass(frozen=True)
@@ -81,3 +86,73 @@ CONTROL_TEXTS = FIRST_TEXTS.controls
 """The first edition's controls (0-3 a faction, 4 the Saxons)."""
 CARD_TEXTS = FIRST_TEXTS.cards
 """The first edition's board.CARD_NAMES as interface texts."""
+
+
+def notation_edition(edition: Edition, lang: str) -> Edition:
+    """``edition`` with its notation's words as a page in ``lang`` names things: for formatting only.
+
+    The first edition's cards are written by their names in ``lang`` (Couronne, Garnison...; Krone...) and the
+    factions by the first letter of theirs, unaccented (French Écossais, Gallois, Romano-Bretons, Loyalistes: E, G,
+    R, L). Region codes are proper names and stay; so does the whole second edition, whose names stay English. The
+    words of each language are unambiguous: :func:`kingisdead.moves.parse_move` reads them back (tests/web).
+    """
+    return _notation_edition(edition, lang if edition.name == "first" else DEFAULT)
+
+
+@lru_cache(maxsize=32)
+def _notation_edition(edition: Edition, lang: str) -> Edition:
+    if lang == DEFAULT:
+        return edition
+    texts = EDITION_TEXTS[edition.name]
+    names = localize(list(texts.factions), lang)
+    letters = tuple(unicodedata.normalize("NFD", name)[0].upper() for name in names)
+    return replace(edition, card_words=tuple(localize(list(texts.cards), lang)), faction_codes=letters)
+
+
+class NotationText(Text):
+    """A move in its edition's notation, written as the language shown names things (:func:`notation_edition`).
+
+    The str is the notation every language shares, the one the API and the records read and write:
+    ``Crown Cal<>Din *Cal +Cal:S``; in French the page shows ``Couronne Cal<>Din *Cal +Cal:E`` beside the
+    move's French sentence. A pass is ``pass`` in every language, as in the records.
+    """
+
+    move: Move
+    edition: Edition
+
+    def __new__(cls, move: Move, edition: Edition) -> NotationText:
+        self = super().__new__(cls, format_move(move, edition))
+        self.move, self.edition = move, edition
+        return self
+
+    def in_language(self, lang: str) -> str:
+        return format_move(self.move, notation_edition(self.edition, lang))
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled into compute workers and back
+        return (NotationText, (self.move, self.edition))
+
+
+class NotationWord(Text):
+    """One word of the notation (a card's, ``card_words``, or a faction's letter, ``faction_codes``) as the language
+    shown writes it (:func:`notation_edition`): for the browser, which writes the move being built itself."""
+
+    edition: Edition
+    table: str
+    position: int
+
+    def __new__(cls, edition: Edition, table: str, position: int) -> NotationWord:
+        self = super().__new__(cls, getattr(edition, table)[position])
+        self.edition, self.table, self.position = edition, table, position
+        return self
+
+    def in_language(self, lang: str) -> str:
+        return str(getattr(notation_edition(self.edition, lang), self.table)[self.position])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (NotationWord, (self.edition, self.table, self.position))
+
+
+def shown_codes(edition: Edition) -> dict[str, list[NotationWord]]:
+    """The notation's card words and faction letters in the reader's language (web/choices.py's ``shown_codes``)."""
+    return {"cards": [NotationWord(edition, "card_words", i) for i in range(len(edition.card_words))],
+            "factions": [NotationWord(edition, "faction_codes", i) for i in range(len(edition.faction_codes))]}

@@ -26,6 +26,8 @@ export class Choices {
     this.notes = payload.notes;
     this.texts = payload.texts;
     this.codes = payload.codes;
+    // the notation as the page's language writes it, for the move shown (regions keep their codes)
+    this.shownCodes = { ...payload.codes, ...payload.shown_codes };
     this.courts = payload.courts;
     this.cards = new Map();
     for (const entry of payload.cards) {
@@ -46,8 +48,8 @@ export class Choices {
 
   choice(kind, value = -1) { return { kind, value, label: this.label(kind, value) }; }
 
-  // What may follow `steps` ([{kind, value}]), as the options route answers: {steps, options, complete, move,
-  // description, preview, prompt, notes}. `table` and `seat`: the view's table and seat, for the preview.
+  // What may follow `steps` ([{kind, value}]), as the options route answers: {steps, options, complete, move
+  // (the notation sent), shown (the notation in the page's words), description, preview, prompt, notes}. `table` and `seat`: the view's table and seat, for the preview.
   // A step that is not offered throws an Error naming it.
   options(steps, table, seat) {
     const done = [];
@@ -63,6 +65,7 @@ export class Choices {
     return {
       steps: done, options, complete,
       move: move && this.notation(move),
+      shown: move && this.notation(move, this.shownCodes),
       description: move && this.describe(move),
       preview: this.preview(done, table, seat),
       ...this.guide(done, complete),
@@ -107,10 +110,10 @@ export class Choices {
              court: values.length > length ? values.slice(length, length + 2) : null };
   }
 
-  // The move in the notation the server reads (moves.format_move).
-  notation({ card, action: a, court }) {
+  // The move in the notation the server reads (moves.format_move), or with `codes` the page's words for it.
+  notation({ card, action: a, court }, codes = this.codes) {
     if (card === null) return "pass";
-    const { cards, regions, factions } = this.codes;
+    const { cards, regions, factions } = codes;
     const follower = (r, f) => `${regions[r]}:${factions[f]}`;
     const parts = [cards[card]];
     if (card === CROWN && a.length) parts.push(`${regions[a[0]]}<>${regions[a[1]]}`, `*${regions[a[2]]}`);

@@ -62,7 +62,7 @@ export function hintList(hint, play, face) {
       button.addEventListener("click", () => { button.disabled = true; play(m.move); });
       return el("li", { class: "hint-move", "data-testid": "hint-move", "data-chance": m.win_chance },
         m.card !== null && m.card !== undefined ? face(m.card) : "",
-        el("div", {}, el("span", { class: "mono" }, m.move),
+        el("div", {}, el("span", { class: "mono" }, m.shown_notation),
           el("span", { class: "chance" }, t("{percent}% to win", { percent: pct(m.win_chance) })),
           i === 0 ? el("span", { class: "tag", "data-testid": "hint-tag" }, m.least_bad ? t("least bad") : t("best")) : ""),
         el("div", { class: "desc" }, m.description),
@@ -129,7 +129,7 @@ function learnContent(context, mistakes, state, redraw) {
     }
     const button = el("button", { class: classes.join(" "), "data-testid": "learn-choice", "data-move": c.move,
                                   disabled: state.picked !== null },
-      el("span", {}, c.description), " ", el("span", { class: "mono" }, c.move),
+      el("span", {}, c.description), " ", el("span", { class: "mono" }, c.shown_notation),
       state.picked !== null ? el("span", { class: "chance" }, ` ${t("{percent}% to win", { percent: pct(c.win_chance) })}`) : "");
     button.addEventListener("click", () => { state.picked = c.move; redraw(); });
     for (const [on, changes] of [["mouseenter", c.changes], ["focus", c.changes], ["mouseleave", settled], ["blur", settled]]) {
@@ -147,7 +147,7 @@ function learnContent(context, mistakes, state, redraw) {
     parts.push(el("div", { class: "learn-reveal", "data-testid": "learn-reveal", role: "status" },
       el("p", {}, verdict),
       el("p", {}, t("In the game you played {played} ({played_chance}%): it cost {loss}% win chance.",
-        { played: m.played, played_chance: pct(m.played_chance), loss: pct(m.loss) })),
+        { played: m.played_shown, played_chance: pct(m.played_chance), loss: pct(m.loss) })),
       m.why ? el("p", { "data-testid": "learn-why" }, m.why) : ""));
     const last = state.i + 1 >= mistakes.length;
     const next = el("button", { class: "btn secondary", "data-testid": "learn-next" }, last ? t("Start again") : t("Next mistake"));

@@ -345,7 +345,7 @@ function renderAction() {
     if (options.complete) {
       parts.push(el("div", { class: "move-preview", "data-testid": "preview" },
         el("div", {}, options.move === "pass" ? t("You pass.") : options.description),
-        el("div", { class: "mono" }, options.move)));
+        el("div", { class: "mono", "data-testid": "preview-notation", title: recordTitle(options.move) }, options.shown)));
     }
     const buttons = [];
     if (options.complete) buttons.push(button(t("Confirm"), confirmMove, "btn", "confirm"));
@@ -386,6 +386,10 @@ function followBarHeight() {
   update();
 }
 followBarHeight();
+
+// The tooltip of a move's notation shown in the page's words: the notation the records write, which every
+// language shares (texts.NotationText).
+function recordTitle(notation) { return t("in the record: {notation}", { notation }); }
 
 // A step's words on its button and its breadcrumb: "none" says why there is nothing to choose.
 function stepLabel(step) { return step.kind === "none" ? t("none (stock empty)") : step.label; }
@@ -487,7 +491,7 @@ function logLinesOf(entry) {
     el("span", { class: "dot", style: `background:${PLAYER_COLOURS[entry.seat]};width:10px;height:10px;margin-top:4px`, title: t("Player {n}", { n: entry.seat + 1 }) }),
     el("span", {}, entry.card !== null && entry.card !== undefined
       ? cardFace(entry.card, facts, cardFaces, { size: "icon", attrs: { "data-testid": "log-card", "data-card": entry.card } }) : "",
-      el("span", { class: "mono", lang: "en", title: t("the move in the game's notation (as in the record)") }, entry.notation),
+      el("span", { class: "mono", "data-testid": "log-notation", title: recordTitle(entry.notation) }, entry.shown_notation),
        verdict(entry.number),
        el("div", { class: "desc" }, t("P{n} {move}", { n: entry.seat + 1, move: entry.text })), betterMove(entry.number)))];
   for (const text of bannerFor([entry]) || []) lines.push(el("li", { class: "event" }, `⚑ ${text}`));
@@ -528,7 +532,7 @@ function betterMove(number) {
   const note = analysis && analysis.get(number);
   if (!note || note.forced || note.loss < 0.1) return "";
   return el("div", { class: "desc better" },
-    t("Better: {move} ({best}% against {played}%)", { move: note.best, best: Math.round(note.best_chance * 100), played: Math.round(note.played_chance * 100) }));
+    t("Better: {move} ({best}% against {played}%)", { move: note.best_shown, best: Math.round(note.best_chance * 100), played: Math.round(note.played_chance * 100) }));
 }
 
 async function analyse(buttonNode) {
@@ -618,7 +622,7 @@ function renderAnalysisSummary() {
         + (row.blunders ? " (" + tn("{n} blunder", "{n} blunders", { n: row.blunders }) + ")" : ""),
       row.mistakes.length ? el("ol", {}, ...row.mistakes.map((m) => el("li", {}, link(m),
         ": " + t("played {played} ({played_chance}); better {best} ({best_chance}), {loss} win chance lost",
-                 { played: m.played, played_chance: pct(m.played_chance), best: m.best_description,
+                 { played: m.played_shown, played_chance: pct(m.played_chance), best: m.best_description,
                    best_chance: pct(m.best_chance), loss: pct(m.loss) })))) : el("div", { class: "muted" }, t("No win chance lost.")))),
     el("p", { class: "muted legend", "data-testid": "analysis-legend" },
       t("Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more).")
