@@ -25,6 +25,7 @@ from ..moves import Move
 from ..state import GameState
 from .budget import Budget
 from .mcts import SearchConfig, only_move, search
+from .pacing import paced
 from .solver import solvable, solve
 
 
@@ -98,6 +99,38 @@ class CarelessBot:
         if self.rng.random() < self.blunder_rate:
             return random_move(state, self.rng)
         return engine.ranked_candidates(state, self.rng, self.per_card)[0][1]
+
+
+class PacedGreedyBot(GreedyBot):
+    """:class:`GreedyBot` keeping a reserve of cards for the struggles to come (:mod:`.pacing`): the
+    intermediate level.
+
+    Its move is greedy's whenever it has a card to spare, a pass when greedy's card would dip into
+    the reserve.
+    """
+
+    name = "paced-greedy"
+
+    def choose(self, state: GameState) -> Move:
+        return paced(state, super().choose(state))
+
+
+class PacedCarelessBot(CarelessBot):
+    """:class:`CarelessBot` keeping a reserve of cards for the struggles to come (:mod:`.pacing`), with a
+    random move two times in three: the beginner level.
+
+    Its random moves are paced too: a random card that would dip into the reserve becomes a pass.
+    The reserve alone made the careless bot almost as strong as the paced greedy (in 200 4-player
+    games it won 53%, where the unpaced one won 37% against greedy), since a random card spent
+    within the reserve costs far less than random play that empties a hand. One random move more in
+    six restores about the old distance (docs/bots.md).
+    """
+
+    name = "paced-careless"
+    blunder_rate = 2 / 3
+
+    def choose(self, state: GameState) -> Move:
+        return paced(state, super().choose(state))
 
 
 DEFAULT_SEARCH_BUDGET = Budget(seconds=1.0)
@@ -180,6 +213,8 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "uniform": UniformBot,
     "greedy": GreedyBot,
     "careless": CarelessBot,
+    "paced-greedy": PacedGreedyBot,
+    "paced-careless": PacedCarelessBot,
     "mcts": SearchBot,
     "mcts-reference": ReferenceSearchBot,
     "mcts-net": _guided,

@@ -2,13 +2,15 @@
 
 | level | bot | budget per move |
 | --- | --- | --- |
-| beginner | careless: greedy over one drawn action per card, a random move one time in two | none |
-| intermediate | greedy: every legal move, one move deep | none |
+| beginner | paced-careless: greedy over one drawn action per card, a random move two times in three, a reserve of cards kept | none |
+| intermediate | paced-greedy: every legal move, one move deep, a reserve of cards kept | none |
 | strong | Monte Carlo tree search + endgame solver | 1 s |
 | max | the same search on two threads (root parallel), visits pooled | 2 s |
 | master | the search guided by the learned network (bots/master.py), two threads | 2 s |
 
-A budget given with the level (``strong:3s``) replaces the level's own.
+A budget given with the level (``strong:3s``) replaces the level's own. The two levels that do not
+search keep a reserve of cards for the struggles to come (:mod:`.pacing`), so that they do not spend
+their hands on the first struggle as one-move-deep judgement otherwise does.
 """
 
 from __future__ import annotations
@@ -110,15 +112,15 @@ class Level:
 
 
 def _careless(seed: int, budget: Budget | None) -> Bot:
-    from . import CarelessBot
+    from . import PacedCarelessBot
 
-    return CarelessBot(seed, budget)
+    return PacedCarelessBot(seed, budget)
 
 
 def _greedy(seed: int, budget: Budget | None) -> Bot:
-    from . import GreedyBot
+    from . import PacedGreedyBot
 
-    return GreedyBot(seed, budget)
+    return PacedGreedyBot(seed, budget)
 
 
 def _search(seed: int, budget: Budget | None) -> Bot:
@@ -136,7 +138,7 @@ def _master(seed: int, budget: Budget | None) -> Bot:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("beginner", "greedy over a few drawn moves, with a random move one time in two", _careless, None),
+        Level("beginner", "greedy over a few drawn moves, with a random move two times in three", _careless, None),
         Level("intermediate", "greedy: looks at every legal move, one move deep", _greedy, None),
         Level("strong", "Monte Carlo tree search with the endgame solver, 1 s a move", _search, Budget(seconds=1.0)),
         Level("max", "the same search on two cores, 2 s a move", ParallelSearchBot, Budget(seconds=2.0)),

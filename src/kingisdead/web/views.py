@@ -28,7 +28,7 @@ from .i18n import N_, Text, _, and_list, join
 from .texts import EDITION_TEXTS
 
 LEVEL_TEXTS = {
-    "beginner": (_("beginner"), _("greedy over a few drawn moves, with a random move one time in two")),
+    "beginner": (_("beginner"), _("greedy over a few drawn moves, with a random move two times in three")),
     "intermediate": (_("intermediate"), _("greedy: looks at every legal move, one move deep")),
     "strong": (_("strong"), _("Monte Carlo tree search with the endgame solver, 1 s a move")),
     "max": (_("max"), _("the same search on two cores, 2 s a move")),
