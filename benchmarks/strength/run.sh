@@ -55,3 +55,23 @@ run 2p-strong1s-greedy   --players 2 --bots strong,greedy --games 20 --jobs 1 --
 # Round r4's comparisons are benchmarks/strength/guidance.py runs (docs/learning.md, "Round r4").
 # The level ladder in the second edition (the 2p-levels command with --edition second; compiled core):
 # run 2p-levels-second          --players 2 --bots beginner,intermediate,strong,max --games 48 --jobs 1 --seed 22 --edition second
+# The levels below strong with a reserve of cards (issue 30, point 9; docs/bots.md), against the same seeds
+# with the bots the levels were before (careless, greedy); compiled core, one game at a time:
+# run 2p-paced-levels              --players 2 --bots beginner,intermediate --games 400 --jobs 1 --seed 50
+# run 2p-unpaced-levels            --players 2 --bots careless,greedy --games 400 --jobs 1 --seed 50
+# run 4p-paced-levels              --players 4 --bots beginner,intermediate --games 200 --jobs 1 --seed 51
+# run 4p-unpaced-levels            --players 4 --bots careless,greedy --games 200 --jobs 1 --seed 51
+# run 4p-paced-levels-mordred      --players 4 --bots beginner,intermediate --games 200 --jobs 1 --seed 52 --variant mordred
+# run 4p-unpaced-levels-mordred    --players 4 --bots careless,greedy --games 200 --jobs 1 --seed 52 --variant mordred
+# run 3p-paced-levels-two-bots     --players 3 --bots beginner,intermediate --games 180 --jobs 1 --seed 53
+# run 3p-unpaced-levels-two-bots   --players 3 --bots careless,greedy --games 180 --jobs 1 --seed 53
+# run 2p-paced-beginner-random     --players 2 --bots beginner,random --games 200 --jobs 1 --seed 54
+# run 2p-unpaced-beginner-random   --players 2 --bots careless,random --games 200 --jobs 1 --seed 54
+# run 3p-paced-levels              --players 3 --bots random,beginner,intermediate --games 180 --jobs 1 --seed 55
+# run 3p-unpaced-levels            --players 3 --bots random,careless,greedy --games 180 --jobs 1 --seed 55
+# run 2p-paced-levels-second       --players 2 --bots beginner,intermediate --games 400 --jobs 1 --seed 56 --edition second
+# run 2p-unpaced-levels-second     --players 2 --bots careless,greedy --games 400 --jobs 1 --seed 56 --edition second
+# run 4p-paced-levels-second       --players 4 --bots beginner,intermediate --games 200 --jobs 1 --seed 57 --edition second
+# run 4p-unpaced-levels-second     --players 4 --bots careless,greedy --games 200 --jobs 1 --seed 57 --edition second
+# run 2p-paced-greedy-greedy       --players 2 --bots intermediate,greedy --games 200 --jobs 1 --seed 41
+# run 2p-strong-paced-intermediate --players 2 --bots strong,intermediate --games 20 --jobs 1 --seed 46
