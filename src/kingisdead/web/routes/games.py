@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ... import VARIANTS, __version__
 from ...bots import NETWORK_BOTS
 from ...bots.master import TRAINED_EDITIONS
-from ...edition import EDITIONS
+from ...edition import EDITIONS, OPTIONS
 from ..games import bot_names
 from ..i18n import LocalizedJSON as JSONResponse
 from ..i18n import LocalizedRoute
@@ -75,7 +75,9 @@ SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]
 def _rules_across_fields(schema: dict[str, Any]) -> None:
     """What :meth:`~..games.GameStore.create` checks across fields, said in the schema (so that every request
     the schema allows is accepted): one seat per player and a first player among them; per edition, the
-    Mordred variant only where it exists and the network bots only where they are trained."""
+    Mordred variant only where it exists, the network bots only where they are trained, and the rule options it
+    has (kingisdead.edition.OPTIONS: the first edition none but its own values), at their defaults in a rated
+    game."""
     per_count = [{"properties": {"players": {"const": n}, "seats": {"minItems": n, "maxItems": n},
                                  "first_player": {"maximum": n - 1}}} for n in (2, 3, 4)]
     per_edition = []
@@ -86,7 +88,12 @@ def _rules_across_fields(schema: dict[str, Any]) -> None:
         if name not in TRAINED_EDITIONS:
             rules["stand_in"] = {"not": {"pattern": _one_of_names(NETWORK_BOTS)}}
             rules["seats"] = {"items": {"properties": {"bot": {"not": {"pattern": _one_of_names(NETWORK_BOTS, True)}}}}}
-        per_edition.append({"properties": rules})
+        defaults = {option: {"const": getattr(edition, option)} for option in OPTIONS}
+        choices = {option: {"enum": list(values)} for option, values in OPTIONS.items()}
+        rules["options"] = {"properties": defaults if name == "first" else choices, "additionalProperties": False}
+        per_edition.append({"properties": rules, "required": [] if name == "first" else ["edition"],
+                            "anyOf": [{"properties": {"rated": {"const": False}}},
+                                      {"properties": {"options": {"properties": defaults}}}]})
     schema["allOf"] = [{"anyOf": per_count}, {"anyOf": per_edition}]
 
 
