@@ -38,7 +38,7 @@ LEVEL_TEXTS = {
 the engine has since reworded is shown as the engine words it, in English; tests/web/test_i18n.py checks)."""
 LEVEL_FEEL = {
     "beginner": _("plays loosely and often throws a turn away: a first game's opponent"),
-    "intermediate": _("grabs what helps most right now but never plans ahead"),
+    "intermediate": _("grabs what helps most right now, keeping a few cards for the struggles to come"),
     "strong": _("plans several moves ahead and punishes mistakes: a real fight"),
     "max": _("plays like the strong bot with twice the thought: hard to beat"),
     "master": _("the strongest: taught by thousands of its own games, for seasoned players"),
