@@ -174,9 +174,10 @@ def test_in_french_and_german_the_replay_says_the_move_in_words_and_skip_is_not_
     shown = page.inner_text("[data-testid=replay-move]")
     assert first["text"] in shown and first["notation"] not in shown, shown
     assert page.get_attribute("[data-testid=replay-move]", "title") == first["notation"]
-    # the log keeps the notation, marked as the record's (English) notation for readers and screen readers
-    notation = page.locator("#log .mono").first
-    assert notation.get_attribute("lang") == "en" and notation.get_attribute("title")
+    # the log writes the notation in the page's words, the records' (every language's) as its tooltip
+    notation = page.locator("#log [data-testid=log-notation]").first
+    assert notation.inner_text() == first["shown_notation"] != first["notation"]
+    assert first["notation"] in notation.get_attribute("title")
     # "Pass" (your turn) and "Skip" (the opponents' moves being shown) are two different words
     words = page.evaluate("""async () => { const { t } = await import("/static/i18n.js");
                                             return [t("Pass"), t("Skip ▸▸")]; }""")
