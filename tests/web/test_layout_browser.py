@@ -161,9 +161,9 @@ def test_the_result_is_in_view_at_the_end(browser, server, games, size):
     context.close()
 
 
-SCREENSHOT_SIZES = {"en-GB": [*DESKTOPS, "390x844"], "fr-FR": ["390x844"], "de-DE": ["1920x1080", "390x844"]}
-"""Every size in English; the phone (the narrowest, where longer words wrap first) and the largest screen in
-French and German: the sizes of docs/img's copies."""
+SCREENSHOT_SIZES = {"en-GB": [*DESKTOPS, "390x844"], "fr-FR": ["1440x900", "390x844"], "de-DE": ["1920x1080", "390x844"]}
+"""Every size in English; the phone (the narrowest, where longer words wrap first) in French and German, with a
+laptop in French and the largest screen in German: the sizes of docs/img's copies."""
 
 
 @pytest.mark.parametrize("locale", list(SCREENSHOT_SIZES))

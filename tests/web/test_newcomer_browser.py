@@ -49,7 +49,7 @@ def test_the_lobby_says_what_playing_each_bot_is_like_and_explains_the_options(s
     for text in bots:  # what playing it is like, not how the engine works
         assert not re.search(r"greedy|Monte Carlo|search|network|legal move|core", text, re.I), text
     assert "throws a turn away" in bots[0] and "strongest" in bots[-1]
-    assert "plans ahead" in page.inner_text("[data-testid=seat-help-1]")  # the chosen bot, under its seat
+    assert "keeping a few cards" in page.inner_text("[data-testid=seat-help-1]")  # the chosen bot, under its seat
     page.select_option("[data-testid=seat-1]", "bot:beginner")
     assert "throws a turn away" in page.inner_text("[data-testid=seat-help-1]")
     assert not page.locator("[data-testid=seat-help-0]").is_visible()  # a person's seat
