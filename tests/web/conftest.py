@@ -30,6 +30,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def cheap_password_hashes() -> Iterator[None]:
+    """Apps made in this process hash passwords with argon2's cheapest parameters (``argon2.profiles.CHEAPEST``,
+    made for tests): the real ones (64 MiB, three passes) cost about 0.1 s a sign-up or sign-in, and the suite
+    signs in hundreds of times. A served process (webtools.Server) keeps the real ones."""
+    from argon2 import PasswordHasher, profiles
+
+    from kingisdead.web import accounts
+
+    real = accounts._hasher
+    accounts._hasher = PasswordHasher.from_parameters(profiles.CHEAPEST)
+    yield
+    accounts._hasher = real
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A PostgreSQL server for this session (:class:`webtools.PostgresCluster`): its base URL
