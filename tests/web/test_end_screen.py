@@ -116,6 +116,17 @@ def test_the_analysis_summary_links_each_mistake_to_its_position_in_the_replay(s
     links = page.locator("[data-testid=mistake-link]")
     assert links.count() >= 1  # random moves always give some win chance away
     number = int(links.first.get_attribute("data-move"))
+    line = links.first.locator("xpath=..").inner_text()
+    assert line.startswith(links.first.inner_text() + ": played "), line
+    # in French the colon has a space before it, as French writes it
+    french = page.context.browser.new_context(locale="fr-FR", viewport={"width": 1440, "height": 900})
+    other = french.new_page()
+    other.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    other.click("[data-testid=analyse]")
+    mistake = other.locator("[data-testid=mistake-link]").first
+    mistake.wait_for(timeout=120_000)
+    assert mistake.locator("xpath=..").inner_text().startswith(mistake.inner_text() + " : ")
+    french.close()
     links.first.click()
     page.wait_for_selector("[data-testid=replay-position]")
     assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {number - 1} / ")

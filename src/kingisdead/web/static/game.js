@@ -387,6 +387,12 @@ function followBarHeight() {
 }
 followBarHeight();
 
+// `node`, a colon and `text` as the page's language writes them ("Move 12: …", in French "Coup 12 : …").
+function labelled(node, text) {
+  const [before, after] = t("{label}: {text}", { label: "\u0001", text }).split("\u0001");
+  return [before, node, after];
+}
+
 // The tooltip of a move's notation shown in the page's words: the notation the records write, which every
 // language shares (texts.NotationText).
 function recordTitle(notation) { return t("in the record: {notation}", { notation }); }
@@ -620,10 +626,10 @@ function renderAnalysisSummary() {
       " · " + tn("{n} move reviewed", "{n} moves reviewed", { n: row.reviewed })
         + ", " + t("{n} best found", { n: row.best }) + ", " + tn("{n} move lost at least a tenth of the win chance", "{n} moves lost at least a tenth of the win chance", { n: row.lost })
         + (row.blunders ? " (" + tn("{n} blunder", "{n} blunders", { n: row.blunders }) + ")" : ""),
-      row.mistakes.length ? el("ol", {}, ...row.mistakes.map((m) => el("li", {}, link(m),
-        ": " + t("played {played} ({played_chance}); better {best} ({best_chance}), {loss} win chance lost",
-                 { played: m.played_shown, played_chance: pct(m.played_chance), best: m.best_description,
-                   best_chance: pct(m.best_chance), loss: pct(m.loss) })))) : el("div", { class: "muted" }, t("No win chance lost.")))),
+      row.mistakes.length ? el("ol", {}, ...row.mistakes.map((m) => el("li", {}, ...labelled(link(m),
+        t("played {played} ({played_chance}); better {best} ({best_chance}), {loss} win chance lost",
+          { played: m.played_shown, played_chance: pct(m.played_chance), best: m.best_description,
+            best_chance: pct(m.best_chance), loss: pct(m.loss) }))))) : el("div", { class: "muted" }, t("No win chance lost.")))),
     el("p", { class: "muted legend", "data-testid": "analysis-legend" },
       t("Marks in the log: ✓ the best move found · ? a mistake (gave away 10% win chance or more) · ?? a blunder (25% or more).")
       + " " + t("A move link opens the replay at the position before that move.")),
