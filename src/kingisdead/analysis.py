@@ -19,7 +19,7 @@ from . import engine
 from .bots import SearchBot
 from .bots.budget import Budget
 from .bots.mcts import only_move, search
-from .bots.solver import solvable, solve
+from .bots.solver import Solution, solvable, solve
 from .moves import Move
 from .record import GameRecord
 from .scoring import Result
@@ -129,9 +129,15 @@ def best_line(state: GameState, move: Move, budget: Budget = LINE_BUDGET, seed: 
 
 def _solved(state: GameState) -> Move | None:
     """The exact solver's best move where it proves the game within SOLVER_NODES nodes, else None."""
-    cards, nodes = SearchBot.solver_limits[engine.name()]
-    solution = solve(state, min(nodes, SOLVER_NODES)) if solvable(state, cards) else None
+    solution = _solution(state, SOLVER_NODES)
     return None if solution is None else solution.move
+
+
+def _solution(state: GameState, solver_nodes: int) -> Solution | None:
+    """The exact solver's proof where the position is small enough for the engine in use (the search bot's
+    limits) and a proof takes at most ``solver_nodes`` nodes, else None."""
+    cards, nodes = SearchBot.solver_limits[engine.name()]
+    return solve(state, min(nodes, solver_nodes)) if solvable(state, cards) else None
 
 
 def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: int = 0,
@@ -146,12 +152,10 @@ def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: in
     if state.is_over():
         raise ValueError("the game is over: there is no move to analyse")
     exact = exact_move = None
-    cards, nodes = SearchBot.solver_limits[engine.name()]
-    if solvable(state, cards):
-        solution = solve(state, min(nodes, solver_nodes))
-        if solution is not None:
-            exact, exact_move = solution.value, solution.move
-            include = (*include, solution.move)
+    solution = _solution(state, solver_nodes)
+    if solution is not None:
+        exact, exact_move = solution.value, solution.move
+        include = (*include, solution.move)
     result = search(state, budget, Random(seed), include=include)
     ranked = sorted(result.moves, key=lambda m: (-m.visits, -m.value))
     estimates = [MoveEstimate(state.notation(m.move), round(m.value, 4), m.visits) for m in ranked]
