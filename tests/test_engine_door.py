@@ -278,3 +278,17 @@ def test_the_web_checks_and_plays_its_moves_in_the_core(monkeypatch):
         assert after.state == expected and after.moves == (s.notation(move),)
         with pytest.raises(AssertionError, match="the reference was asked"):  # only a refused move asks it
             snap.state.check(Move(Card.CROWN, (0, 0, 0), None))
+
+
+def test_a_legal_move_is_judged_and_played_by_one_call_of_the_core(monkeypatch):
+    """With the core, ``GameState.apply`` hands the move to the core's play, which refuses an illegal one: a
+    legal move is not judged a second time first (only a refused move is, to name the rule)."""
+    if not engine.compiled():
+        pytest.skip("the compiled core is not built")
+    with engine.use_engine("core"):
+        s = GameState.new(2, seed=3)
+        move = s.legal_moves()[7]
+        expected = s.after(move).key()
+        monkeypatch.setattr(core, "is_legal", lambda *args: pytest.fail("the move was judged before it was played"))
+        s.apply(move)
+        assert s.key() == expected

@@ -122,8 +122,7 @@ def check_move(s: GameState, move: Move) -> Move:
     """``move`` in its canonical spelling when it is legal in ``s``; IllegalMoveError naming the rule
     it breaks otherwise. The core judges; only a move it refuses is put to the reference, whose
     errors name the rule (so the words are the same on both engines)."""
-    if (core.active() and isinstance(move, Move) and type(move.action) is tuple
-            and (move.court is None or type(move.court) is tuple) and core.is_legal(s, move)):
+    if _core_readable(move) and core.is_legal(s, move):
         return make_move(move.card, move.action, move.court)
     checked = legality.check_move(s, move)
     if core.active():  # the engines disagree: a bug, said as such rather than played
@@ -142,15 +141,40 @@ def is_legal(s: GameState, move: Move) -> bool:
     return True
 
 
+def _core_readable(move: Move) -> bool:
+    """Whether the core is in use and ``move`` is a Move whose fields it can read as they are."""
+    return (core.active() and isinstance(move, Move) and type(move.action) is tuple
+            and (move.court is None or type(move.court) is tuple))
+
+
+def apply(s: GameState, move: Move) -> None:
+    """Judge ``move`` and play it on ``s`` in place: IllegalMoveError naming the rule it breaks (``s`` unchanged)
+    when it is not legal. With the core one call judges and plays (it refuses an illegal move); only a refused
+    move is judged again, by :func:`check_move`, to name the rule."""
+    if not _core_readable(move):
+        play(s, check_move(s, move))
+        return
+    try:
+        after = core.play(s, move)
+    except (ValueError, TypeError, OverflowError):
+        check_move(s, move)  # raises, naming the rule
+        raise IllegalMoveError(f"the compiled core refuses to play {move!r}, which it finds legal") from None
+    _take(s, after)
+
+
 def play(s: GameState, move: Move) -> None:
     """Play ``move``, known to be legal (see :func:`check_move`), on ``s`` in place (the core raises
     ValueError for an illegal one; the reference does not check)."""
     if core.active():
-        after = core.play(s, move)
-        for field in type(s).__slots__:
-            setattr(s, field, getattr(after, field))
+        _take(s, core.play(s, move))
     else:
         rules.play(s, move)
+
+
+def _take(s: GameState, after: GameState) -> None:
+    """Make ``s`` the position ``after`` (in place: callers hold ``s``)."""
+    for field in type(s).__slots__:
+        setattr(s, field, getattr(after, field))
 
 
 def sample_move(s: GameState, rng: Random) -> Move:

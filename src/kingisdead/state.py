@@ -167,12 +167,12 @@ class GameState:
     def apply(self, move: Move | str) -> GameState:
         """Play a move (a Move or its notation) in place, in the engine in use.
 
-        Raises :class:`IllegalMoveError` naming the broken rule (:func:`engine.check_move`
+        Raises :class:`IllegalMoveError` naming the broken rule (:func:`engine.apply`: the engine
         judges every move first) and changes nothing.
         """
         if isinstance(move, str):
             move = parse_move(move, self.edition)
-        engine.play(self, engine.check_move(self, move))
+        engine.apply(self, move)
         return self
 
     def after(self, move: Move | str) -> GameState:
