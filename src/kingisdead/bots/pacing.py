@@ -63,7 +63,7 @@ def paced(s: GameState, move: Move) -> Move:
     if move.is_pass:
         return move
     me = s.player
-    if sum(s.hands[me * 7:me * 7 + 7]) > card_reserve(s):
+    if s.cards_left(me) > card_reserve(s):
         return move
     after = s.copy()
     engine.play(after, PASS)

@@ -35,7 +35,6 @@ from typing import Any, Protocol
 from ..analysis import analyse_position, analyse_record, best_line
 from ..bots import make_bot
 from ..bots.budget import Budget
-from ..edition import Edition
 from ..moves import format_move, parse_move
 from ..record import GameRecord
 from ..state import GameState
@@ -109,7 +108,7 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
                                      "game going {moves} more moves, to struggle {n}, where a slip by the other side "
                                      "could still turn it.", moves=len(line.moves) - 1, n=line.ends_at)], " ")
         rows.append({"move": e.move, "shown_notation": NotationText(move, state.edition),
-                     "card": _card_of(e.move, state.edition),
+                     "card": None if move.card is None else int(move.card),
                      "description": describe_move(move, state.edition), "reason": reason,
                      "win_chance": e.win_chance, "visits": e.visits, "least_bad": i == least_bad})
     if least_bad is not None:
@@ -121,10 +120,11 @@ def hint(state: GameState, seed: int, budget: Budget, top: int) -> dict[str, Any
     }
 
 
-def _card_of(notation: str, edition: Edition) -> int | None:
-    """The index of the card a move plays (None for a pass): the face the table draws beside it."""
-    card = parse_move(notation, edition).card
-    return None if card is None else int(card)
+def _alternative(state: GameState, notation: str, win_chance: float) -> dict[str, Any]:
+    """One of the search's top moves in ``state`` as an analysis row lists it (see :func:`analysis`)."""
+    move = parse_move(notation, state.edition)
+    return {"move": notation, "shown_notation": NotationText(move, state.edition), "win_chance": win_chance,
+            "description": describe_move(move, state.edition), "changes": _changes(state, notation)}
 
 
 def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
@@ -148,10 +148,7 @@ def analysis(record: str, seed: int, budget: Budget) -> list[dict[str, Any]]:
                      "played_description": describe_move(played, edition),
                      "best_shown": NotationText(best, edition), "played_shown": NotationText(played, edition),
                      "played_changes": _changes(state, note.played),
-                     "alternatives": [{"move": e.move, "shown_notation": NotationText(parse_move(e.move, edition), edition),
-                                       "win_chance": e.win_chance,
-                                       "description": describe_move(parse_move(e.move, edition), edition),
-                                       "changes": _changes(state, e.move)} for e in note.alternatives]})
+                     "alternatives": [_alternative(state, e.move, e.win_chance) for e in note.alternatives]})
         state.apply(note.played)
     # the mistakes "learn from your mistakes" shows say why the better move is better: both moves' lines
     for player in range(state.players):

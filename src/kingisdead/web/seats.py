@@ -182,7 +182,7 @@ class SeatService:
                 games = set(session.scalars(select(GameRow.id).where(GameRow.id.in_(unmatched))))
         bad = [row is None or row.kind != "human" or not row.claimed for _game_id, _digest, row in found]
         if on_bad_token is not None:
-            for _bad in filter(None, bad):
+            for _ in range(bad.count(True)):
                 on_bad_token()
         results: list[tuple[str, int | None, Adopted]] = []
         adopted: list[tuple[str, int]] = []

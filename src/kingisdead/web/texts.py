@@ -126,7 +126,11 @@ class NotationText(Text):
         return self
 
     def in_language(self, lang: str) -> str:
-        return format_move(self.move, notation_edition(self.edition, lang))
+        """Kept once made, as every Text's: the log's notations are written again for every socket on every move."""
+        done = self._rendered.get(lang)
+        if done is None:
+            done = self._rendered[lang] = format_move(self.move, notation_edition(self.edition, lang))
+        return done
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled into compute workers and back
         return (NotationText, (self.move, self.edition))
