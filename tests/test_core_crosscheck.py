@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from kingisdead import PASS, GameState, board, core, rules, scoring
 from kingisdead import lastcard
 from kingisdead import playout
-from kingisdead.edition import EDITIONS, FIRST, SECOND, Edition, get_edition
+from kingisdead.edition import ADVANCED_OPTIONS, EDITIONS, FIRST, SECOND, Edition, get_edition
 from kingisdead.evaluation import evaluate
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
@@ -242,12 +242,17 @@ def test_the_core_refuses_what_it_cannot_use():
 
 @pytest.mark.parametrize("name", list(EDITIONS))
 def test_both_engines_read_the_same_editions(name):
-    """The core's editions are kingisdead.edition.EDITIONS, field for field; the board module reads the first."""
+    """The core's editions are kingisdead.edition.EDITIONS, field for field (but the mode and the advanced
+    game's options: the core plays only the standard game, and refuses the advanced one); the board
+    module reads the first."""
     def plain(value):
         return [plain(v) for v in value] if isinstance(value, (list, tuple)) else value
 
     ours = {name: plain(value) for name, value in core.require().edition(name).items()}
-    assert ours == {name: plain(value) for name, value in asdict(EDITIONS[name]).items()}
+    advanced = {"mode", *ADVANCED_OPTIONS}
+    assert ours == {name: plain(value) for name, value in asdict(EDITIONS[name]).items() if name not in advanced}
+    with pytest.raises(ValueError, match="advanced game"):
+        core.new_game(2, "standard", 1, 0, get_edition("second", "advanced"))
     assert (board.REGION_NAMES, board.CARD_NAMES, board.CARD_COPIES) == (FIRST.regions, FIRST.cards, FIRST.card_copies)
     assert board.SAXON_INVASION == FIRST.invasion == 4
     assert [tuple(pair) for pair in board.BORDERS] == list(FIRST.borders)

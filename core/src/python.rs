@@ -105,6 +105,12 @@ pub(crate) fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> 
     let name: String = field(edition, intern!(py, "name"))?;
     let index = board::edition_index(&name)
         .ok_or_else(|| PyValueError::new_err(format!("unknown edition {name:?}")))?;
+    let mode: String = field(edition, intern!(py, "mode"))?;
+    if mode != "standard" {
+        return Err(PyValueError::new_err(
+            "the compiled core does not play the advanced game (the reference engine does)",
+        ));
+    }
     if index == board::FIRST_EDITION {
         return Ok((index, board::FIRST.default_options()));
     }
@@ -365,6 +371,9 @@ fn state_to_py<'py>(
     state.setattr(intern!(py, "tops"), s.tops[..n].to_vec())?;
     state.setattr(intern!(py, "last_play"), ints(&s.last_play[..n]))?;
     state.setattr(intern!(py, "plays"), s.plays)?;
+    // The advanced game's Cunning cards: none in the games the core plays.
+    state.setattr(intern!(py, "cunning"), vec![0u16; n])?;
+    state.setattr(intern!(py, "cunning_played"), vec![0u16; n])?;
     state.setattr(intern!(py, "undo_ban"), ban)?;
     let result = match s.outcome {
         Some(o) => {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from .edition import FIRST
+from .edition import CUNNING_CARDS, FIRST
 
 
 class Region(IntEnum):
@@ -69,6 +69,31 @@ class Card(IntEnum):
         return CARD_NAMES[self]
 
 
+class Cunning(IntEnum):
+    """The advanced game's twelve Cunning cards (second edition), one copy of each in the game.
+
+    They are card numbers 7 to 18, after the seven :class:`Card` kinds, so that a move's card
+    and a pile's top card are one small integer in both modes.
+    """
+
+    SPY = 7
+    AID = 8
+    AMBUSH = 9
+    DISPUTE = 10
+    INFLUENCE = 11
+    EDICT = 12
+    MARCH = 13
+    RESIST = 14
+    MUSTER = 15
+    QUELL = 16
+    SUPPRESS = 17
+    PLOT = 18
+
+    @property
+    def title(self) -> str:
+        return CUNNING_CARDS[self - FIRST_CUNNING]
+
+
 REGIONS = tuple(Region)
 FACTIONS = (Faction.SCOTS, Faction.WELSH, Faction.ROMANO_BRITISH)
 """The three factions that can be called to court (Loyalists never can)."""
@@ -79,6 +104,20 @@ NUM_FACTIONS = 3
 NUM_KINDS = 4
 """Follower kinds on the board: the three factions and the Loyalists."""
 NUM_CARDS = 7
+"""Card kinds of the standard game: the stride of ``GameState.hands``."""
+FIRST_CUNNING = 7
+"""The card number of the first Cunning card (:class:`Cunning`)."""
+NUM_CUNNING = 12
+CUNNING = tuple(Cunning)
+SUPPORT_CARDS = (Card.SCOTS, Card.WELSH, Card.ROMANO_BRITISH)
+"""The faction cards (the second edition's Support cards), which the advanced game puts back in the box."""
+CUNNING_DEALT = 3
+"""Cunning cards dealt to each player in the advanced game."""
+
+
+def card_kind(number: int) -> Card | Cunning:
+    """The card a card number names (0-6 :class:`Card`, 7-18 :class:`Cunning`); ValueError otherwise."""
+    return Card(number) if number < FIRST_CUNNING else Cunning(number)
 
 # The map and the cards of the first edition (kingisdead.edition.FIRST), as the rules use them.
 REGION_NAMES = FIRST.regions

@@ -17,7 +17,11 @@ by field by the test suite, and a game state carries its edition
 (:attr:`kingisdead.state.GameState.edition`).
 
 The second edition's open points (see ../shared/rules/second-edition.md) are
-game options with a default: :meth:`Edition.with_options`.
+game options with a default: :meth:`Edition.with_options`. Its advanced game
+(each player's three Support cards swapped for three of twelve secret Cunning
+cards) is the same edition in another mode, ``Edition.mode == "advanced"``,
+with open points of its own (:data:`ADVANCED_OPTIONS`); for now only the
+reference engine plays it (docs/rules.md, "The advanced game").
 """
 
 from __future__ import annotations
@@ -64,6 +68,10 @@ class Edition:
     - ``last_card``: ``"free"`` (any play of the last card is legal) or ``"must_win"`` (with 3
       players the last card of the game may only be played by a move that wins: the first
       edition's rule, see :func:`kingisdead.lastcard.last_card_applies`)
+
+    The mode: ``mode`` is ``"standard"`` or, in the second edition, ``"advanced"`` (the Cunning
+    cards, :data:`CUNNING_CARDS`), whose open points are the options of :data:`ADVANCED_OPTIONS`
+    (the fields from ``spy_spy`` on; see ../shared/rules/second-edition.md, "The advanced game").
     """
 
     name: str
@@ -88,16 +96,49 @@ class Edition:
     tie_faction: str = "second"
     tie_hands: str = "earliest"
     last_card: str = "free"
+    mode: str = "standard"
+    spy_spy: str = "forbidden"
+    spy_negotiate: str = "own_disc"
+    spy_ban: str = "as_card"
+    spy_pile: str = "any"
+    aid_tie: str = "choose"
+    partial_rank: str = "most_followers"
+    plot_coronation: str = "top_only"
+    plot_team: str = "each"
+    plot_tiebreak: str = "none"
+    plot_empty_hand: str = "empty"
+    cunning_ban: str = "none"
+
+    @property
+    def advanced(self) -> bool:
+        """Whether this is the advanced game (secret Cunning cards)."""
+        return self.mode == "advanced"
 
     def __repr__(self) -> str:
-        """``Edition('second', reversal='exact')``: the name and the options that differ."""
+        """``Edition('second', reversal='exact')``: the name, the mode if advanced and the options that differ."""
+        mode = ", mode='advanced'" if self.advanced else ""
         options = "".join(f", {name}={value!r}" for name, value in self.options().items())
-        return f"Edition({self.name!r}{options})"
+        return f"Edition({self.name!r}{mode}{options})"
 
     def options(self) -> dict[str, Any]:
-        """The options whose value differs from the edition's default, by name (empty for the defaults)."""
+        """The options (the advanced game's included) whose value differs from the edition's default,
+        by name (empty for the defaults)."""
         default = EDITIONS[self.name]
-        return {name: getattr(self, name) for name in OPTIONS if getattr(self, name) != getattr(default, name)}
+        return {name: getattr(self, name) for name in ALL_OPTIONS if getattr(self, name) != getattr(default, name)}
+
+    def with_mode(self, mode: str) -> Edition:
+        """This edition in ``mode``: ``"standard"`` or ``"advanced"`` (the second edition's Cunning cards).
+
+        Raises ValueError for an unknown mode, the advanced mode of the first edition, and a standard
+        mode that keeps an advanced option away from its default.
+        """
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})")
+        if mode == "advanced" and self.name != "second":
+            raise ValueError(f"the {self.name} edition has no advanced game (the second edition's Cunning cards)")
+        if mode == "standard" and any(getattr(self, o) != ADVANCED_OPTIONS[o][0] for o in ADVANCED_OPTIONS):
+            raise ValueError("the advanced game's options need mode 'advanced'")
+        return replace(self, mode=mode)
 
     def with_options(self, **options: Any) -> Edition:
         """This edition with some options set, e.g. ``SECOND.with_options(reversal="exact")``.
@@ -110,10 +151,12 @@ class Edition:
         if self.name == "first":
             raise ValueError("the first edition has no options: its rulebook and rulings settle every point")
         for option, value in options.items():
-            if option not in OPTIONS:
-                raise ValueError(f"unknown option {option!r} (expected one of {', '.join(OPTIONS)})")
-            if value not in OPTIONS[option] or type(value) is not type(OPTIONS[option][0]):
-                allowed = ", ".join(repr(v) for v in OPTIONS[option])
+            if option not in ALL_OPTIONS:
+                raise ValueError(f"unknown option {option!r} (expected one of {', '.join(ALL_OPTIONS)})")
+            if option in ADVANCED_OPTIONS and not self.advanced:
+                raise ValueError(f"option {option} belongs to the advanced game (mode 'advanced')")
+            if value not in ALL_OPTIONS[option] or type(value) is not type(ALL_OPTIONS[option][0]):
+                allowed = ", ".join(repr(v) for v in ALL_OPTIONS[option])
                 raise ValueError(f"option {option} cannot be {value!r} (expected one of {allowed})")
         return replace(self, **options)
 
@@ -134,6 +177,33 @@ OPTIONS: dict[str, tuple[Any, ...]] = {
     "last_card": ("free", "must_win"),
 }
 """The second edition's game options and their values, the default first."""
+
+ADVANCED_OPTIONS: dict[str, tuple[str, ...]] = {
+    "spy_spy": ("forbidden", "allowed"),
+    "spy_negotiate": ("own_disc", "no_effect", "always"),
+    "spy_ban": ("as_card", "free"),
+    "spy_pile": ("any", "fullest"),
+    "aid_tie": ("choose", "none"),
+    "partial_rank": ("most_followers",),
+    "plot_coronation": ("top_only", "any_faction"),
+    "plot_team": ("each", "once"),
+    "plot_tiebreak": ("none", "holder_first"),
+    "plot_empty_hand": ("empty", "never"),
+    "cunning_ban": ("none", "same_effect"),
+}
+"""The advanced game's open points (../shared/rules/second-edition.md, "The advanced game") and
+their values, the default first: provisional, each described in docs/rules.md."""
+
+ALL_OPTIONS: dict[str, tuple[Any, ...]] = {**OPTIONS, **ADVANCED_OPTIONS}
+"""Every option an edition value can set."""
+
+MODES = ("standard", "advanced")
+"""The modes of a game: the advanced one is the second edition's game with Cunning cards."""
+
+CUNNING_CARDS = ("Spy", "Aid", "Ambush", "Dispute", "Influence", "Edict", "March", "Resist", "Muster",
+                 "Quell", "Suppress", "Plot")
+"""The advanced game's twelve Cunning cards, card numbers 7 to 18 in this order
+(:class:`kingisdead.board.Cunning`); each name is also its word in the notation."""
 
 _BORDERS = ((0, 1), (1, 3), (1, 2), (3, 2), (3, 4), (3, 5), (2, 5), (2, 6), (4, 5), (4, 7), (5, 6), (5, 7), (6, 7))
 
@@ -189,26 +259,31 @@ EDITIONS: dict[str, Edition] = {"first": FIRST, "second": SECOND}
 """The editions by name."""
 
 
-def get_edition(edition: str | Edition = "first", **options: Any) -> Edition:
-    """The edition named ``edition`` (or the Edition given) with ``options`` set.
+def get_edition(edition: str | Edition = "first", mode: str | None = None, **options: Any) -> Edition:
+    """The edition named ``edition`` (or the Edition given) in ``mode`` (None: the edition's own, for a
+    name the standard game) with ``options`` set.
 
-    Raises ValueError for an unknown edition, option or option value.
+    Raises ValueError for an unknown edition, mode, option or option value, and for an advanced
+    option outside the advanced mode.
     """
-    if isinstance(edition, Edition):
-        return edition.with_options(**options)
-    if edition not in EDITIONS:
-        raise ValueError(f"unknown edition {edition!r} (expected one of {', '.join(EDITIONS)})")
-    return EDITIONS[edition].with_options(**options)
+    if not isinstance(edition, Edition):
+        if edition not in EDITIONS:
+            raise ValueError(f"unknown edition {edition!r} (expected one of {', '.join(EDITIONS)})")
+        edition = EDITIONS[edition]
+    if mode is not None and mode != edition.mode:
+        edition = edition.with_mode(mode)
+    return edition.with_options(**options)
 
 
 def read_edition(data: dict[str, Any], error: type[ValueError]) -> Edition:
-    """The edition a position or record names (``"edition"``, ``"options"``; without them,
-    the first edition); ``error`` is raised for an unknown edition or option."""
+    """The edition a position or record names (``"edition"``, ``"mode"``, ``"options"``; without them,
+    the first edition's standard game); ``error`` is raised for an unknown edition, mode or option."""
     name = data.get("edition", "first")
+    mode = data.get("mode", "standard")
     options = data.get("options", {})
-    if not isinstance(name, str) or not isinstance(options, dict):
-        raise error("edition must be a name and options an object")
+    if not isinstance(name, str) or not isinstance(mode, str) or not isinstance(options, dict):
+        raise error("edition and mode must be names and options an object")
     try:
-        return get_edition(name, **options)
+        return get_edition(name, mode, **options)
     except ValueError as exc:
         raise error(str(exc)) from None

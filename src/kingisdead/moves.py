@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .board import FACTION_CARD, Card
+from .board import FACTION_CARD, Card, Cunning, card_kind
 from .edition import FIRST, Edition
 
 NONE = -1
@@ -59,7 +59,7 @@ class Move(NamedTuple):
     ``court`` is ``(region, faction)`` or None when no follower could be called.
     """
 
-    card: Card | None
+    card: Card | Cunning | None
     action: tuple[int, ...] = ()
     court: tuple[int, int] | None = None
 
@@ -74,7 +74,7 @@ class Move(NamedTuple):
 PASS = Move(None)
 
 
-def normalise(card: Card, action: tuple[int, ...]) -> tuple[int, ...]:
+def normalise(card: Card | Cunning, action: tuple[int, ...]) -> tuple[int, ...]:
     """The canonical spelling of an action whose parts are unordered."""
     if card is Card.CROWN and len(action) == 3 and action[0] > action[1]:
         return (action[1], action[0], action[2])
@@ -87,12 +87,12 @@ def normalise(card: Card, action: tuple[int, ...]) -> tuple[int, ...]:
     return action
 
 
-def make_move(card: Card | None, action: tuple[int, ...] = (), court: tuple[int, int] | None = None) -> Move:
-    """Build a move, normalising the order of unordered choices."""
+def make_move(card: int | None, action: tuple[int, ...] = (), court: tuple[int, int] | None = None) -> Move:
+    """Build a move, normalising the order of unordered choices (ValueError for an unknown card number)."""
     if card is None:
         return PASS
-    card = Card(card)
-    return Move(card, normalise(card, tuple(action)), court)
+    kind = card_kind(card)
+    return Move(kind, normalise(kind, tuple(action)), court)
 
 
 def format_move(move: Move, edition: Edition = FIRST) -> str:

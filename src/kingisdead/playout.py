@@ -11,7 +11,7 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING
 
-from .board import CARDS, NEIGHBOURS
+from .board import CARDS, CUNNING, NEIGHBOURS, Cunning
 from .lastcard import last_card_applies, wins_outright
 from .moves import NONE, PASS, Move
 from .rules import (
@@ -87,6 +87,9 @@ def _sample_exchange(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
 
 def _sample_action(s: GameState, card: int, rng: Random) -> tuple[int, ...]:
     rand = rng.random
+    if card >= Cunning.SPY:  # the advanced game's: few enough actions to list
+        options = card_actions(s, card)
+        return options[int(rand() * len(options))]
     if card == SETTLEMENTS:
         opens = MASK_REGIONS[s.open]
         n = len(opens)
@@ -132,6 +135,9 @@ def play_random(s: GameState, rng: Random) -> Move:
     base = p * 7
     hands = s.hands
     cards = [c for c in range(7) if hands[base + c]]
+    held = s.cunning[p]
+    if held:  # the advanced game: Plot is never played
+        cards += [card for i, card in enumerate(CUNNING) if held >> i & 1 and card != Cunning.PLOT]
     if last_card_applies(s):
         move = PASS if rng.random() < 0.5 else _random_winning_move(s, cards[0], rng)
         play(s, move)
@@ -147,7 +153,7 @@ def play_random(s: GameState, rng: Random) -> Move:
     options = court_options(s.board, s.open)
     court = options[int(rng.random() * len(options))] if options else None
     finish_turn(s, court)
-    return Move(CARDS[card], action, court)
+    return Move(card if card >= Cunning.SPY else CARDS[card], action, court)
 
 
 def _random_winning_move(s: GameState, card: int, rng: Random) -> Move:

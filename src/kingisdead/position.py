@@ -177,6 +177,8 @@ def from_dict(data: Any) -> GameState:
         s.tops.append(-1 if top is None else CARD_NAMES.index(top))
     s.last_play = [_count(n, f"last_played[{p}]", 10_000) for p, n in enumerate(last)]
     s.plays = _count(_get(data, "card_plays", int), "card_plays", 10_000)
+    s.cunning = [0] * players
+    s.cunning_played = [0] * players
 
     cards = _get(data, "region_cards", list)
     if not all(isinstance(name, str) for name in cards) or sorted(cards) != sorted(REGION_NAMES):

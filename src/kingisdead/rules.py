@@ -16,9 +16,11 @@ from __future__ import annotations
 from itertools import product
 from typing import TYPE_CHECKING
 
-from . import lastcard
+from . import cunning, lastcard
 from .board import (
     CARDS,
+    FIRST_CUNNING,
+    NUM_CUNNING,
     HOMES,
     LOYALISTS,
     MORDRED_FLAGS,
@@ -27,6 +29,7 @@ from .board import (
     SAXONS,
     UNRESOLVED,
     Card,
+    card_kind,
 )
 from .moves import NONE, PASS, Move
 from .scoring import score
@@ -266,7 +269,10 @@ def faction_card_actions(s: GameState, faction: int) -> list[tuple[int, ...]]:
 
 
 def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
-    """Every legal action of a card in this state, each in its canonical form."""
+    """Every legal action of a card in this state, each in its canonical form (the advanced game's
+    Cunning cards: :func:`kingisdead.cunning.card_actions`)."""
+    if card >= FIRST_CUNNING:
+        return cunning.card_actions(s, card)
     if card == CROWN:
         return crown_actions(s)
     if card == GARRISON:
@@ -285,6 +291,10 @@ def court_options(board: list[int], open_mask: int) -> list[tuple[int, int]]:
 
 def court_options_after(s: GameState, card: int, action: tuple[int, ...]) -> list[tuple[int, int]]:
     """The court calls open once ``card``'s ``action`` has moved its followers (``s`` is unchanged)."""
+    if card >= FIRST_CUNNING:
+        after = s.copy()
+        cunning.carry_out(after, card, action)
+        return court_options(after.board, after.open)
     board = s.board
     if card != CROWN:  # the Crown moves no follower: no copy
         board = board[:]
@@ -306,6 +316,13 @@ def legal_moves(s: GameState) -> list[Move]:
         for action in card_actions(s, card):
             for court in court_options_after(s, card, action) or (None,):
                 moves.append(Move(card_enum, action, court))
+    held = s.cunning[p]
+    for i in range(NUM_CUNNING):
+        if held >> i & 1:
+            kind = card_kind(FIRST_CUNNING + i)
+            for action in cunning.card_actions(s, kind):
+                for court in court_options_after(s, kind, action) or (None,):
+                    moves.append(Move(kind, action, court))
     if lastcard.last_card_applies(s):  # a module, not its names: lastcard.py imports this module too
         memo: dict[tuple, bool] = {}
         moves = [PASS] + [m for m in moves[1:] if lastcard.wins_outright(s, m, memo)]
@@ -361,11 +378,18 @@ def play_card(s: GameState, card: int, action: tuple[int, ...]) -> None:
     """Play a card from the mover's hand and carry out its action: no court call, and the player to move is
     not advanced (see :func:`finish_turn`)."""
     p = s.player
-    s.hands[p * 7 + card] -= 1
+    if card >= FIRST_CUNNING:
+        s.cunning[p] &= ~(1 << (card - FIRST_CUNNING))
+        s.cunning_played[p] |= 1 << (card - FIRST_CUNNING)
+    else:
+        s.hands[p * 7 + card] -= 1
     s.tops[p] = card
     s.plays += 1
     s.last_play[p] = s.plays
     s.passes = 0
+    if card >= FIRST_CUNNING:
+        cunning.carry_out(s, card, action)
+        return
     if card == CROWN:
         if action:
             order = s.order

@@ -8,9 +8,10 @@ never disagree.
 The sequence: two followers from the bag for each player's court (where the
 edition has the court redraw, players who drew a pair of the same faction as
 another player return theirs and draw again), then followers for each region until it holds four, then a
-Fisher-Yates shuffle of the region cards. Every draw has integer weights: a
+Fisher-Yates shuffle of the region cards; in the advanced game, last, three Cunning cards dealt to each
+player in seat order, one draw each. Every draw has integer weights: a
 follower draw weighs each faction by its count in the bag, a shuffle step
-weighs each position alike.
+weighs each position alike, a deal each Cunning card not yet dealt alike.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from typing import TYPE_CHECKING
 from .board import (
     CARD_COPIES,
     COURT_START_SIZE,
+    CUNNING_DEALT,
+    NUM_CUNNING,
+    SUPPORT_CARDS,
     FACTIONS,
     FOLLOWERS_PER_FACTION,
     HOMES,
@@ -45,6 +49,8 @@ FOLLOWER = "follower"
 """A follower drawn from the bag: outcome = the faction (0 Scots, 1 Welsh, 2 Romano-British)."""
 SWAP = "swap"
 """A Fisher-Yates step over the region cards: outcome = the position swapped with the last unshuffled one."""
+DEAL = "deal"
+"""A Cunning card dealt (the advanced game): outcome = the card's index among the twelve (card number - 7)."""
 
 
 def check_setup_arguments(players: int, variant: str, first_player: int, edition: Edition = FIRST) -> None:
@@ -66,7 +72,7 @@ class SetupDraws:
     """
 
     __slots__ = ("edition", "players", "mordred", "first_player", "bag", "board", "hands", "queue",
-                 "region", "order", "swap_at", "outcomes")
+                 "region", "order", "swap_at", "deal", "cunning", "outcomes")
 
     def __init__(self, players: int = 2, variant: str = "standard", first_player: int = 0,
                  edition: Edition = FIRST) -> None:
@@ -89,6 +95,9 @@ class SetupDraws:
         self.region = 0
         self.order = list(range(NUM_REGIONS))
         self.swap_at = NUM_REGIONS - 1
+        self.deal = [p for p in range(players) for _ in range(CUNNING_DEALT)] if edition.advanced else []
+        """Players still to be dealt a Cunning card, one entry per card."""
+        self.cunning = [0] * players
         self.outcomes: list[int] = []
 
     def copy(self) -> SetupDraws:
@@ -97,6 +106,7 @@ class SetupDraws:
         c.bag, c.board, c.queue = self.bag[:], self.board[:], self.queue[:]
         c.hands = [h[:] for h in self.hands]
         c.region, c.order, c.swap_at = self.region, self.order[:], self.swap_at
+        c.deal, c.cunning = self.deal[:], self.cunning[:]
         c.outcomes = self.outcomes[:]
         return c
 
@@ -109,14 +119,16 @@ class SetupDraws:
 
     @property
     def done(self) -> bool:
-        return self.swap_at == 0
+        return self.swap_at == 0 and not self.deal
 
     @property
     def kind(self) -> str | None:
-        """FOLLOWER or SWAP for the next draw, None once the setup is complete."""
+        """FOLLOWER, SWAP or DEAL for the next draw, None once the setup is complete."""
         if self.queue or self.region < NUM_REGIONS:
             return FOLLOWER
-        return None if self.done else SWAP
+        if self.swap_at:
+            return SWAP
+        return DEAL if self.deal else None
 
     def weights(self) -> tuple[int, ...]:
         """Weight of each outcome of the next draw (probability = weight / sum); () when done."""
@@ -125,6 +137,11 @@ class SetupDraws:
             return tuple(self.bag)
         if kind == SWAP:
             return (1,) * (self.swap_at + 1)
+        if kind == DEAL:
+            dealt = 0
+            for mask in self.cunning:
+                dealt |= mask
+            return tuple(0 if dealt >> i & 1 else 1 for i in range(NUM_CUNNING))
         return ()
 
     def draw(self, outcome: int) -> None:
@@ -136,6 +153,9 @@ class SetupDraws:
 
     def _apply(self, outcome: int) -> None:
         self.outcomes.append(outcome)
+        if self.kind == DEAL:
+            self.cunning[self.deal.pop(0)] |= 1 << outcome
+            return
         if not self.queue and self.region >= NUM_REGIONS:
             i = self.swap_at
             self.order[i], self.order[outcome] = self.order[outcome], self.order[i]
@@ -200,7 +220,13 @@ class SetupDraws:
         for p, drawn in enumerate(self.hands):
             for faction in drawn:
                 s.courts[p * 3 + faction] += 1
-        s.hands = list(CARD_COPIES) * players
+        copies = list(CARD_COPIES)
+        if self.edition.advanced:  # the Support cards go back in the box
+            for card in SUPPORT_CARDS:
+                copies[card] = 0
+        s.hands = copies * players
+        s.cunning = self.cunning[:]
+        s.cunning_played = [0] * players
         s.crowns = [-1] * NUM_REGIONS
         s.control = [UNRESOLVED] * NUM_REGIONS
         s.open = (1 << NUM_REGIONS) - 1

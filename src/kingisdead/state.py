@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING
 from . import engine
 from .edition import Edition, get_edition
 from .board import (
+    CUNNING,
     NUM_CARDS,
     NUM_KINDS,
     NUM_REGIONS,
     Card,
+    Cunning,
     Region,
+    card_kind,
 )
 from .moves import Move, format_move, parse_move
 from .setup import VARIANTS  # noqa: F401  (re-exported)
@@ -46,6 +49,10 @@ class GameState:
     - ``resolved``: number of resolved struggles (the contested card is ``order[resolved]``)
     - ``tops[player]``: top card of each played pile, or -1
     - ``last_play[player]``: number of the player's latest card play (0: none yet)
+    - ``cunning[player]``: the advanced game's Cunning cards in each hand, a bit mask (bit ``i``:
+      card ``7 + i``, :class:`~kingisdead.board.Cunning`); 0 in the standard game
+    - ``cunning_played[player]``: the Cunning cards each player has played, a bit mask; those
+      nobody holds or played went back to the box unseen
     - ``undo_ban``: ``(player, reverse)``: the others may not now make the exchange
       ``reverse`` (an action tuple), which undoes ``player``'s last exchange; judged by
       effect or literally as the edition says (see :func:`kingisdead.engine.undo_ban`), or None;
@@ -55,7 +62,7 @@ class GameState:
     __slots__ = (
         "edition", "players", "mordred", "board", "stock", "courts", "hands", "order", "crowns",
         "control", "open", "resolved", "saxons", "player", "passes", "tops",
-        "last_play", "plays", "undo_ban", "_result",
+        "last_play", "plays", "cunning", "cunning_played", "undo_ban", "_result",
     )
 
     edition: Edition
@@ -76,22 +83,27 @@ class GameState:
     tops: list[int]
     last_play: list[int]
     plays: int
+    cunning: list[int]
+    cunning_played: list[int]
     undo_ban: UndoBan | None
     _result: Result | None
 
     @classmethod
     def new(cls, players: int = 2, variant: str = "standard", seed: int = 0,
-            first_player: int = 0, edition: str | Edition = "first") -> GameState:
+            first_player: int = 0, edition: str | Edition = "first", mode: str | None = None,
+            options: dict | None = None) -> GameState:
         """Set up a new game: every random draw of the setup comes from ``seed``.
 
         ``edition`` is ``"first"``, ``"second"`` or an :class:`~kingisdead.edition.Edition`
-        (e.g. ``SECOND.with_options(reversal="exact")``). The draws are made one
+        (e.g. ``SECOND.with_options(reversal="exact")``); ``mode="advanced"`` plays the
+        second edition's advanced game (Cunning cards dealt in secret) and ``options`` sets
+        the edition's options (:func:`kingisdead.edition.get_edition`). The draws are made one
         by one by :class:`kingisdead.setup.SetupDraws`, which also lets a caller
         make them itself (OpenSpiel's chance nodes); the compiled core makes the
         same draws, faster, when it is in use. Raises ValueError for a player
-        count, variant, first player or edition the game does not have.
+        count, variant, first player, edition, mode or option the game does not have.
         """
-        return engine.new_game(players, variant, seed, first_player, get_edition(edition))
+        return engine.new_game(players, variant, seed, first_player, get_edition(edition, mode, **(options or {})))
 
     def copy(self) -> GameState:
         """An independent copy (a few list copies: cheap enough for search)."""
@@ -114,6 +126,8 @@ class GameState:
         c.tops = self.tops[:]
         c.last_play = self.last_play[:]
         c.plays = self.plays
+        c.cunning = self.cunning[:]
+        c.cunning_played = self.cunning_played[:]
         c.undo_ban = self.undo_ban
         c._result = self._result
         return c
@@ -202,16 +216,19 @@ class GameState:
         c = self.courts
         return (c[player * 3], c[player * 3 + 1], c[player * 3 + 2])
 
-    def hand(self, player: int) -> dict[Card, int]:
-        """The cards a player still holds (hidden from other people, not from bots)."""
+    def hand(self, player: int) -> dict[Card | Cunning, int]:
+        """The cards a player still holds, Cunning cards included (in the advanced game hidden from
+        the other players, and from their bots: :meth:`view`)."""
         h = self.hands[player * NUM_CARDS:(player + 1) * NUM_CARDS]
-        return {Card(c): n for c, n in enumerate(h) if n}
+        held: dict[Card | Cunning, int] = {Card(c): n for c, n in enumerate(h) if n}
+        held.update((card, 1) for i, card in enumerate(CUNNING) if self.cunning[player] >> i & 1)
+        return held
 
     def cards_left(self, player: int) -> int:
-        return sum(self.hands[player * NUM_CARDS:(player + 1) * NUM_CARDS])
+        return sum(self.hands[player * NUM_CARDS:(player + 1) * NUM_CARDS]) + self.cunning[player].bit_count()
 
-    def top_card(self, player: int) -> Card | None:
-        return None if self.tops[player] < 0 else Card(self.tops[player])
+    def top_card(self, player: int) -> Card | Cunning | None:
+        return None if self.tops[player] < 0 else card_kind(self.tops[player])
 
     def partner(self, player: int) -> int | None:
         """The teammate in a 4-player game (opposite seat), else None."""
@@ -223,7 +240,8 @@ class GameState:
             self.players, self.mordred, tuple(self.board), tuple(self.stock), tuple(self.courts),
             tuple(self.hands), tuple(self.order), tuple(self.crowns), tuple(self.control),
             self.resolved, self.player, self.passes, tuple(self.tops),
-            _play_ranking(self.last_play), self.undo_ban, self.edition,
+            _play_ranking(self.last_play), self.undo_ban, self.edition, tuple(self.cunning),
+            tuple(self.cunning_played),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -233,7 +251,8 @@ class GameState:
         return hash(self.key())
 
     def __repr__(self) -> str:
-        return f"<GameState {self.edition.name} {self.players}p {self.variant} resolved={self.resolved} to_move={self.player}>"
+        mode = " advanced" if self.edition.advanced else ""
+        return f"<GameState {self.edition.name}{mode} {self.players}p {self.variant} resolved={self.resolved} to_move={self.player}>"
 
 
 def _play_ranking(last_play: list[int]) -> tuple[int, ...]:
