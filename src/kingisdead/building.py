@@ -13,18 +13,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import engine
-from .board import CARDS, NUM_CARDS, Card
+from .board import CUNNING, NUM_CARDS, Card, Cunning
 from .edition import FIRST, Edition
 from .moves import NONE, PASS, IllegalMoveError, Move, make_move
 
 if TYPE_CHECKING:
     from .state import GameState
 
-KINDS = ("pass", "card", "region", "faction", "none")
+KINDS = ("pass", "card", "region", "faction", "none", "player")
 
 
 class Choice(NamedTuple):
-    """One step of a move: ``kind`` is one of KINDS, ``value`` a card, region or faction."""
+    """One step of a move: ``kind`` is one of KINDS, ``value`` a card, region, faction or player (a seat:
+    the pile a Spy copies)."""
 
     kind: str
     value: int = -1
@@ -37,11 +38,13 @@ class Choice(NamedTuple):
     def name(self, edition: Edition) -> str:
         """The choice's name in ``edition``: a card, region or faction name, or the kind."""
         if self.kind == "card":
-            return edition.cards[self.value]
+            return edition.card_name(self.value)
         if self.kind == "region":
             return edition.regions[self.value]
         if self.kind == "faction":
             return edition.factions[self.value]
+        if self.kind == "player":
+            return f"player {self.value + 1}"
         return self.kind
 
 
@@ -49,7 +52,8 @@ PASS_CHOICE = Choice("pass")
 
 
 def step_kinds(card: int, length: int) -> str:
-    """The kind of each step of ``card``'s action (``length`` steps): r a region, f a faction, x a region or none."""
+    """The kind of each step of a standard card's action (``length`` steps): r a region, f a faction,
+    x a region or none (:func:`action_kinds` for every card)."""
     if card == Card.CROWN:
         return "rrr"
     if card in (Card.GARRISON, Card.AMBASSADOR):
@@ -59,30 +63,65 @@ def step_kinds(card: int, length: int) -> str:
     return "r" * length
 
 
+_CUNNING_KINDS = {
+    Cunning.AID: "fr", Cunning.AMBUSH: "rf", Cunning.DISPUTE: "rfrf", Cunning.SUPPRESS: "ryy",
+    Cunning.INFLUENCE: "rffrf", Cunning.EDICT: "rffrff", Cunning.MARCH: "rffr",
+}
+"""The longest shape of each Cunning card's action (a shorter one is the same shape cut short, but for the
+exchanges' 1-for-1 ``rfrf`` and March's ``rfr``)."""
+
+
+def action_kinds(card: int, action: tuple[int, ...]) -> str:
+    """The kind of each part of ``card``'s ``action``: r a region, f a faction, x a region or none, y a
+    faction or none, p a player, c a card; a Spy's ``(seat, card, *action)`` is ``pc`` then the copied card's."""
+    n = len(action)
+    if card < Cunning.SPY:
+        return "rrx" if card == Card.CROWN and n == 3 and action[2] == NONE else step_kinds(card, n)
+    if card == Cunning.SPY:
+        return ("pc" + action_kinds(action[1], action[2:]))[:n] if n >= 2 else "p"[:n]
+    if n == 4 and card in (Cunning.DISPUTE, Cunning.INFLUENCE, Cunning.EDICT):
+        return "rfrf"
+    if n == 3 and card == Cunning.MARCH:
+        return "rfr"
+    return _CUNNING_KINDS.get(Cunning(card), "rff")[:n]  # Resist, Muster, Quell: a region, then the kinds placed
+
+
 def _mirrors(card: int, action: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The action and its other spellings (unordered parts in the other order)."""
+    n = len(action)
+    if card == Cunning.SPY and n > 2:
+        return [action[:2] + copied for copied in _mirrors(action[1], action[2:])]
     if card == Card.CROWN and action:
         return [action, (action[1], action[0], action[2])]
-    if card in (Card.GARRISON, Card.AMBASSADOR) and len(action) == 4:
+    if n == 4 and card in (Card.GARRISON, Card.AMBASSADOR, Cunning.DISPUTE, Cunning.INFLUENCE, Cunning.EDICT):
         return [action, (action[2], action[3], action[0], action[1])]
-    if card == Card.GARRISON and len(action) == 5 and action[1] != action[2]:
+    if n == 5 and card in (Card.GARRISON, Cunning.INFLUENCE, Cunning.EDICT) and action[1] != action[2]:
         return [action, (action[0], action[2], action[1], action[3], action[4])]
-    if len(action) == 2 and card >= Card.SCOTS and action[0] != action[1]:
+    if n == 6 and card == Cunning.EDICT and action[4] != action[5]:
+        return [action, action[:4] + (action[5], action[4])]
+    if n == 4 and card == Cunning.MARCH and action[1] != action[2]:
+        return [action, (action[0], action[2], action[1], action[3])]
+    if n == 3 and card in (Cunning.RESIST, Cunning.MUSTER, Cunning.QUELL) and action[1] != action[2]:
+        return [action, (action[0], action[2], action[1])]
+    if n == 2 and Card.SCOTS <= card <= Card.ROMANO_BRITISH and action[0] != action[1]:
         return [action, (action[1], action[0])]
     return [action]
 
 
+_STEP = {"r": "region", "f": "faction", "p": "player", "c": "card"}
+
+
 def _choice(kind: str, value: int) -> Choice:
-    if kind == "x":
-        return Choice("none") if value == NONE else Choice("region", value)
-    return Choice("region" if kind == "r" else "faction", value)
+    if kind in "xy":
+        return Choice("none") if value == NONE else Choice("region" if kind == "x" else "faction", value)
+    return Choice(_STEP[kind], value)
 
 
 def move_steps(move: Move) -> list[Choice]:
     """The choices that build ``move`` (in its canonical order)."""
     if move.card is None:
         return [PASS_CHOICE]
-    kinds = step_kinds(move.card, len(move.action))
+    kinds = action_kinds(move.card, move.action)
     steps = [Choice("card", int(move.card))]
     steps += [_choice(kind, value) for kind, value in zip(kinds, move.action)]
     if move.court is not None:
@@ -128,23 +167,23 @@ class MoveBuilder:
             return []
         if not self.steps:
             hand = s.hands[s.player * NUM_CARDS:(s.player + 1) * NUM_CARDS]
+            cards = [c for c in range(NUM_CARDS) if hand[c]]
+            held = s.cunning[s.player]
+            cards += [c for i, c in enumerate(CUNNING) if held >> i & 1 and c != Cunning.PLOT]  # Plot is never played
             # Every card in hand has an action (maybe the empty one); only the
             # last-card rule can leave a card with no winning move.
-            cards = [c for c in range(NUM_CARDS) if hand[c] and (not self._last_card or self._card_actions(c))]
-            return [PASS_CHOICE] + [Choice("card", c) for c in cards]
+            return [PASS_CHOICE] + [Choice("card", c) for c in cards if not self._last_card or self._card_actions(c)]
         first = self.steps[0]
         if first.kind == "pass":
             return []
         card = first.value
-        actions = self._card_actions(card)
-        length = len(actions[0])
-        chosen = tuple(c.value if c.kind != "none" else NONE for c in self.steps[1:1 + length])
-        if len(chosen) < length:
-            kind = step_kinds(card, length)[len(chosen)]
-            values = sorted({a[len(chosen)] for a in actions if a[:len(chosen)] == chosen})
-            return [_choice(kind, v) for v in values]
+        values = self._values()
+        chosen, longer = self._action(card, values)
+        if longer:
+            n = len(values)
+            return [_choice(action_kinds(card, a)[n], a[n]) for a in longer]
         courts = self._courts(card, chosen)
-        called = self.steps[1 + length:]
+        called = self.steps[1 + len(chosen):]
         if not courts or len(called) == 2:
             return []
         if not called:
@@ -179,13 +218,26 @@ class MoveBuilder:
         if first.kind == "pass":
             return PASS
         card = first.value
-        length = len(self._card_actions(card)[0])
-        values = [c.value if c.kind != "none" else NONE for c in self.steps[1:]]
-        action = tuple(values[:length])
+        values = self._values()
+        action, _ = self._action(card, values)
+        length = len(action)
         court = (values[length], values[length + 1]) if len(values) > length else None
-        return make_move(CARDS[card], action, court)
+        return make_move(card, action, court)
 
     # -- internals -----------------------------------------------------------------
+
+    def _values(self) -> tuple[int, ...]:
+        """The values chosen after the card, NONE for a "none" step."""
+        return tuple(c.value if c.kind != "none" else NONE for c in self.steps[1:])
+
+    def _action(self, card: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+        """The action that ``values`` begin with (the court call comes after it), or, while ``values`` are only
+        the start of actions, ``((), [one action for each next value, in order])``."""
+        n = len(values)
+        longer = {a[n]: a for a in self._card_actions(card) if len(a) > n and a[:n] == values}
+        if longer:
+            return (), [longer[v] for v in sorted(longer)]
+        return next(a for a in self._card_actions(card) if values[:len(a)] == a), []
 
     def _winning_moves(self) -> list[Move]:
         if self._winning is None:
@@ -203,7 +255,7 @@ class MoveBuilder:
         return self._actions[card]
 
     def _courts(self, card: int, chosen: tuple[int, ...]) -> list[tuple[int, int]]:
-        action = make_move(CARDS[card], chosen).action
+        action = make_move(card, chosen).action
         if self._last_card:
             return [m.court for m in self._winning_moves()
                     if m.card == card and m.action == action and m.court is not None]

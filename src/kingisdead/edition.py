@@ -114,6 +114,11 @@ class Edition:
         """Whether this is the advanced game (secret Cunning cards)."""
         return self.mode == "advanced"
 
+    def card_name(self, card: int) -> str:
+        """The name of card number ``card``: 0-6 this edition's :attr:`cards`, 7-18 the Cunning cards
+        (:data:`CUNNING_CARDS`); IndexError for another number."""
+        return self.cards[card] if card < len(self.cards) else CUNNING_CARDS[card - len(self.cards)]
+
     def __repr__(self) -> str:
         """``Edition('second', reversal='exact')``: the name, the mode if advanced and the options that differ."""
         mode = ", mode='advanced'" if self.advanced else ""

@@ -29,6 +29,7 @@ from .board import (
     SAXONS,
     UNRESOLVED,
     Card,
+    Cunning,
 )
 from .building import Choice, MoveBuilder
 from .edition import FIRST, Edition
@@ -242,7 +243,7 @@ def players_table(state: GameState, seats: Sequence[str]) -> Table:
             "▶" if to_move else "",
             player_label(p, seats),
             *(_count(n, k) for k, n in enumerate(state.court(p))),
-            state.edition.cards[top] if top is not None else "-",
+            state.edition.card_name(top) if top is not None else "-",
             str(state.cards_left(p)),
         ]
         if state.players == 4:
@@ -254,8 +255,8 @@ def players_table(state: GameState, seats: Sequence[str]) -> Table:
 
 def hand_line(state: GameState, seat: int) -> Text:
     """The cards a player still holds (show it only to that player)."""
-    names = state.edition.cards
-    cards = [f"{names[card]} ×{n}" if n > 1 else names[card] for card, n in state.hand(seat).items()]
+    name = state.edition.card_name
+    cards = [f"{name(card)} ×{n}" if n > 1 else name(card) for card, n in state.hand(seat).items()]
     return Text("Your hand: ", style="bold") + Text(", ".join(cards) if cards else "no cards left (you can only pass)")
 
 
@@ -297,7 +298,16 @@ def describe_move(move: Move, edition: Edition = FIRST) -> str:
     """A move in plain words in ``edition``'s names, to go with its notation."""
     if move.card is None:
         return "passes"
-    card, a = move.card, move.action
+    court = (f"; calls {_a(move.court[1], edition)} follower from {edition.regions[move.court[0]]} to court"
+             if move.court is not None else "; no follower to call to court")
+    return f"plays {edition.card_name(move.card)}: {_action_words(move.card, move.action, edition)}{court}"
+
+
+def _action_words(card: int, a: tuple[int, ...], edition: Edition) -> str:
+    """What ``card``'s action ``a`` does, in words."""
+    if card >= Cunning.SPY:
+        return _cunning_words(card, a, edition)
+    card = Card(card)  # a Spy's copied card comes as a plain number
     regions, said = edition.regions, words(edition)
     if card is Card.CROWN:
         what = (f"swaps the region cards of {regions[a[0]]} and {regions[a[1]]} "
@@ -324,9 +334,49 @@ def describe_move(move: Move, edition: Edition = FIRST) -> str:
             what = f"two {name} followers to {regions[a[0]]}"
         else:
             what = f"one {name} follower each to {regions[a[0]]} and {regions[a[1]]}"
-    court = (f"; calls {_a(move.court[1], edition)} follower from {regions[move.court[0]]} to court"
-             if move.court is not None else "; no follower to call to court")
-    return f"plays {edition.cards[card]}: {what}{court}"
+    return what
+
+
+def _followers(kinds: Sequence[int], edition: Edition) -> str:
+    """'a Welsh and an English follower'."""
+    return " and ".join(_a(k, edition) for k in kinds) + " follower" if kinds else "no follower"
+
+
+def _cunning_words(card: int, a: tuple[int, ...], edition: Edition) -> str:
+    """What a Cunning card's action ``a`` does, in words (the advanced game)."""
+    regions = edition.regions
+    if not a:
+        return "nothing can be done"
+    if card == Cunning.SPY:
+        if len(a) == 2:
+            return f"copies player {a[0] + 1}'s {edition.card_name(a[1])}, which does nothing"
+        return (f"copies player {a[0] + 1}'s {edition.card_name(a[1])}: "
+                f"{_action_words(a[1], a[2:], edition)}")
+    if card == Cunning.AID:
+        return f"the {edition.factions[a[0]]} place followers from the stock in {regions[a[1]]}"
+    if card == Cunning.AMBUSH:
+        return f"Scottish followers placed in {regions[a[0]]}, then {_a(a[1], edition)} follower sent back"
+    if card == Cunning.MARCH:
+        return f"{_followers(a[1:-1], edition)} march from {regions[a[0]]} to {regions[a[-1]]}"
+    if card in (Cunning.DISPUTE, Cunning.INFLUENCE, Cunning.EDICT):
+        if len(a) == 4:
+            return (f"{_a(a[1], edition)} follower of {regions[a[0]]} changes places with "
+                    f"{_a(a[3], edition)} follower of {regions[a[2]]}")
+        leaving, back = (a[1:3], a[4:]) if len(a) == 6 else (a[1:3], a[4:5])
+        return (f"{_followers(leaving, edition)} leave {regions[a[0]]} for {regions[a[3]]}, "
+                f"{_followers(back, edition)} come back")
+    if card == Cunning.SUPPRESS:
+        parts = ["an English follower sent back if there is one"]
+        if a[1] != NONE:
+            parts.append(f"then {_a(a[1], edition)} follower")
+        if a[2] != NONE:
+            parts.append(f"then {_a(a[2], edition)} follower placed")
+        return f"in {regions[a[0]]}: " + ", ".join(parts)
+    placed = _followers(a[1:], edition) + " placed"  # Resist, Muster, Quell
+    if card == Cunning.RESIST:
+        return f"{placed} in {regions[a[0]]}"
+    home = edition.factions[0 if card == Cunning.MUSTER else 1]
+    return f"in {regions[a[0]]}: a {home} follower sent back if there is one, {placed}"
 
 
 def describe_resolution(state: GameState, position: int) -> str:
@@ -421,8 +471,8 @@ def choice_label(state: GameState, choice: Choice, board: Sequence[int] | None =
         counts = " ".join(f"{state.edition.faction_codes[k]}{board[base + k]}" for k in range(kinds))
         return f"{state.edition.regions[choice.value]} ({counts})"
     if choice.kind == "card":
-        copies = state.hands[state.current_player * 7 + choice.value]
-        return state.edition.cards[choice.value] + (f" ×{copies}" if copies > 1 else "")
+        copies = state.hands[state.current_player * 7 + choice.value] if choice.value < Cunning.SPY else 1
+        return state.edition.card_name(choice.value) + (f" ×{copies}" if copies > 1 else "")
     return choice.name(state.edition)
 
 
