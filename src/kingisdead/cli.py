@@ -58,10 +58,20 @@ class EditionName(StrEnum):
 EDITION_HELP = "Edition of the game: first (2015, Saxons) or second (2020, instability discs; no Mordred variant)."
 
 
-def checked_edition(players: int, variant: Variant, edition: EditionName) -> Edition:
-    """The edition chosen; a variant it does not have (Mordred in the second) is a usage error (exit code 2)."""
-    chosen = get_edition(edition.value)
+class Mode(StrEnum):
+    standard = "standard"
+    advanced = "advanced"
+
+
+MODE_HELP = ("standard, or advanced: the second edition's advanced game, each player's Support cards swapped for "
+             "3 secret Cunning cards (needs --edition second).")
+
+
+def checked_edition(players: int, variant: Variant, edition: EditionName, mode: Mode = Mode.standard) -> Edition:
+    """The edition chosen in ``mode``; a variant or mode it does not have (Mordred or the advanced game in the
+    wrong edition) is a usage error (exit code 2)."""
     try:
+        chosen = get_edition(edition.value, mode.value)
         engine.check_setup(players, variant.value, 0, chosen)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
@@ -105,7 +115,7 @@ def split_names(values: list[str] | None) -> list[str]:
     return [name.strip().lower() for value in values or [] for name in value.split(",") if name.strip()]
 
 
-def check_bot(name: str, hint: str = "", edition: str = "first") -> None:
+def check_bot(name: str, hint: str = "", edition: str | Edition = "first") -> None:
     """Raise a clear usage error for a bot name (or budget) that make_bot does not accept in ``edition``."""
     try:
         make_bot(name, 0, edition=edition)
@@ -281,6 +291,7 @@ def play(
     record: Annotated[Path | None, typer.Option(
         help="Where to save the game record (default: kingisdead-game-<seed>.json).")] = None,
     edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
+    mode: Annotated[Mode, typer.Option(help=MODE_HELP)] = Mode.standard,
 ) -> None:
     """Play a game in the terminal, against bots or people at the same keyboard."""
     names = resolve_seats(seats, players)
@@ -291,7 +302,7 @@ def play(
     console = Console(highlight=False)
     if sys.stdin.isatty():
         enable_line_editing()
-    state = GameState.new(len(names), variant.value, seed, first - 1, checked_edition(len(names), variant, edition))
+    state = GameState.new(len(names), variant.value, seed, first - 1, checked_edition(len(names), variant, edition, mode))
     game = GameRecord(players=names, variant=variant.value, seed=seed, first_player=first - 1, edition=state.edition)
     try:
         bots: dict[int, Bot] = {seat: make_bot(name, derive_seed(seed, 0, seat), edition=state.edition)
@@ -304,7 +315,8 @@ def play(
         game.save(path)  # saved from the start and after every move: a closed terminal loses nothing
     except OSError as exc:
         fail(f"cannot write the game record to {path}: {exc.strerror or exc}")
-    console.print(f"[bold]The King Is Dead[/bold], {edition.value} edition: {len(names)} players, "
+    advanced = ", advanced game" if state.edition.advanced else ""
+    console.print(f"[bold]The King Is Dead[/bold], {edition.value} edition{advanced}: {len(names)} players, "
                   f"{variant.value} rules, seed {seed}. "
                   f"Players: {', '.join(render.player_label(p, names) for p in range(len(names)))}.")
     try:
@@ -417,6 +429,7 @@ def simulate(
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the summary.")]
     = False,
     edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
+    mode: Annotated[Mode, typer.Option(help=MODE_HELP)] = Mode.standard,
 ) -> None:
     """Play many bot games quickly and summarise them (endings, wins per seat, speed)."""
     names = split_names([bots])
@@ -425,10 +438,10 @@ def simulate(
     if len(names) != players:
         raise typer.BadParameter(f"give one bot for every seat or one per seat ({players}), not {len(names)}",
                                  param_hint="--bots")
+    chosen = checked_edition(players, variant, edition, mode)
     for name in set(names):
-        check_bot(name, edition=edition.value)
-    chosen = checked_edition(players, variant, edition)
-    fast = all(name == "random" for name in names)
+        check_bot(name, edition=chosen)
+    fast = all(name == "random" for name in names) and not chosen.advanced  # the core's batches: standard only
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
@@ -462,7 +475,8 @@ def simulate(
                     game.save(records / f"game-{index + 1:05d}-seed-{seed + index}.json")
     seconds = time.perf_counter() - start
     summary = {
-        "games": games, "players": players, "edition": edition.value, "variant": variant.value, "seed": seed,
+        "games": games, "players": players, "edition": edition.value, "mode": mode.value, "variant": variant.value,
+        "seed": seed,
         "bots": names,
         "seconds": round(seconds, 3), "games_per_second": round(games / seconds, 1) if seconds else None,
         "moves": tally.moves, "moves_per_game": round(tally.moves / games, 2),
@@ -472,7 +486,8 @@ def simulate(
         typer.echo(json.dumps(summary))
         return
     console = Console(highlight=False, soft_wrap=True)
-    console.print(f"[bold]{games} games[/bold], {players} players, {edition.value} edition, {variant.value} rules, "
+    console.print(f"[bold]{games} games[/bold], {players} players, {edition.value} edition"
+                  f"{', advanced game' if chosen.advanced else ''}, {variant.value} rules, "
                   f"seeds {seed} to "
                   f"{seed + games - 1}, bots: {', '.join(names)}" + (" (fast random sampler)" if fast else ""))
     console.print(f"Time: {seconds:.2f} s, {summary['games_per_second']} games/s, "
@@ -537,11 +552,12 @@ def new(
     seed: Annotated[int, typer.Option(help="Seed of the setup.")] = 0,
     first: Annotated[int, typer.Option(help="Player who moves first (1-based).")] = 1,
     edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
+    mode: Annotated[Mode, typer.Option(help=MODE_HELP)] = Mode.standard,
 ) -> None:
     """Print the starting position of a game as JSON (to use with moves and apply)."""
     if not 1 <= first <= players:
         raise typer.BadParameter(f"--first must be a player from 1 to {players}")
-    chosen = checked_edition(players, variant, edition)
+    chosen = checked_edition(players, variant, edition, mode)
     typer.echo(position.dumps(GameState.new(players, variant.value, seed, first - 1, chosen)))
 
 

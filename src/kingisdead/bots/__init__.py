@@ -232,20 +232,28 @@ def split_name(spec: str) -> tuple[str, Budget | None]:
 NETWORK_BOTS = frozenset({"master", "mcts-net", "mcts-net-b"})
 """The bots guided by the learned network, which play only the editions it was trained on."""
 
+SEAT_VIEW_BOTS = frozenset({"random", "uniform"})
+"""The bots that play the advanced game: they choose among their own legal moves without looking at another
+hand (the others' search and heuristics read every hand, which the advanced game keeps secret)."""
+
 
 def make_bot(name: str, seed: int = 0, budget: Budget | None = None, edition: str | Edition = "first") -> Bot:
     """A bot by name (``name`` or ``name:budget``) to play games of ``edition``.
 
     A budget in the name wins over ``budget``; bots that do not search ignore
     budgets. Raises ValueError for an unknown name (listing the known ones),
-    a bad budget or edition, and for a network-guided bot in an edition no
-    network was trained for.
+    a bad budget or edition, for a network-guided bot in an edition no
+    network was trained for, and for a bot that would see the hidden hands of
+    the advanced game (:data:`SEAT_VIEW_BOTS` play it).
     """
     base, own_budget = split_name(name)
     try:
         factory = BOTS[base]
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})") from None
+    if get_edition(edition).advanced and base not in SEAT_VIEW_BOTS:
+        raise ValueError(f"the {base} bot does not play the advanced game: it would see the secret hands "
+                         f"(bots that play it: {', '.join(sorted(SEAT_VIEW_BOTS))})")
     if base in NETWORK_BOTS:
         from .master import check_edition
 

@@ -109,6 +109,9 @@ class CreateGame(BaseModel):
         '{"reversal": "exact"}: reversal effect|exact, court_redraw false|true, tie_faction second|strict|always, '
         "tie_hands earliest|lowest_seat, last_card free|must_win (docs/rules.md); none in a rated game")
     variant: Literal["standard", "mordred"] = "standard"
+    mode: Literal["standard"] = Field("standard", description="the standard game; the second edition's advanced "
+                                      "game (secret Cunning cards) is played by the library and the command line, "
+                                      "not served online yet")
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
     seed: integer(ge=0, le=MAX_SEED) | None = Field(None, description="decides the setup; random if left out")
     first_player: Integer = Field(0, ge=0, le=3, description="the seat that plays first, below players")
