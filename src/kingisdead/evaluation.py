@@ -76,7 +76,7 @@ def strengths(s: GameState) -> list[float]:
         w0, w1, w2 = ((e / top) ** 3 for e in expected)
         strength = [w0 * courts[p * 3] + w1 * courts[p * 3 + 1] + w2 * courts[p * 3 + 2] for p in range(n)]
     for p in range(n):
-        strength[p] += CARD_VALUE * sum(hands[p * 7:p * 7 + 7])
+        strength[p] += CARD_VALUE * (sum(hands[p * 7:p * 7 + 7]) + s.cunning[p].bit_count())
     if n == 4:
         team = (strength[0] + strength[2], strength[1] + strength[3])
         strength = [team[0], team[1], team[0], team[1]]

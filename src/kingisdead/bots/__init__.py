@@ -202,6 +202,12 @@ def _guided_b(seed: int = 0, budget: Budget | None = None) -> Bot:
                      threads=1)
 
 
+def _determinised(seed: int = 0, budget: Budget | None = None) -> Bot:
+    from .determinised import DeterminisedBot
+
+    return DeterminisedBot(seed, budget)
+
+
 def _levels() -> dict[str, Callable[..., Bot]]:
     from .levels import LEVELS
 
@@ -219,6 +225,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "mcts-reference": ReferenceSearchBot,
     "mcts-net": _guided,
     "mcts-net-b": _guided_b,
+    "determinised": _determinised,
 }
 """Bot factories by name: ``BOTS[name](seed)`` or ``BOTS[name](seed, budget)``."""
 
@@ -232,7 +239,7 @@ def split_name(spec: str) -> tuple[str, Budget | None]:
 NETWORK_BOTS = frozenset({"master", "mcts-net", "mcts-net-b"})
 """The bots guided by the learned network, which play only the editions it was trained on."""
 
-SEAT_VIEW_BOTS = frozenset({"random", "uniform"})
+SEAT_VIEW_BOTS = frozenset({"random", "uniform", "determinised"})
 """The bots that play the advanced game: they choose among their own legal moves without looking at another
 hand (the others' search and heuristics read every hand, which the advanced game keeps secret)."""
 

@@ -13,7 +13,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from .. import engine
-from ..board import CARDS
+from ..board import CUNNING, Cunning, card_kind
 from ..evaluation import evaluate
 from ..moves import PASS, Move
 
@@ -53,7 +53,16 @@ def finish_move(s: GameState, card: int, action: tuple[int, ...],
     engine.play_card(after, card, action)
     court = _best_court(after, preferences)
     engine.finish_turn(after, court)
-    return Move(CARDS[card], action, court), after
+    return Move(card_kind(card), action, court), after
+
+
+def playable_cards(s: GameState) -> list[int]:
+    """The card numbers the player to move may play: each kind in hand once, the advanced game's Cunning cards
+    included but Plot (never played)."""
+    p = s.player
+    cards = [card for card in range(7) if s.hands[p * 7 + card]]
+    held = s.cunning[p]
+    return cards + [int(card) for i, card in enumerate(CUNNING) if held >> i & 1 and card != Cunning.PLOT]
 
 
 def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[float, Move]]:
@@ -78,10 +87,7 @@ def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[fl
             scored.append((evaluate(after)[p], move))
     else:
         preferences = court_preferences(s)
-        hand = s.hands[p * 7:p * 7 + 7]
-        for card in range(7):
-            if not hand[card]:
-                continue
+        for card in playable_cards(s):
             actions = engine.card_actions(s, card)
             if len(actions) > per_card:
                 actions = rng.sample(actions, per_card)

@@ -38,7 +38,7 @@ from ..engine import search as _core_search
 from ..evaluation import evaluate
 from ..moves import PASS, Move
 from .budget import Budget
-from .candidates import ranked_candidates
+from .candidates import playable_cards, ranked_candidates
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -263,8 +263,5 @@ def core_search(state: GameState, budget: Budget, rng: Random, config: SearchCon
 
 
 def only_move(state: GameState) -> Move | None:
-    """The move when there is no choice (no card left: pass), else None."""
-    p = state.player
-    if not any(state.hands[p * 7:p * 7 + 7]):
-        return PASS
-    return None
+    """The move when there is no choice (no card left to play: pass), else None."""
+    return None if playable_cards(state) else PASS
