@@ -6,15 +6,23 @@ rendered from them that a person can check against the board, e.g.
 "Coronation: The Welsh rule with 3 regions. Player 2 has the most Welsh
 followers: 4 against 3." Every other explanation of a result (the web's end
 screen, the terminal, records) renders the steps and never scores again.
+
+In the second edition's advanced game the Cunning card Plot, never played,
+is revealed at scoring and counts as one follower of a faction its holder
+chooses (:func:`plot_holder`; the options ``plot_coronation``, ``plot_team``,
+``plot_tiebreak`` and ``plot_empty_hand`` of :class:`kingisdead.edition.Edition`
+say how); its decisions are steps too. The compiled core scores the standard
+game only, and this module scores it exactly as the core does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from .board import NUM_REGIONS
+from .board import FIRST_CUNNING, NUM_CARDS, NUM_REGIONS, Cunning
 from .edition import EDITIONS, FIRST
 
 if TYPE_CHECKING:
@@ -39,6 +47,15 @@ STEP_KINDS = {
                    "edition's option tie_hands=\"lowest_seat\")",
     "sets": "complete sets at court (with 4 players per team, courts pooled, keyed by the team's lower seat: "
             "0 for seats 0 and 2, 1 for seats 1 and 3); the most stay (an invasion)",
+    "plot": "the advanced game's Plot revealed (it is never played): the seat whose court counts it as one "
+            "follower of the step's faction, and 1; the holder's step comes first, then, at an invasion with 4 "
+            "players and plot_team=\"each\", the partner's; everyone stays. The courts compared in the later "
+            "steps include it",
+    "plot_tiebreak": "each player still tied after the counts, 1 for Plot's holder and 0 for the others; the holder "
+                     "stays, at an invasion with 4 players with their partner (option plot_tiebreak=\"holder_first\")",
+    "plot_hand": "Plot's holder, whose hand holds Plot alone, where the hands break a tie: the play of their other "
+                 "last card (plot_empty_hand=\"empty\": the hand counts as emptied then) or -1 (\"never\": it does "
+                 "not); everyone stays",
 }
 """Each :attr:`Step.kind` and what its values are."""
 
@@ -48,7 +65,8 @@ class Step:
     """One comparison of the scoring, in the order the engine makes them.
 
     ``kind`` is a key of :data:`STEP_KINDS`; ``faction`` the faction compared
-    (kind "faction" only, else None); ``values`` the ``(seat, value)`` pairs of
+    (kind "faction"), or the one Plot counts as (kind "plot"), else None;
+    ``values`` the ``(seat, value)`` pairs of
     the players compared, by seat (kind "sets" with 4 players: per team, see
     :data:`STEP_KINDS`); ``kept`` the seats still in contention after it (a
     step that wins an invasion for a team keeps both its seats). The last
@@ -192,17 +210,80 @@ def _team(s: GameState, player: int) -> tuple[int, ...]:
     return tuple(sorted((player, (player + 2) % 4))) if s.players == 4 else (player,)
 
 
+PLOT = 1 << (Cunning.PLOT - FIRST_CUNNING)
+"""Plot's bit in :attr:`GameState.cunning <kingisdead.state.GameState.cunning>`."""
+
+
+def plot_holder(s: GameState) -> int | None:
+    """The seat holding Plot in an advanced game (it is never played, so its holder keeps it to the
+    end), or None: a standard game, or Plot went back to the box unseen (2 or 3 players)."""
+    if not s.edition.advanced:
+        return None
+    return next((p for p in range(s.players) if s.cunning[p] & PLOT), None)
+
+
+def _only_plot(s: GameState, player: int) -> bool:
+    """Whether ``player``'s hand holds Plot and no other card."""
+    return s.cunning[player] == PLOT and not any(s.hands[player * NUM_CARDS:(player + 1) * NUM_CARDS])
+
+
 def _left(s: GameState, player: int) -> int:
-    return sum(s.hands[player * 7:player * 7 + 7])
+    """The cards ``player`` holds as the hands tie-break counts them: every card, Cunning cards
+    included, but Plot not with ``plot_empty_hand="empty"`` (a hand holding Plot alone counts as
+    emptied, at its latest card play: the one that played its other last card)."""
+    held = s.cunning[player]
+    if s.edition.advanced and s.edition.plot_empty_hand == "empty":
+        held &= ~PLOT
+    return sum(s.hands[player * NUM_CARDS:(player + 1) * NUM_CARDS]) + held.bit_count()
+
+
+Verdict = tuple[tuple[int, ...], int | None, list[Step]]
+"""An ending's winners, ruler and steps."""
 
 
 def score(s: GameState, ending: str) -> Result:
     """The result of a game that has just ended by ``ending``."""
+    holder = plot_holder(s)
+    winners, ruler, steps = (_verdict(s, ending, s.courts, None) if holder is None
+                             else _with_plot(s, ending, holder))
+    ranking = () if ending == "invasion" else tuple(f for g in faction_ranking(s) for f in g)
+    return build_result(s, ending, winners, ruler, ranking, steps)
+
+
+def _verdict(s: GameState, ending: str, courts: Sequence[int], holder: int | None) -> Verdict:
+    """Score ``ending`` over ``courts`` (``s.courts``, or with Plot's followers counted), Plot's
+    ``holder`` (None: no Plot) breaking ties as the options say."""
     if ending == "invasion":
-        winners, ruler, steps = _invasion(s)
-        return build_result(s, ending, winners, ruler, (), steps)
-    winners, ruler, steps = _coronation(s, ending)
-    return build_result(s, ending, winners, ruler, tuple(f for g in faction_ranking(s) for f in g), steps)
+        return _invasion(s, courts, holder)
+    return _coronation(s, ending, courts, holder)
+
+
+def _plot_choices(s: GameState, ending: str, holder: int) -> list[tuple[tuple[int, int], ...]]:
+    """Each way Plot may count, as the ``(seat, faction)`` followers it adds, lowest faction numbers first.
+
+    At a coronation it counts for its holder alone (courts are compared one by one, also with 4
+    players): ``plot_coronation="top_only"`` as one follower of the top faction (the first compared,
+    :func:`compared_factions`: with at most 2 of 8 regions unstable a faction always rules),
+    ``"any_faction"`` of any faction.
+    At an invasion it counts as any faction; with 4 players and ``plot_team="each"`` it counts for each
+    partner of the holder's team, so the pooled courts gain one follower per partner, each of any faction.
+    """
+    if ending == "invasion":
+        seats = _team(s, holder) if s.edition.plot_team == "each" else (holder,)
+        seats = tuple(sorted(seats, key=lambda p: p != holder))  # the holder's own first
+        return [tuple(zip(seats, factions)) for factions in product(range(3), repeat=len(seats))]
+    if s.edition.plot_coronation == "any_faction":
+        return [((holder, f),) for f in range(3)]
+    return [((holder, compared_factions(s)[0]),)]
+
+
+def _outcome(s: GameState, holder: int, winners: Sequence[int]) -> int:
+    """How good ``winners`` are for Plot's holder (with 4 players their team): 2 a win of theirs
+    alone, 1 a shared win, 0 a loss."""
+    team = set(_team(s, holder))
+    if not team & set(winners):
+        return 0
+    return 2 if set(winners) <= team else 1
 
 
 def _most(steps: list[Step], kind: str, faction: int | None, values: dict[int, int]) -> list[int]:
@@ -221,24 +302,51 @@ def _earliest(steps: list[Step], kind: str, values: dict[int, int]) -> list[int]
     return kept
 
 
-def _coronation(s: GameState, ending: str) -> tuple[tuple[int, ...], int | None, list[Step]]:
+def _with_plot(s: GameState, ending: str, holder: int) -> Verdict:
+    """Score with Plot revealed and counted as its holder's best choice (:func:`_plot_choices`).
+
+    Best: a win of the holder's (team's) alone, then a shared win, then a loss
+    (:func:`_outcome`); among equally good choices, which may be every choice
+    where none wins, the lowest faction numbers (the holder's own follower
+    first), so that the choice is deterministic. The "plot" steps that say what
+    it counted as come first.
+    """
+    best: tuple[int, tuple[tuple[int, int], ...], Verdict] | None = None
+    for choice in _plot_choices(s, ending, holder):
+        courts = s.courts[:]
+        for seat, faction in choice:
+            courts[seat * 3 + faction] += 1
+        verdict = _verdict(s, ending, courts, holder)
+        outcome = _outcome(s, holder, verdict[0])
+        if best is None or outcome > best[0]:
+            best = (outcome, choice, verdict)
+    assert best is not None
+    _, choice, (winners, ruler, steps) = best
+    everyone = tuple(range(s.players))
+    return winners, ruler, [Step("plot", faction, ((seat, 1),), everyone) for seat, faction in choice] + steps
+
+
+def _coronation(s: GameState, ending: str, courts: Sequence[int], holder: int | None) -> Verdict:
     steps: list[Step] = []
     candidates = list(range(s.players))
     regions = region_counts(s)
     for f in compared_factions(s):
         if ending == "mordred" and not regions[f]:
             break  # Mordred compares the factions that hold regions, then the totals (RULINGS.md)
-        candidates = _most(steps, "faction", f, {p: s.courts[p * 3 + f] for p in candidates})
+        candidates = _most(steps, "faction", f, {p: courts[p * 3 + f] for p in candidates})
         if len(candidates) == 1:
             break
+    if len(candidates) > 1 and holder in candidates and s.edition.plot_tiebreak == "holder_first":
+        steps.append(Step("plot_tiebreak", None, tuple((p, int(p == holder)) for p in candidates), (holder,)))
+        candidates = [holder]
     if len(candidates) > 1 and ending == "mordred":
-        candidates = _most(steps, "total", None, {p: sum(s.courts[p * 3:p * 3 + 3]) for p in candidates})
+        candidates = _most(steps, "total", None, {p: sum(courts[p * 3:p * 3 + 3]) for p in candidates})
         last = _last_player(s, candidates) if len(candidates) > 1 else None
         if last is not None:
             steps.append(Step("latest_play", None, tuple((p, s.last_play[p]) for p in candidates), (last,)))
             candidates = [last]
     elif len(candidates) > 1 and s.edition.hands_break_ties:
-        candidates = _by_hands(s, candidates, steps)
+        candidates = _by_hands(s, candidates, steps, holder)
     else:
         while len(candidates) > 1 and (last := _last_player(s, candidates)) is not None:
             values = tuple((p, s.last_play[p]) for p in candidates)
@@ -248,7 +356,7 @@ def _coronation(s: GameState, ending: str) -> tuple[tuple[int, ...], int | None,
     return tuple(sorted({w for p in candidates for w in _team(s, p)})), ruler, steps
 
 
-def _by_hands(s: GameState, candidates: list[int], steps: list[Step]) -> list[int]:
+def _by_hands(s: GameState, candidates: list[int], steps: list[Step], holder: int | None) -> list[int]:
     """The second edition's last tie-break: the hands (see :class:`kingisdead.edition.Edition`).
 
     With 4 players a team whose two hands are both empty comes first, the one
@@ -257,7 +365,17 @@ def _by_hands(s: GameState, candidates: list[int], steps: list[Step]) -> list[in
     emptied, the earliest last card play wins (a player who never played
     counts as earliest), or with option ``tie_hands="lowest_seat"`` the
     lowest tied seat.
+
+    A hand is emptied at its latest card play (:attr:`GameState.last_play`),
+    the state keeping no other date: once it is empty that play was its last
+    card's. A hand that holds Plot (never played) alone is emptied at the
+    play of its other last card, its latest play too, with
+    ``plot_empty_hand="empty"``, and never with ``"never"`` (:func:`_left`);
+    where Plot's holder's hand is so judged, a "plot_hand" step says so.
     """
+    if holder is not None and _only_plot(s, holder) and set(_team(s, holder)) & set(candidates):
+        emptied = s.last_play[holder] if _left(s, holder) == 0 else -1
+        steps.append(Step("plot_hand", None, ((holder, emptied),), tuple(candidates)))
     if s.players == 4:
         def team_emptied(p: int) -> int:
             team = (p, (p + 2) % 4)
@@ -277,7 +395,7 @@ def _by_hands(s: GameState, candidates: list[int], steps: list[Step]) -> list[in
     return _earliest(steps, "earliest_play", {p: s.last_play[p] for p in candidates})
 
 
-def _sets(courts: list[int], players: tuple[int, ...]) -> int:
+def _sets(courts: Sequence[int], players: tuple[int, ...]) -> int:
     return min(sum(courts[p * 3 + f] for p in players) for f in range(3))
 
 
@@ -286,15 +404,19 @@ def _sides(s: GameState) -> list[tuple[int, ...]]:
     return [(0, 2), (1, 3)] if s.players == 4 else [(p,) for p in range(s.players)]
 
 
-def _invasion(s: GameState) -> tuple[tuple[int, ...], int | None, list[Step]]:
+def _invasion(s: GameState, courts: Sequence[int], holder: int | None) -> Verdict:
     sides = _sides(s)
-    sets = {side: _sets(s.courts, side) for side in sides}
+    sets = {side: _sets(courts, side) for side in sides}
     best = max(sets.values())
     leaders = [side for side in sides if sets[side] == best]
     tied = tuple(sorted(p for side in leaders for p in side))
     steps = [Step("sets", None, tuple((side[0], n) for side, n in sets.items()), tied)]
     if len(leaders) == 1:
         return leaders[0], (leaders[0][0] if s.players != 4 else None), steps
+    if holder in tied and s.edition.plot_tiebreak == "holder_first":
+        side = next(side for side in leaders if holder in side)
+        steps.append(Step("plot_tiebreak", None, tuple((p, int(p == holder)) for p in tied), side))
+        return side, (holder if s.players != 4 else None), steps
     last = _last_player(s, tied)
     if last is None:
         return tied, None, steps
@@ -373,6 +495,8 @@ def step_sentence(step: Step, s: GameState, ending: str) -> str:
                f"({_plays(step)}) and win{'s' if n == 1 else ''}."
     if step.kind == "lowest_seat":
         return f"Still tied, and no hand emptied: {_who(step.kept)}, in the lowest seat, wins."
+    if step.kind.startswith("plot"):
+        return _plot_sentence(step, s, ending)
     assert step.kind == "sets"
     best = max(v for _, v in step.values)
     leaders = [p for p, v in step.values if v == best]
@@ -381,6 +505,27 @@ def step_sentence(step: Step, s: GameState, ending: str) -> str:
         return f"{label[0].upper() + label[1:]} has the most complete sets: {best}{_against(step)}."
     labels = " and ".join(_side_label(s, (p, p + 2) if s.players == 4 else (p,)) for p in leaders)
     return f"Tie at {best} complete set{'' if best == 1 else 's'} between {labels}."
+
+
+def _plot_sentence(step: Step, s: GameState, ending: str) -> str:
+    """A Plot step (kinds "plot", "plot_tiebreak", "plot_hand") in words."""
+    seat, value = step.values[0]
+    if step.kind == "plot":
+        assert step.faction is not None
+        name = s.edition.factions[step.faction]
+        if seat != plot_holder(s):
+            return f"Plot counts for {_who([seat])}, the holder's partner, too: as one {name} follower."
+        return f"Plot revealed: {_who([seat])} counts it as one {name} follower."
+    if step.kind == "plot_tiebreak":
+        holder = next(p for p, v in step.values if v)
+        if ending == "invasion":
+            return f"Still tied: player {holder + 1} holds Plot, so {_side_label(s, step.kept)} wins."
+        return f"Still tied: player {holder + 1} holds Plot and wins the tie."
+    assert step.kind == "plot_hand"
+    if value >= 0:
+        return f"{_who([seat]).capitalize()}'s hand holds only Plot: it counts as emptied at play {value}, " \
+               f"with their other last card."
+    return f"{_who([seat]).capitalize()}'s hand holds Plot, which is never played: it is not emptied."
 
 
 def _side_label(s: GameState, seats: Sequence[int]) -> str:
@@ -402,7 +547,7 @@ def reason(s: GameState, result: Result) -> str:
         else:
             words = [f"The third instability disc has left France: invasion ({s.saxons} regions unstable)."]
         words += [step_sentence(step, s, "invasion") for step in steps]
-        if len(steps) == 1 and len(steps[0].kept) > (2 if s.players == 4 else 1):  # tied, and nobody played
+        if steps[-1].kind == "sets" and len(steps[-1].kept) > (2 if s.players == 4 else 1):  # tied, nobody played
             words.append("None of them played a card: they share the win.")
         return "Invasion: " + " ".join(words)
     words = ["The Loyalists won a struggle: Mordred ends the game."] if result.ending == "mordred" else []
