@@ -1,4 +1,5 @@
-"""Mutated positions either load (and then have legal moves in both engines) or raise PositionError."""
+"""Mutated positions (the advanced game's included) either load (and then have legal moves in both engines) or
+raise PositionError."""
 
 from __future__ import annotations
 
@@ -12,14 +13,18 @@ from kingisdead import GameState, core
 from kingisdead import playout
 from kingisdead.position import PositionError, from_dict, to_dict
 
-CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (3, "mordred"), (4, "mordred")]
+CONFIGS = [(2, "standard", "standard"), (3, "standard", "standard"), (4, "standard", "standard"),
+           (3, "mordred", "standard"), (4, "mordred", "standard"), (2, "standard", "advanced"),
+           (4, "standard", "advanced")]
+"""Players, variant and mode (the advanced game: the second edition's)."""
 
 
 def _positions():
     found = []
-    for players, variant in CONFIGS:
+    for players, variant, mode in CONFIGS:
         rng = Random(players * 7 + len(variant))
-        s = GameState.new(players, variant, seed=players)
+        edition = "second" if mode == "advanced" else "first"
+        s = GameState.new(players, variant, seed=players, edition=edition, mode=mode)
         while not s.is_over():
             if rng.random() < 0.15:
                 found.append(to_dict(s))
@@ -55,7 +60,8 @@ def test_mutated_positions_load_or_raise_position_error(index, data):
         kind = data.draw(st.sampled_from(["set", "delete", "add", "swap", "nudge"]))
         key = path[-1]
         if kind == "add" and isinstance(parent[key], dict):
-            parent[key][data.draw(st.sampled_from(["Scots", "Loyalists", "Ratae", "Crown", "x"]))] = data.draw(ODD)
+            names = ["Scots", "Loyalists", "Ratae", "Crown", "Spy", "Plot", "Cunning", "Scottish Support", "x"]
+            parent[key][data.draw(st.sampled_from(names))] = data.draw(ODD)
         elif kind == "delete" and isinstance(parent, dict):
             del parent[key]
         elif kind == "swap" and isinstance(parent[key], list) and len(parent[key]) > 1:

@@ -6,8 +6,10 @@ from random import Random
 
 import pytest
 
-from kingisdead import GameState
+from kingisdead import PASS, GameState, engine, get_edition
 from kingisdead import playout
+from kingisdead.board import Card
+from kingisdead.moves import make_move
 from kingisdead.record import GameRecord, RecordError
 
 
@@ -109,3 +111,33 @@ def test_a_record_without_its_seed_says_why_it_cannot_be_replayed():
     text = GameRecord(["A", "B"], "standard", 5, 0, ["pass"]).dumps().replace('"seed": 5', '"seed": null')
     with pytest.raises(RecordError, match="no seed: a game server hides it until the game is over"):
         GameRecord.loads(text)
+
+
+def test_an_advanced_record_writes_its_mode_and_replays_the_deal_from_its_seed():
+    # Played with the Action cards and passes only: the deal of the Cunning cards comes from the seed alone.
+    edition = get_edition("second", "advanced", spy_spy="allowed")
+    record = GameRecord(["a", "b", "c"], seed=11, first_player=1, edition=edition)
+    state = record.start()
+    assert state.cunning == GameState.new(3, seed=11, first_player=1, edition=edition).cunning
+    rng = Random(11)
+    while not state.is_over():
+        p = state.player
+        cards = [c for c in (Card.CROWN, Card.SETTLEMENTS) if state.hands[p * 7 + c]]
+        move = PASS
+        if cards and rng.random() < 0.6:
+            card = rng.choice(cards)
+            action = rng.choice(state.card_actions(card))
+            calls = engine.court_calls_after(state, card, action)
+            move = make_move(card, action, rng.choice(calls) if calls else None)
+        state.apply(move)
+        record.add(move)
+    assert state.result.ending == "coronation"
+    record.result = state.result.to_dict()
+    data = record.to_dict()
+    assert (data["edition"], data["mode"], data["options"]) == ("second", "advanced", {"spy_spy": "allowed"})
+    loaded = GameRecord.loads(record.dumps())
+    assert loaded == record and loaded.edition == edition
+    replayed = loaded.replay()
+    assert replayed.key() == state.key() and replayed.cunning == state.cunning
+    assert replayed.result == state.result
+    assert "mode" not in random_record(2, "standard", seed=3)[0].to_dict()

@@ -1,11 +1,12 @@
 """Game records as JSON: like PGN, the setup and the moves in notation.
 
-The seed, player count, variant and first player rebuild the exact setup, and
-the moves replay the game; replaying must reproduce the stored result (its
-ending, winners, ruler and ranking, and its scoring steps where the record has
-them: records written before the steps still replay; the reason sentence is
-the steps in words and is not compared). A record with an illegal move fails
-with the move's number and the rule it breaks.
+The seed, player count, variant, first player and edition (its mode and
+options) rebuild the exact setup, the advanced game's secret deal of Cunning
+cards included, and the moves replay the game; replaying must reproduce the
+stored result (its ending, winners, ruler and ranking, and its scoring steps
+where the record has them: records written before the steps still replay; the
+reason sentence is the steps in words and is not compared). A record with an
+illegal move fails with the move's number and the rule it breaks.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ class GameRecord:
     moves: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
     edition: Edition = FIRST
-    """The edition played, with its options; moves are in its notation."""
+    """The edition played, with its mode and options; moves are in its notation. The seed deals the
+    advanced game's Cunning cards too, so a record of it is replayed like any other."""
 
     def start(self) -> GameState:
         return GameState.new(len(self.players), self.variant, self.seed, self.first_player, self.edition)
@@ -49,11 +51,15 @@ class GameRecord:
         self.moves.append(format_move(move, self.edition))
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (see docs/formats.md): ``mode`` and ``options`` only where they
+        are not the standard game's defaults."""
+        mode = {"mode": self.edition.mode} if self.edition.advanced else {}
         options = {"options": self.edition.options()} if self.edition.options() else {}
         return {
             "format": FORMAT,
             "version": VERSION,
             "edition": self.edition.name,
+            **mode,
             **options,
             "players": list(self.players),
             "variant": self.variant,

@@ -24,8 +24,11 @@ from .moves import Move, format_move, parse_move
 from .setup import VARIANTS  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
+    from random import Random
+
     from .building import MoveBuilder
     from .engine import UndoBan
+    from .information import SeatView
     from .scoring import Result
 
 
@@ -206,6 +209,22 @@ class GameState:
         from .building import MoveBuilder
 
         return MoveBuilder(self)
+
+    # -- one seat's information ---------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know (:class:`~kingisdead.information.SeatView`): the whole position in the
+        standard game; in the advanced game, not the others' Cunning cards nor the box. ValueError for a
+        seat not in the game."""
+        from .information import SeatView
+
+        return SeatView.of(self, seat)
+
+    def sample(self, seat: int, rng: Random) -> GameState:
+        """A full state consistent with :meth:`view` of ``seat``, the Cunning cards ``seat`` has not seen
+        dealt uniformly with ``rng`` (:meth:`~kingisdead.information.SeatView.sample`); ValueError for a
+        seat not in the game."""
+        return self.view(seat).sample(rng)
 
     # -- views for people -------------------------------------------------------
 
