@@ -135,7 +135,8 @@ class Result:
         """Read :meth:`to_dict`'s output, in either edition's faction names (``steps`` may be
         missing: records written before them). KeyError, TypeError or ValueError when malformed."""
         ranking = data.get("ranking", [])
-        edition = next((e for e in EDITIONS.values() if set(ranking) <= set(e.factions)), FIRST)
+        named = set(ranking) | {step.get("faction") for step in data.get("steps", []) if isinstance(step, dict)} - {None}
+        edition = next((e for e in EDITIONS.values() if named <= set(e.factions)), FIRST)
         return cls(
             ending=data["ending"],
             winners=tuple(data["winners"]),
