@@ -9,22 +9,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import rules
-from .board import LOYALISTS, MORDRED_FLAGS, NUM_REGIONS, SAXONS, Card
+from . import cunning, rules
+from .board import FIRST_CUNNING, LOYALISTS, MORDRED_FLAGS, NUM_REGIONS, SAXONS, Card, Cunning
 
 if TYPE_CHECKING:
     from .moves import Move
     from .state import GameState
 
 ALL_REGIONS = (1 << NUM_REGIONS) - 1
+PLAYABLE_CUNNING = ~(1 << (Cunning.PLOT - FIRST_CUNNING))
+"""The mask that keeps a hand's Cunning cards but Plot, which is never played."""
 
 
 def last_card_applies(s: GameState) -> bool:
     """3 players, one card left in all hands, the player to move holds it, and the edition's
     ``last_card`` is ``"must_win"`` (the first edition's rule; the second edition's default is
-    ``"free"``: "a card may always be played")."""
-    return (s.edition.last_card == "must_win" and s.players == 3 and sum(s.hands) == 1
-            and sum(s.hands[s.player * 7:s.player * 7 + 7]) == 1)
+    ``"free"``: "a card may always be played"). The advanced game's Cunning cards count, but
+    not Plot."""
+    return (s.edition.last_card == "must_win" and s.players == 3
+            and sum(_playable(s, p) for p in range(3)) == 1 and _playable(s, s.player) == 1)
+
+
+def _playable(s: GameState, player: int) -> int:
+    """The cards ``player`` can still play."""
+    return sum(s.hands[player * 7:player * 7 + 7]) + (s.cunning[player] & PLAYABLE_CUNNING).bit_count()
 
 
 def wins_outright(s: GameState, move: Move, memo: dict[tuple, bool] | None = None) -> bool:
@@ -35,7 +43,11 @@ def wins_outright(s: GameState, move: Move, memo: dict[tuple, bool] | None = Non
     """
     card, action, court = move.card, move.action, move.court
     board, order = s.board[:], s.order
-    if card == Card.CROWN and action:
+    if card is not None and card >= FIRST_CUNNING:
+        after = s.copy()
+        cunning.carry_out(after, card, action)
+        board, order = after.board, after.order
+    elif card == Card.CROWN and action:
         order = order[:]
         i, j = order.index(action[0]), order.index(action[1])
         order[i], order[j] = order[j], order[i]

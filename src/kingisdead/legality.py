@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import LOYALISTS, NEIGHBOURS, NUM_REGIONS, UNRESOLVED, Card
+from .board import FIRST_CUNNING, LOYALISTS, NEIGHBOURS, NUM_REGIONS, UNRESOLVED, Card, Cunning, card_kind
 from .lastcard import last_card_applies, wins_outright
 from .moves import NONE, PASS, IllegalMoveError, Move, normalise
 from .rules import (
@@ -35,7 +35,7 @@ def _name(s: GameState, region: int) -> str:
 
 
 def _title(s: GameState, card: int) -> str:
-    return s.edition.cards[card]
+    return s.edition.cards[card] if card < FIRST_CUNNING else Cunning(card).title
 
 
 def check_move(s: GameState, move: Move) -> Move:
@@ -49,9 +49,12 @@ def check_move(s: GameState, move: Move) -> Move:
             raise IllegalMoveError("a pass has no action and no court call")
         return PASS
     try:
-        card = Card(move.card)
-    except ValueError:
+        kind = card_kind(move.card) if s.edition.advanced else Card(move.card)
+    except (TypeError, ValueError):
         raise IllegalMoveError(f"unknown card {move.card!r}") from None
+    if isinstance(kind, Cunning):
+        return _check_cunning(s, kind, move)
+    card = kind
     p = s.player
     if not s.hands[p * 7 + card]:
         raise IllegalMoveError(f"{_title(s, card)}: player {p + 1} has no {_title(s, card)} card left")
@@ -64,12 +67,66 @@ def check_move(s: GameState, move: Move) -> Move:
         raise IllegalMoveError(f"{_title(s, card)}: {action} is not a legal action here")
     _check_court(s, court_options_after(s, card, action), move.court)
     move = Move(card, action, move.court)
+    _check_last_card(s, move)
+    return move
+
+
+def _check_last_card(s: GameState, move: Move) -> None:
     if last_card_applies(s) and not wins_outright(s, move):
         raise IllegalMoveError(
             "last card: with 3 players the last card of the game may only be played "
             "by a move that wins the game, and this move does not"
         )
+
+
+def _check_cunning(s: GameState, card: Cunning, move: Move) -> Move:
+    """:func:`check_move` for the advanced game's Cunning cards."""
+    title, p = card.title, s.player
+    if card is Cunning.PLOT:
+        raise IllegalMoveError(f"{title}: Plot is never played; its holder reveals it when the winner is decided")
+    if not s.cunning[p] >> (card - FIRST_CUNNING) & 1:
+        raise IllegalMoveError(f"{title}: player {p + 1} does not hold the {title} card")
+    action = move.action
+    if not isinstance(action, tuple) or not all(isinstance(x, int) for x in action):
+        raise IllegalMoveError(f"{title}: the action must be a tuple of integers")
+    action = normalise(card, action)
+    options = card_actions(s, card)
+    if action not in options:
+        _explain_cunning(s, card, action, options)
+        raise IllegalMoveError(f"{title}: {action} is not a legal action here")
+    _check_court(s, court_options_after(s, card, action), move.court)
+    move = Move(card, action, move.court)
+    _check_last_card(s, move)
     return move
+
+
+def _explain_cunning(s: GameState, card: Cunning, action: tuple[int, ...], options: list[tuple[int, ...]]) -> None:
+    """Raise the most specific reason why ``action`` is not legal for Cunning ``card``, where one is clear."""
+    title = card.title
+    if card is Cunning.SPY and action:
+        seat = action[0]
+        if seat == s.player or seat not in range(s.players):
+            raise IllegalMoveError(f"{title}: a Spy copies the top card of another player's pile")
+        top = s.tops[seat]
+        if top < 0:
+            raise IllegalMoveError(f"{title}: player {seat + 1} has played no card yet")
+        if len(action) < 2 or action[1] != top:
+            raise IllegalMoveError(f"{title}: the top of player {seat + 1}'s pile is {_title(s, top)}")
+        if top == Cunning.SPY and s.edition.spy_spy == "forbidden":
+            raise IllegalMoveError(f"{title}: a pile topped by a Spy cannot be spied")
+    if options == [()]:
+        raise IllegalMoveError(f"{title}: nothing can happen here, so the card is played with no action")
+    if not action:
+        raise IllegalMoveError(f"{title}: the card can have an effect here, so it is carried out as fully as it can")
+    if card is Cunning.SPY:
+        return
+    if all(len(o) > len(action) for o in options):
+        raise IllegalMoveError(f"{title}: a fuller effect is possible, so this partial one is not allowed")
+    ban = active_ban(s, card)
+    if ban is not None and is_banned(s, action, ban):
+        raise IllegalMoveError(
+            f"{title}: this would immediately undo player {s.undo_ban[0] + 1}'s exchange"  # type: ignore[index]
+        )
 
 
 def _check_court(s: GameState, options: list[tuple[int, int]], court: object) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING
 
-from .board import CARDS, CUNNING, NEIGHBOURS, Cunning
+from .board import CARDS, CUNNING, NEIGHBOURS, Cunning, card_kind
 from .lastcard import last_card_applies, wins_outright
 from .moves import NONE, PASS, Move
 from .rules import (
@@ -153,7 +153,7 @@ def play_random(s: GameState, rng: Random) -> Move:
     options = court_options(s.board, s.open)
     court = options[int(rng.random() * len(options))] if options else None
     finish_turn(s, court)
-    return Move(card if card >= Cunning.SPY else CARDS[card], action, court)
+    return Move(CARDS[card] if card < Cunning.SPY else Cunning(card), action, court)
 
 
 def _random_winning_move(s: GameState, card: int, rng: Random) -> Move:
@@ -165,7 +165,7 @@ def _random_winning_move(s: GameState, card: int, rng: Random) -> Move:
         courts: list = court_options_after(s, card, action) or [None]
         rng.shuffle(courts)
         for court in courts:
-            move = Move(CARDS[card], action, court)
+            move = Move(card_kind(card), action, court)
             if wins_outright(s, move, memo):
                 return move
     return PASS

@@ -82,16 +82,29 @@ _UNIT = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
 
 
 def exchange_effect(action: tuple[int, ...]) -> Effect | None:
-    """What an exchange (Garrison or Ambassador action) does to the two regions' make-up.
+    """What an exchange (Garrison or Ambassador action; the advanced game's Dispute, Influence and
+    Edict) does to the two regions' make-up.
 
     Returns ``(from, to, delta)`` in canonical form: region ``from`` changes by
     ``delta`` (followers by kind: Scots, Welsh, Romano-British, Loyalists) and
     region ``to`` by ``-delta``. For a 2-for-1, ``from`` is the region that gives
     two followers (its followers drop by one in all); for a 1-for-1, ``from`` is
-    the lower-numbered region. Every spelling of the same change has the same
+    the lower-numbered region; for Edict's 2-for-2 ``(a, f1, f2, b, g1, g2)``, the
+    region whose first changed kind drops. Every spelling of the same change has the same
     effect; an exchange of the same faction has a zero ``delta``. The empty
-    action has no effect (None). The compiled core uses this same definition.
+    action has no effect (None). The compiled core uses this same definition
+    (it has no 2-for-2: the standard game has none).
     """
+    if len(action) == 6:
+        a, f1, f2, b, g1, g2 = action
+        d = [0, 0, 0, 0]
+        d[f1] -= 1
+        d[f2] -= 1
+        d[g1] += 1
+        d[g2] += 1
+        if next((x for x in d if x), 0) > 0:
+            a, b, d = b, a, [-x for x in d]
+        return (a, b, (d[0], d[1], d[2], d[3]))
     if len(action) == 5:
         a, f1, f2, b, g = action
         d = [0, 0, 0, 0]
@@ -115,20 +128,24 @@ def changes_nothing(effect: Effect | None) -> bool:
     return effect is None or not any(effect[2])
 
 
-UndoBan = tuple[int, tuple[int, ...]]
+UndoBan = tuple[int, tuple[int, ...]] | tuple[int, tuple[int, ...], int]
 """``(player, reverse)``: the others may not now make the exchange ``reverse``, which
 undoes ``player``'s last exchange. Under the ``"effect"`` reversal (the first
 edition's ruling, the second's default) ``reverse`` is the one spelling of its
 effect that :func:`spell_effect` writes, and every exchange with that effect is
 banned; under ``"exact"`` it is the literal reverse, the only exchange banned.
 The compiled core keeps the same thing (``Ban`` in core/src/state.rs) and reads
-and writes it as this tuple."""
+and writes it as this tuple. The advanced game's ban is ``(player, reverse, card)``,
+``card`` the card that made the exchange and the only one the ban binds (a Spy's
+copy makes it as the copied card, the Spy on top of the pile)."""
 
 
-def ban_after(edition: Edition, player: int, action: tuple[int, ...]) -> UndoBan | None:
-    """The undo ban that ``player``'s exchange ``action`` leaves in ``edition``; None when
-    judged by effect and the exchange changed nothing (same factions both ways)."""
-    return ban_on(edition, player, reverse_exchange(action))
+def ban_after(edition: Edition, player: int, action: tuple[int, ...], card: int) -> UndoBan | None:
+    """The undo ban that ``player``'s exchange ``action`` with ``card`` leaves in ``edition``; None when
+    judged by effect and the exchange changed nothing (same factions both ways). The advanced game's
+    ban names ``card``: a Spy's copy binds and is bound as the copied card, not the pile's top."""
+    ban = ban_on(edition, player, reverse_exchange(action))
+    return (ban[0], ban[1], card) if ban is not None and edition.advanced else ban
 
 
 def ban_on(edition: Edition, player: int, reverse: tuple[int, ...]) -> UndoBan | None:
@@ -145,10 +162,13 @@ def spell_effect(effect: Effect) -> tuple[int, ...]:
     """One spelling of an exchange with exactly ``effect`` (a non-zero one), the
     one written in position files: ``(from, f1, f2, to, g)`` for a 2-for-1 (the
     arriving follower of a leaving kind when only one net follower leaves),
-    ``(from, f, to, g)`` for a 1-for-1. ValueError for an effect no exchange has."""
+    ``(from, f, to, g)`` for a 1-for-1, ``(from, f1, f2, to, g1, g2)`` for the
+    advanced game's Edict. ValueError for an effect no exchange has."""
     source, target, delta = effect
     leaving = [k for k, d in enumerate(delta) for _ in range(max(-d, 0))]
-    arriving = [k for k, d in enumerate(delta) if d > 0]
+    arriving = [k for k, d in enumerate(delta) for _ in range(max(d, 0))]
+    if len(leaving) == 2 and len(arriving) == 2:  # the advanced game's Edict
+        return (source, leaving[0], leaving[1], target, arriving[0], arriving[1])
     if len(leaving) == 2 and len(arriving) == 1:
         return (source, leaving[0], leaving[1], target, arriving[0])
     if len(leaving) == 1 and not arriving:
@@ -163,8 +183,8 @@ def active_ban(s: GameState, card: int) -> tuple[int, ...] | None:
     ban = s.undo_ban
     if ban is None or ban[0] == s.player:
         return None
-    if s.edition.ban_binds_card and s.tops[ban[0]] != card:
-        return None  # the second edition: only the same card may not reverse it
+    if s.edition.ban_binds_card and (ban[2] if len(ban) == 3 else s.tops[ban[0]]) != card:
+        return None  # the second edition: only the same card (the advanced game names it) may not reverse it
     return ban[1]
 
 
@@ -367,6 +387,9 @@ def reverse_exchange(action: tuple[int, ...]) -> tuple[int, ...]:
     Other spellings with the same effect (see :func:`exchange_effect`) undo it too
     when reversal is judged by effect; a swap within one faction is its own reverse.
     """
+    if len(action) == 6:
+        a, f1, f2, b, g1, g2 = action
+        return (b, f1, f2, a, g1, g2)
     if len(action) == 5:
         a, f1, f2, b, g = action
         return (b, f1, f2, a, g)
@@ -392,18 +415,25 @@ def play_card(s: GameState, card: int, action: tuple[int, ...]) -> None:
         return
     if card == CROWN:
         if action:
-            order = s.order
-            a, b, crowned = action
-            i, j = order.index(a), order.index(b)
-            order[i], order[j] = b, a
-            s.crowns[crowned] = p
+            negotiate(s, p, action)
         s.undo_ban = None
         return
     move_followers(s.board, s.stock, card, action)
     if (card == GARRISON or card == AMBASSADOR) and action:
-        s.undo_ban = ban_after(s.edition, p, action)
+        s.undo_ban = ban_after(s.edition, p, action, card)
     else:
         s.undo_ban = None
+
+
+def negotiate(s: GameState, player: int, action: tuple[int, ...]) -> None:
+    """A Crown (Negotiate) action ``(a, b, crowned)``: swap the region cards of a and b, and put ``player``'s
+    token on ``crowned`` (-1: none, a Spy's copy without its disc)."""
+    a, b, crowned = action
+    order = s.order
+    i, j = order.index(a), order.index(b)
+    order[i], order[j] = b, a
+    if crowned >= 0:
+        s.crowns[crowned] = player
 
 
 def finish_turn(s: GameState, court: tuple[int, int] | None) -> None:
