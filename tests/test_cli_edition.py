@@ -226,3 +226,47 @@ def test_simulate_plays_the_same_second_edition_games_in_batches_and_one_by_one(
     assert batched == summary("--records", str(tmp_path))  # the records need the games one by one
     assert batched["edition"] == "second" and batched["endings"]["mordred"] == 0
     assert {GameRecord.load(path).edition.name for path in tmp_path.glob("*.json")} == {"second"}
+
+
+# -- the advanced game (--mode advanced) ------------------------------------------------------------------------
+
+def test_play_the_advanced_game_between_bots_that_see_only_their_own_hands(tmp_path):
+    path = tmp_path / "advanced.json"
+    result = invoke("play", "--seats", "random,determinised:20", "--seed", "5", "--edition", "second",
+                    "--mode", "advanced", "--record", str(path))
+    assert result.exit_code == 0, result.output
+    assert "second edition, advanced game" in result.stdout and "Game over" in result.stdout
+    record = GameRecord.load(path)
+    assert record.edition.advanced
+    final = record.replay()  # the deal comes again from the seed
+    assert final.is_over() and final.result is not None and final.result.to_dict() == record.result
+
+
+def test_a_human_plays_a_cunning_card_typed_in_notation(tmp_path):
+    s = GameState.new(2, seed=5, edition="second", mode="advanced")
+    cunning = next(m for m in s.legal_moves() if m.card is not None and m.card >= 7)
+    typed = s.notation(cunning)
+    result = invoke("play", "--seats", "human,random", "--seed", "5", "--edition", "second", "--mode", "advanced",
+                    "--record", str(tmp_path / "h.json"), input=f"{typed}\nquit\n")
+    assert f": {typed}" in result.stdout, result.output  # announced as played
+    assert "Your hand" in result.stdout
+
+
+def test_the_advanced_game_is_refused_where_it_does_not_exist_and_to_bots_that_would_peek():
+    result = invoke("new", "--mode", "advanced")
+    assert result.exit_code == 2 and "no advanced game" in result.output
+    result = invoke("simulate", "--edition", "second", "--mode", "advanced", "--bots", "greedy", "--games", "1")
+    assert result.exit_code == 2 and "does not play the advanced game" in result.output
+
+
+def test_simulate_new_and_arena_in_the_advanced_game():
+    result = invoke("simulate", "--edition", "second", "--mode", "advanced", "--games", "4", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["mode"] == "advanced" and summary["games"] == 4
+    start = position.loads(invoke("new", "--edition", "second", "--mode", "advanced", "--seed", "3").stdout)
+    assert start.edition.advanced and start == GameState.new(2, seed=3, edition="second", mode="advanced")
+    result = invoke("arena", "--bots", "random,determinised:8", "--games", "2", "--edition", "second",
+                    "--mode", "advanced", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["mode"] == "advanced"

@@ -34,7 +34,7 @@ from typing import Any
 from . import engine
 from .bots import make_bot
 from .bots.budget import Budget
-from .edition import get_edition
+from .edition import Edition, get_edition
 from .record import GameRecord
 from .state import GameState
 from .workers import run_tasks
@@ -88,7 +88,8 @@ class GameTask:
     variant: str = "standard"
     budget: Budget | None = None
     keep_moves: bool = False
-    edition: str = "first"
+    edition: Edition | str = "first"
+    """The edition played, in its mode and with its options."""
 
 
 @dataclass
@@ -211,12 +212,16 @@ class ArenaResult:
     """``pairwise[i][j]``: games in which bot i did better than bot j (ties count half)."""
     seat_wins: list[float]
     """Win rate of each seat, whoever sat there (the first-player advantage shows here)."""
-    edition: str = "first"
+    edition: Edition | str = "first"
+    """The edition played, in its mode and with its options (a name: its standard game at its defaults)."""
 
     def to_dict(self) -> dict[str, Any]:
+        edition = get_edition(self.edition)
         return {
             "players": self.players,
-            "edition": self.edition,
+            "edition": edition.name,
+            "mode": edition.mode,
+            "options": edition.options(),
             "variant": self.variant,
             "bots": self.bots,
             "seed": self.seed,
@@ -237,7 +242,7 @@ class ArenaResult:
 
 
 def summarise(players: int, variant: str, names: list[str], seed: int, budget: Budget | None,
-              rounds: int, outcomes: list[GameOutcome], edition: str = "first") -> ArenaResult:
+              rounds: int, outcomes: list[GameOutcome], edition: Edition | str = "first") -> ArenaResult:
     n = len(names)
     games = [0] * n
     score = [0.0] * n
@@ -280,7 +285,7 @@ def summarise(players: int, variant: str, names: list[str], seed: int, budget: B
 
 def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: str = "standard",
           budget: Budget | None = None, keep_moves: bool = False,
-          edition: str = "first") -> tuple[int, list[GameTask]]:
+          edition: Edition | str = "first") -> tuple[int, list[GameTask]]:
     """The rounds needed for at least ``games`` games (whole rounds only) and their tasks.
 
     Raises ValueError for an unknown variant or edition, a variant the edition
@@ -303,7 +308,7 @@ def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: st
                 index=len(out), round=r, seating=seating,
                 names=tuple(names[b] for b in seating), setup_seed=setup_seed,
                 bot_seeds=tuple(derive_seed(seed, "bot", r, k, seat) for seat in range(players)),
-                variant=variant, budget=budget, keep_moves=keep_moves, edition=chosen.name,
+                variant=variant, budget=budget, keep_moves=keep_moves, edition=chosen,
             ))
     return rounds, out
 
@@ -311,7 +316,8 @@ def tasks(players: int, names: list[str], games: int, seed: int = 0, variant: st
 def run_arena(players: int, names: list[str], games: int, seed: int = 0, jobs: int = 1,
               variant: str = "standard", budget: Budget | None = None, keep_moves: bool = False,
               ray_address: str | None = None, use_ray: bool = False,
-              on_game: Callable[[GameOutcome, int], None] | None = None, edition: str = "first") -> ArenaResult:
+              on_game: Callable[[GameOutcome, int], None] | None = None,
+              edition: Edition | str = "first") -> ArenaResult:
     """Play a tournament of ``edition`` and summarise it. ``on_game(outcome, total)`` is called as each game ends.
 
     Raises ValueError as :func:`tasks` does, before any game starts.

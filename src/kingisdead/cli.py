@@ -702,6 +702,7 @@ def arena(
     json_output: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of a table.")]
     = False,
     edition: Annotated[EditionName, typer.Option(help=EDITION_HELP)] = EditionName.first,
+    mode: Annotated[Mode, typer.Option(help=MODE_HELP)] = Mode.standard,
 ) -> None:
     """Play a fair tournament: rotated seats, replayed setups, win rates with 95% intervals, Elo for 3+ bots."""
     import os
@@ -713,9 +714,10 @@ def arena(
     from .bots.budget import Budget
 
     try:
+        chosen = get_edition(edition.value, mode.value)
         names = tournament.names_from(bots)
         for name in names:
-            make_bot(name, 0, edition=edition.value)
+            make_bot(name, 0, edition=chosen)
         thinking = Budget.parse(budget) if budget else None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
@@ -732,7 +734,7 @@ def arena(
             result = tournament.run_arena(
                 players, names, games, seed, workers, variant.value, thinking,
                 keep_moves=records is not None, ray_address=ray_address, use_ray=ray, on_game=tick,
-                edition=edition.value)
+                edition=chosen)
         except ValueError as exc:  # a variant the edition does not have
             raise typer.BadParameter(str(exc)) from None
         except RuntimeError as exc:
@@ -751,7 +753,8 @@ def arena(
     if json_output:
         typer.echo(json.dumps(result.to_dict()))
         return
-    table = Table(title=f"{len(result.outcomes)} games, {players} players, {edition.value} edition, seed {seed}"
+    advanced = ", advanced game" if chosen.advanced else ""
+    table = Table(title=f"{len(result.outcomes)} games, {players} players, {edition.value} edition{advanced}, seed {seed}"
                         + (f", budget {result.budget}" if result.budget else ""))
     for column in ("bot", "games", "win rate", "95% CI", "Elo", "s/move"):
         table.add_column(column, justify="left" if column == "bot" else "right")
