@@ -2,9 +2,9 @@
 
 Two engines implement the same rules: the compiled core (:mod:`kingisdead.core`,
 the bridge to the Rust module ``kingisdead._core``) and the pure-Python
-reference (:mod:`kingisdead.rules`, :mod:`kingisdead.lastcard`,
+reference (:mod:`kingisdead.rules`, :mod:`kingisdead.cunning`, :mod:`kingisdead.lastcard`,
 :mod:`kingisdead.legality`, :mod:`kingisdead.playout`, :mod:`kingisdead.scoring`,
-:mod:`kingisdead.setup`). These eight modules are the engine; everything else
+:mod:`kingisdead.setup`). These nine modules are the engine; everything else
 (the state's methods, the move builder, the bots, the web, the interfaces, the
 command line) imports this module and never those (a test walks every module's
 imports to keep it so). Which engine is in use is set once, by
