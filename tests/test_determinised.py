@@ -84,3 +84,20 @@ def test_a_determinised_search_needs_a_world():
         play_random(finished, rng)
     with pytest.raises(ValueError, match="over"):
         DeterminisedBot().choose(finished)
+
+
+def test_hints_and_lines_in_the_advanced_game_come_from_the_movers_view():
+    """An analysis (hints) and a best line read no hidden hand: positions the mover sees alike give the same."""
+    from kingisdead.analysis import analyse_position, best_line
+
+    s = GameState.new(2, seed=21, edition=ADVANCED)
+    rng = Random(4)
+    for _ in range(3):
+        play_random(s, rng)
+    other = with_hidden_cards_swapped(s, s.player)
+    budget = Budget(iterations=40)
+    first, second = analyse_position(s, budget, seed=2), analyse_position(other, budget, seed=2)
+    assert first.moves == second.moves and first.exact is None
+    assert all(s.is_legal(s.parse(estimate.move)) for estimate in first.moves)
+    move = s.parse(first.moves[0].move)
+    assert best_line(s, move, Budget(iterations=8), seed=3) == best_line(other, move, Budget(iterations=8), seed=3)

@@ -18,7 +18,8 @@ from typing import Any
 from . import engine
 from .bots import SearchBot
 from .bots.budget import Budget
-from .bots.mcts import only_move, search
+from .bots.determinised import determinised_search
+from .bots.mcts import SearchResult, only_move, search
 from .bots.solver import Solution, solvable, solve
 from .moves import Move
 from .record import GameRecord
@@ -109,15 +110,16 @@ def best_line(state: GameState, move: Move, budget: Budget = LINE_BUDGET, seed: 
     Every player plays the search's choice with ``budget`` (the search's idea of best play, so a
     short budget gives a rough line), and from where the exact solver proves the game within
     ``SOLVER_NODES`` nodes (two players, few cards left) its move: there the line is best play.
-    One seed decides it all, so a line repeats exactly. Raises ValueError for a finished game and
-    IllegalMoveError for an illegal ``move``.
+    One seed decides it all, so a line repeats exactly. In the advanced game the line is played in
+    one deal of the hidden cards drawn from the mover's view (the mover cannot know the real one).
+    Raises ValueError for a finished game and IllegalMoveError for an illegal ``move``.
     """
     if state.is_over():
         raise ValueError("the game is over: there is no line to follow")
-    s = state.after(move)
+    rng = Random(seed)
+    s = (state.view(state.player).sample(rng) if state.edition.advanced else state).after(move)
     moves = [state.notation(move)]
     struggles = [StruggleOutcome(n + 1, s.order[n], s.control[s.order[n]]) for n in range(state.resolved, s.resolved)]
-    rng = Random(seed)
     while (result := s.result) is None:
         chosen = only_move(s) or _solved(s) or search(s, budget, rng).best
         resolved = s.resolved
@@ -135,7 +137,10 @@ def _solved(state: GameState) -> Move | None:
 
 def _solution(state: GameState, solver_nodes: int) -> Solution | None:
     """The exact solver's proof where the position is small enough for the engine in use (the search bot's
-    limits) and a proof takes at most ``solver_nodes`` nodes, else None."""
+    limits) and a proof takes at most ``solver_nodes`` nodes, else None; None in the advanced game, whose
+    deals the solver does not play."""
+    if state.edition.advanced:
+        return None
     cards, nodes = SearchBot.solver_limits[engine.name()]
     return solve(state, min(nodes, solver_nodes)) if solvable(state, cards) else None
 
@@ -147,16 +152,23 @@ def analyse_position(state: GameState, budget: Budget = DEFAULT_BUDGET, seed: in
 
     With two players and few cards left, the exact solver gets up to
     ``solver_nodes`` nodes first (a node budget, not a time limit, so that an
-    analysis repeats exactly); a proof it finds is added as ``exact``.
+    analysis repeats exactly); a proof it finds is added as ``exact``. In the
+    advanced game the search is the mover's own (:func:`determinised_search`
+    over deals drawn from their view) and no proof is sought (it would read the
+    hidden hands).
     """
     if state.is_over():
         raise ValueError("the game is over: there is no move to analyse")
     exact = exact_move = None
-    solution = _solution(state, solver_nodes)
-    if solution is not None:
-        exact, exact_move = solution.value, solution.move
-        include = (*include, solution.move)
-    result = search(state, budget, Random(seed), include=include)
+    result: SearchResult
+    if state.edition.advanced:
+        result = determinised_search(state.view(state.player), budget, Random(seed), include=include)
+    else:
+        solution = _solution(state, solver_nodes)
+        if solution is not None:
+            exact, exact_move = solution.value, solution.move
+            include = (*include, solution.move)
+        result = search(state, budget, Random(seed), include=include)
     ranked = sorted(result.moves, key=lambda m: (-m.visits, -m.value))
     estimates = [MoveEstimate(state.notation(m.move), round(m.value, 4), m.visits) for m in ranked]
     if exact_move is not None and exact is not None:

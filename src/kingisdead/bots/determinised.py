@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..moves import Move
 from .budget import Budget
-from .mcts import MCTS, SearchConfig, only_move
+from .mcts import MCTS, MoveStats, SearchConfig, SearchResult, only_move
 
 if TYPE_CHECKING:
     from ..information import SeatView
@@ -61,18 +61,40 @@ class DeterminisedBot:
         """
         if view.is_over():
             raise ValueError("the game is over: there is no move to search")
-        first = view.sample(self.rng)
-        forced = only_move(first)
-        if forced is not None:
-            return forced
-        share = Budget(None if self.budget.seconds is None else self.budget.seconds / self.worlds,
-                       None if self.budget.iterations is None else max(1, self.budget.iterations // self.worlds))
-        visits: dict[Move, int] = {}
-        values: dict[Move, float] = {}
-        for world in range(self.worlds):
-            sampled = first if world == 0 else view.sample(self.rng)
-            result = MCTS(sampled, self.rng, self.config).run(share, start=time.perf_counter())
-            for stats in result.moves:
-                visits[stats.move] = visits.get(stats.move, 0) + stats.visits
-                values[stats.move] = values.get(stats.move, 0.0) + stats.value * stats.visits
-        return max(visits, key=lambda move: (visits[move], values[move] / max(visits[move], 1)))
+        return determinised_search(view, self.budget, self.rng, self.worlds, self.config).best
+
+
+def determinised_search(view: SeatView, budget: Budget, rng: Random, worlds: int = DEFAULT_WORLDS,
+                        config: SearchConfig | None = None, include: tuple[Move, ...] = ()) -> SearchResult:
+    """Search ``worlds`` deals sampled from ``view`` (``budget`` shared among them) and pool their root moves.
+
+    Each move's visits are summed over the worlds, its value is the visit-weighted mean and its prior the
+    mean over the worlds that looked at it; moves come most visited first. The player to move must be the
+    view's seat (their moves are the same in every world: the other hands change only what follows).
+    ``include`` forces moves into every world's candidates. Raises ValueError for a finished game.
+    """
+    if view.is_over():
+        raise ValueError("the game is over: there is no move to search")
+    first = view.sample(rng)
+    forced = only_move(first)
+    if forced is not None:
+        return SearchResult(forced, [MoveStats(forced, 0, 0.5, 0.5)], 0, 0.0)
+    share = Budget(None if budget.seconds is None else budget.seconds / worlds,
+                   None if budget.iterations is None else max(1, budget.iterations // worlds))
+    visits: dict[Move, int] = {}
+    values: dict[Move, float] = {}
+    priors: dict[Move, list[float]] = {}
+    iterations, seconds = 0, 0.0
+    for world in range(worlds):
+        sampled = first if world == 0 else view.sample(rng)
+        result = MCTS(sampled, rng, config or SearchConfig(), include).run(share, start=time.perf_counter())
+        iterations += result.iterations
+        seconds += result.seconds
+        for stats in result.moves:
+            visits[stats.move] = visits.get(stats.move, 0) + stats.visits
+            values[stats.move] = values.get(stats.move, 0.0) + stats.value * stats.visits
+            priors.setdefault(stats.move, []).append(stats.prior)
+    pooled = [MoveStats(move, n, values[move] / n if n else 0.0, sum(priors[move]) / len(priors[move]))
+              for move, n in visits.items()]
+    pooled.sort(key=lambda m: (-m.visits, -m.value))
+    return SearchResult(pooled[0].move, pooled, iterations, seconds)

@@ -234,8 +234,10 @@ def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig |
     The compiled core runs the search when it is the engine in use (see
     :mod:`kingisdead.core`), on ``threads`` threads with the GIL released
     (root parallel: independent trees, visits pooled); the reference search
-    below runs otherwise, when ``engine="reference"`` asks for it, and whenever
-    a test supplies its own ``clock``.
+    below runs otherwise, when ``engine="reference"`` asks for it, whenever
+    a test supplies its own ``clock``, and for the advanced game (which only the
+    reference plays; searching its full state sees every hand: a seat's search
+    is :func:`kingisdead.bots.determinised.determinised_search`).
     One seed drawn from ``rng`` decides every draw of the compiled search, so
     an iteration budget gives the same result on every run.
     """
@@ -244,7 +246,7 @@ def search(state: GameState, budget: Budget, rng: Random, config: SearchConfig |
     for move in include:
         state.check(move)  # IllegalMoveError naming the rule: only legal moves can be judged
     config = config or SearchConfig()
-    if chosen(engine) == "core" and clock is time.perf_counter:
+    if chosen(engine) == "core" and clock is time.perf_counter and not state.edition.advanced:
         return core_search(state, budget, rng, config, include, threads)
     start = clock()
     return MCTS(state, rng, config, include).run(budget, clock, start)
