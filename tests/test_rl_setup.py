@@ -47,6 +47,8 @@ def _reference_new(players: int, variant: str, seed: int, first_player: int) -> 
     s.board = [0] * (NUM_REGIONS * NUM_KINDS)
     s.courts = [0] * (players * 3)
     s.hands = list(CARD_COPIES) * players
+    s.cunning = [0] * players  # the standard game deals no Cunning card
+    s.cunning_played = [0] * players
     s.crowns = [-1] * NUM_REGIONS
     s.control = [UNRESOLVED] * NUM_REGIONS
     s.open = (1 << NUM_REGIONS) - 1
