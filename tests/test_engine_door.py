@@ -40,7 +40,7 @@ BEHIND_THE_DOOR: dict[str, frozenset[str]] = {
     "kingisdead.playout": frozenset(),
     # Data, not rules: the result a game ends with (and its steps) and the names of the setups.
     "kingisdead.scoring": frozenset({"Result", "Step", "STEP_KINDS", "ENDINGS"}),
-    "kingisdead.setup": frozenset({"VARIANTS", "FOLLOWER", "SWAP"}),
+    "kingisdead.setup": frozenset({"VARIANTS", "FOLLOWER", "SWAP", "DEAL"}),
 }
 """Each engine module, and the names that other modules may still import from it."""
 

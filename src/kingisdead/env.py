@@ -9,7 +9,9 @@ single-agent one (the other seats played by a bot), ``vector_env`` N games
 stepped at once in the compiled core (a Gymnasium vector environment). OpenSpiel registers the
 game as "kingisdead" once :mod:`kingisdead.interfaces.openspiel_game` is
 imported. The encodings are described in docs/rl.md. Each takes ``edition``
-("first", the default, or "second"; the vector environment the first only, for now).
+("first", the default, or "second") and ``mode`` ("advanced": the second
+edition's secret Cunning cards, each agent observing its own seat's view; the
+vector environment refuses it, as the compiled core does not play it yet).
 """
 
 from __future__ import annotations

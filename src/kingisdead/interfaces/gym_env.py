@@ -4,7 +4,9 @@ The learner builds its moves one integer at a time, exactly as in the
 PettingZoo environment; between its moves the bots play whole moves. The
 observation is the flat vector of :mod:`.encoding`; the mask of the integers
 allowed now is in ``info["action_mask"]`` and in :meth:`KingIsDeadGym.action_masks`
-(the name sb3-contrib's maskable algorithms look for).
+(the name sb3-contrib's maskable algorithms look for). In the second
+edition's advanced game (``mode="advanced"``) the learner observes only what
+its seat may know (``state.view(seat)``), in the advanced encodings.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ..bots import Bot, make_bot
 from ..edition import Edition, get_edition
 from ..moves import IllegalMoveError
 from ..state import GameState
-from .encoding import NUM_ACTIONS
+from .encoding import num_actions
 from .pettingzoo_env import SEED_BOUND, observation_space, render_text
 from .stepping import SteppedGame
 
@@ -33,16 +35,20 @@ class KingIsDeadGym(gymnasium.Env):
     ``illegal_reward`` None makes an integer outside the mask raise
     IllegalMoveError; a number instead ends the episode with that reward.
     ``edition`` is "first", "second" or an :class:`~kingisdead.edition.Edition`;
-    the observation and action spaces are the same in both. ValueError for a
-    setup the edition does not have, or a bot name that cannot play it.
+    the observation and action spaces are the same in both. ``mode`` is
+    "standard" or "advanced" (None: the edition's own); the advanced game has its
+    own spaces (docs/rl.md) and only the bots that keep to their seat's view play
+    it (:data:`kingisdead.bots.SEAT_VIEW_BOTS`). ValueError for a setup or mode
+    the edition does not have, or a bot name that cannot play it.
     """
 
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, players: int = 2, variant: str = "standard", opponent: str | Bot = "random",
                  seat: int | str = 0, render_mode: str | None = None,
-                 illegal_reward: float | None = None, edition: str | Edition = "first") -> None:
-        self.edition = get_edition(edition)
+                 illegal_reward: float | None = None, edition: str | Edition = "first",
+                 mode: str | None = None) -> None:
+        self.edition = get_edition(edition, mode)
         engine.check_setup(players, variant, 0, self.edition)
         if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ValueError(f"seat must be 'random' or a seat from 0 to {players - 1}, got {seat!r}")
@@ -53,8 +59,8 @@ class KingIsDeadGym(gymnasium.Env):
         self.players, self.variant, self.opponent, self.seat_choice = players, variant, opponent, seat
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
-        self.observation_space = observation_space()
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = observation_space(self.edition)
+        self.action_space = spaces.Discrete(num_actions(self.edition))
         self.game: SteppedGame | None = None
         self.seat: int = 0 if isinstance(seat, str) else seat
         self._bots: list[Bot] = []
@@ -125,7 +131,7 @@ class KingIsDeadGym(gymnasium.Env):
         return self.game
 
     def _mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(num_actions(self.edition), dtype=np.int8)
         game = self._running()
         if game.player == self.seat:
             mask[game.legal_actions()] = 1
@@ -146,6 +152,6 @@ class KingIsDeadGym(gymnasium.Env):
 
 def gym_env(players: int = 2, variant: str = "standard", opponent: str | Bot = "random", seat: int | str = 0,
             render_mode: str | None = None, illegal_reward: float | None = None,
-            edition: str | Edition = "first") -> KingIsDeadGym:
+            edition: str | Edition = "first", mode: str | None = None) -> KingIsDeadGym:
     """The single-agent environment (see :class:`KingIsDeadGym`)."""
-    return KingIsDeadGym(players, variant, opponent, seat, render_mode, illegal_reward, edition)
+    return KingIsDeadGym(players, variant, opponent, seat, render_mode, illegal_reward, edition, mode)

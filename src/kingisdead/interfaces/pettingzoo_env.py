@@ -6,7 +6,10 @@ its move is complete, then the turn passes. Observations are dicts with the
 observation vector for that agent and the mask of the integers it may choose
 now (all zero for an agent that is not to act). Rewards come only at the end,
 from :func:`.stepping.returns`. Either edition is played (``edition``): the
-encodings have the same shapes and meanings in both.
+encodings have the same shapes and meanings in both. In the second edition's
+advanced game (``mode="advanced"``) each agent observes only what its seat
+may know (``state.view(seat)``: its own Cunning cards, never another's), and
+the encodings are the advanced ones (docs/rl.md).
 """
 
 from __future__ import annotations
@@ -22,22 +25,24 @@ from pettingzoo.utils import wrappers
 from rich.console import Console
 
 from .. import engine
-from ..edition import Edition, get_edition
+from ..edition import FIRST, Edition, get_edition
 from ..render import TableView
 from ..state import GameState
-from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_name
+from .encoding import action_name, num_actions, observation_high
 from .stepping import SteppedGame
 
 SEED_BOUND = 2**63
 """Game seeds drawn from the environment's generator lie in range(SEED_BOUND)."""
 
 
-def observation_space() -> spaces.Box:
-    return spaces.Box(low=0.0, high=np.array(OBSERVATION_HIGH, dtype=np.float32), dtype=np.float32)
+def observation_space(edition: Edition = FIRST) -> spaces.Box:
+    """The observation vector's Box in ``edition``'s game: shape (456,), or (770,) in the advanced game."""
+    return spaces.Box(low=0.0, high=np.array(observation_high(edition), dtype=np.float32), dtype=np.float32)
 
 
-def mask_space() -> spaces.Box:
-    return spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8)
+def mask_space(edition: Edition = FIRST) -> spaces.Box:
+    """The action mask's Box in ``edition``'s game: shape (21,), or (37,) in the advanced game."""
+    return spaces.Box(low=0, high=1, shape=(num_actions(edition),), dtype=np.int8)
 
 
 def render_text(game: SteppedGame) -> str:
@@ -57,16 +62,19 @@ class KingIsDeadAEC(AECEnv):
     """The King Is Dead for 2-4 agents, one building step per ``step`` (see docs/rl.md).
 
     ``edition`` is "first", "second" or an :class:`~kingisdead.edition.Edition`
-    (with options); ValueError for a player count, variant or edition the game
-    does not have (the second edition has no Mordred variant).
+    (with options), ``mode`` "standard" or "advanced" (None: the edition's own);
+    ValueError for a player count, variant, edition or mode the game does not
+    have (the second edition has no Mordred variant, the first no advanced game).
+    The 'ansi' and 'human' renders show the whole table, every hand included: a
+    spectator's view, not an agent's.
     """
 
     metadata: dict[str, Any] = {"name": "kingisdead_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, players: int = 2, variant: str = "standard", render_mode: str | None = None,
-                 edition: str | Edition = "first") -> None:
+                 edition: str | Edition = "first", mode: str | None = None) -> None:
         super().__init__()
-        self.edition = get_edition(edition)
+        self.edition = get_edition(edition, mode)
         engine.check_setup(players, variant, 0, self.edition)  # the engine's own messages
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
@@ -76,10 +84,10 @@ class KingIsDeadAEC(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agents = self.possible_agents[:]
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_space(), "action_mask": mask_space()})
+            a: spaces.Dict({"observation": observation_space(self.edition), "action_mask": mask_space(self.edition)})
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions(self.edition)) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self.game: SteppedGame | None = None
 
@@ -113,9 +121,10 @@ class KingIsDeadAEC(AECEnv):
         self.agent_selection = self.agents[state.player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation vector (in the advanced game from its seat's view alone) and action mask."""
         game = self._running()
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(num_actions(self.edition), dtype=np.int8)
         if seat == game.player:
             mask[game.legal_actions()] = 1
         return {"observation": np.asarray(game.observation(seat), dtype=np.float32), "action_mask": mask}
@@ -162,20 +171,20 @@ class KingIsDeadAEC(AECEnv):
 
 
 def raw_env(players: int = 2, variant: str = "standard", render_mode: str | None = None,
-            edition: str | Edition = "first") -> KingIsDeadAEC:
+            edition: str | Edition = "first", mode: str | None = None) -> KingIsDeadAEC:
     """The environment without PettingZoo's safety wrappers (an illegal integer raises)."""
-    return KingIsDeadAEC(players, variant, render_mode, edition)
+    return KingIsDeadAEC(players, variant, render_mode, edition, mode)
 
 
 def aec_env(players: int = 2, variant: str = "standard", render_mode: str | None = None,
-            illegal_reward: float = -1.0, edition: str | Edition = "first") -> AECEnv:
+            illegal_reward: float = -1.0, edition: str | Edition = "first", mode: str | None = None) -> AECEnv:
     """The environment with PettingZoo's usual wrappers, as its classic games have them.
 
     An integer outside the mask ends the game with ``illegal_reward`` for the
     agent that chose it (and 0 for the others), out-of-range integers fail an
     assertion, and calls out of order (step before reset) are refused.
     """
-    env: AECEnv = raw_env(players, variant, render_mode, edition)
+    env: AECEnv = raw_env(players, variant, render_mode, edition, mode)
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)

@@ -11,7 +11,15 @@ from __future__ import annotations
 from ..building import MoveBuilder
 from ..moves import IllegalMoveError, Move
 from ..state import GameState
-from .encoding import NUM_ACTIONS, action_name, action_to_choice, legal_actions, move_to_actions, observation
+from .encoding import (
+    MAX_STEPS,
+    action_name,
+    action_to_choice,
+    legal_actions,
+    move_to_actions,
+    num_actions,
+    observation,
+)
 
 
 def returns(state: GameState) -> list[float]:
@@ -27,15 +35,16 @@ def returns(state: GameState) -> list[float]:
     return [1.0 if p in result.winners else -1.0 for p in range(state.players)]
 
 
-def max_steps(players: int) -> int:
+def max_steps(players: int, move_steps: int = MAX_STEPS) -> int:
     """An upper bound on the steps of a game (OpenSpiel's max_game_length).
 
-    Each player plays at most 8 cards of at most 8 steps; between two card plays
-    at most ``players - 1`` passes come, and each of the 8 struggles ends with
-    a round of ``players`` passes.
+    Each player plays at most 8 cards of at most ``move_steps`` steps (8; 10 in the
+    advanced game: :func:`.encoding.max_move_steps`); between two card plays at most
+    ``players - 1`` passes come, and each of the 8 struggles ends with a round of
+    ``players`` passes.
     """
     cards = 8 * players
-    return cards * 8 + cards * (players - 1) + 8 * players
+    return cards * move_steps + cards * (players - 1) + 8 * players
 
 
 class SteppedGame:
@@ -69,7 +78,7 @@ class SteppedGame:
         if self._builder is None:
             self._builder = self.state.builder()
             for action in self.steps:
-                self._builder.choose(action_to_choice(action))
+                self._builder.choose(action_to_choice(action, self.num_actions))
         return self._builder
 
     @property
@@ -85,13 +94,19 @@ class SteppedGame:
             self._offered = [] if self.state.is_over() else legal_actions(self.builder)
         return self._offered[:]
 
+    @property
+    def num_actions(self) -> int:
+        """How many integers the game has (:func:`.encoding.num_actions`)."""
+        return num_actions(self.state.edition)
+
     def action_mask(self) -> list[int]:
-        mask = [0] * NUM_ACTIONS
+        mask = [0] * self.num_actions
         for a in self.legal_actions():
             mask[a] = 1
         return mask
 
     def observation(self, player: int) -> list[float]:
+        """``player``'s observation (:func:`.encoding.observation`): in the advanced game, its view only."""
         return observation(self.state, player, self.steps)
 
     def returns(self) -> list[float]:
@@ -104,7 +119,7 @@ class SteppedGame:
         """
         if self.state.is_over():
             raise IllegalMoveError("the game is over")
-        choice = action_to_choice(action)
+        choice = action_to_choice(action, self.num_actions)
         offered = self.legal_actions()
         if action not in offered:
             edition = self.state.edition

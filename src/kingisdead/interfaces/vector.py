@@ -56,7 +56,9 @@ class KingIsDeadVectorEnv(VectorEnv):
     ``edition`` is "first" (the default), "second" or an
     :class:`~kingisdead.edition.Edition` with options; the encodings have the
     same shapes in both (ValueError for an unknown edition, or Mordred in the second).
-    Needs the compiled core (RuntimeError otherwise).
+    ``mode`` "standard" (or None: the edition's own); the advanced game is refused
+    with a ValueError, as the compiled core does not play it yet (its PettingZoo
+    and Gymnasium environments do). Needs the compiled core (RuntimeError otherwise).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
@@ -64,19 +66,22 @@ class KingIsDeadVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, players: int = 2, variant: str = "standard", copy: bool = True,
                  render_mode: str | None = None,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 edition: str | Edition = "first") -> None:
+                 edition: str | Edition = "first", mode: str | None = None) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        self.edition = get_edition(edition)
+        self.edition = get_edition(edition, mode)
+        if self.edition.advanced:
+            raise ValueError("the vector environment does not play the advanced game yet (the compiled core does "
+                             "not): use aec_env or gym_env with mode='advanced'")
         engine.check_setup(players, variant, 0, self.edition)
         mordred = variant == "mordred"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
-        mode = next((m for m in modes if autoreset_mode in (m, m.value)), None)
-        if mode is None:
+        autoreset = next((m for m in modes if autoreset_mode in (m, m.value)), None)
+        if autoreset is None:
             raise ValueError(f"autoreset_mode must be AutoresetMode.NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
-        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        self.metadata = {**self.metadata, "autoreset_mode": autoreset}
         self.num_envs = num_envs
         self.players = players
         self.variant = variant
@@ -86,7 +91,7 @@ class KingIsDeadVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._same_step = mode is AutoresetMode.SAME_STEP
+        self._same_step = autoreset is AutoresetMode.SAME_STEP
         self._core = engine.vector_env(players, mordred, 0, np.zeros(num_envs, dtype=np.uint64),
                                        self._same_step, self.edition)
         self._generators: list[np.random.Generator] | None = None
@@ -245,6 +250,6 @@ class KingIsDeadVectorEnv(VectorEnv):
 def vector_env(num_envs: int, players: int = 2, variant: str = "standard", copy: bool = True,
                render_mode: str | None = None,
                autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-               edition: str | Edition = "first") -> KingIsDeadVectorEnv:
+               edition: str | Edition = "first", mode: str | None = None) -> KingIsDeadVectorEnv:
     """The batched environment (see :class:`KingIsDeadVectorEnv`)."""
-    return KingIsDeadVectorEnv(num_envs, players, variant, copy, render_mode, autoreset_mode, edition)
+    return KingIsDeadVectorEnv(num_envs, players, variant, copy, render_mode, autoreset_mode, edition, mode)
