@@ -422,15 +422,27 @@ def test_a_cunning_card_is_unknown_in_the_standard_game():
         legality.check_move(s, Move(MARCH, ()))
 
 
-def test_the_last_card_counts_cunning_cards_but_never_plot():
+def test_the_last_card_counts_cunning_cards_and_binds_on_the_hands_the_table_sees():
     s = table({"Mor": "SW", "Dev": "E"}, held=(MARCH,), players=3, last_card="must_win")
     s.hands = [0] * len(s.hands)
-    s.cunning[1] = 1 << (PLOT - FIRST_CUNNING)
-    assert lastcard.last_card_applies(s)
+    assert lastcard.last_card_applies(s)  # a Cunning card is the last card
     marches = [Move(MARCH, (MOR, S, W, STR), (STR, f)) for f in (S, W)] + [Move(MARCH, (MOR, S, W, STR), (DEV, E))]
     assert rules.legal_moves(s) == [PASS] + [m for m in marches if lastcard.wins_outright(s, m)]
-    s.cunning[2] = 1 << (AID - FIRST_CUNNING)
+    s.cunning[0] |= 1 << (PLOT - FIRST_CUNNING)
+    assert lastcard.last_card_applies(s)  # the mover's own Plot is never played: March is still the last card
+    s.cunning[0] &= ~(1 << (PLOT - FIRST_CUNNING))
+    s.cunning[1] = 1 << (PLOT - FIRST_CUNNING)
+    # Another hand holds a card, which the mover cannot see is Plot: the rule does not bind (it would tell them).
     assert not lastcard.last_card_applies(s)
+    assert s.view(0) == with_cunning(s, 1, AID).view(0)
+    assert not lastcard.last_card_applies(with_cunning(s, 1, AID))
+
+
+def with_cunning(s, player, card):
+    """A copy of ``s`` in which ``player`` holds only ``card`` among the Cunning cards."""
+    other = s.copy()
+    other.cunning[player] = 1 << (card - FIRST_CUNNING)
+    return other
 
 
 # -- whole games ----------------------------------------------------------------------------------------

@@ -22,12 +22,17 @@ PLAYABLE_CUNNING = ~(1 << (Cunning.PLOT - FIRST_CUNNING))
 
 
 def last_card_applies(s: GameState) -> bool:
-    """3 players, one card left in all hands, the player to move holds it, and the edition's
-    ``last_card`` is ``"must_win"`` (the first edition's rule; the second edition's default is
-    ``"free"``: "a card may always be played"). The advanced game's Cunning cards count, but
-    not Plot."""
-    return (s.edition.last_card == "must_win" and s.players == 3
-            and sum(_playable(s, p) for p in range(3)) == 1 and _playable(s, s.player) == 1)
+    """3 players, the player to move holds the one card left to play, every other hand is empty, and the
+    edition's ``last_card`` is ``"must_win"`` (the first edition's rule; the second edition's default is
+    ``"free"``: "a card may always be played").
+
+    In the advanced game the Cunning cards count; Plot, never played, is not the mover's card to play, but
+    another hand that holds only Plot is not empty: which card a hand holds is secret, so the rule binds on
+    what the table sees (the other hands' counts), never on another seat's hidden cards.
+    """
+    p = s.player
+    return (s.edition.last_card == "must_win" and s.players == 3 and _playable(s, p) == 1
+            and all(s.cards_left(other) == 0 for other in range(3) if other != p))
 
 
 def _playable(s: GameState, player: int) -> int:
