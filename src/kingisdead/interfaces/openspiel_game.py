@@ -21,6 +21,8 @@ seat's Cunning cards. See docs/rl.md.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
@@ -52,39 +54,29 @@ from .stepping import SteppedGame, max_steps
 SHORT_NAME = "kingisdead"
 DEFAULT_PARAMS = {"players": 2, "variant": "standard", "edition": "first", "mode": "standard"}
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="The King Is Dead",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+def _game_type(long_name: str, information: Any, information_state_tensor: bool) -> pyspiel.GameType:
+    """The game's OpenSpiel type; the modes differ in what a player may know."""
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=information,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=information_state_tensor,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS,
+    )
 
-ADVANCED_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="The King Is Dead (advanced game)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+
+GAME_TYPE = _game_type("The King Is Dead", pyspiel.GameType.Information.PERFECT_INFORMATION, False)
+ADVANCED_GAME_TYPE = _game_type("The King Is Dead (advanced game)",
+                                pyspiel.GameType.Information.IMPERFECT_INFORMATION, True)
 """The type of a ``mode=advanced`` game (registered under the same name: the mode is a parameter)."""
 
 MAX_CHANCE_OUTCOMES = NUM_REGIONS
