@@ -2,7 +2,8 @@
 
 Every rule lives in both engines (core/src/*.rs and kingisdead/rules.py and
 friends); these tests make them agree. Along seeded random games of every
-configuration of both editions (the second with its options too), at every position: the same legal moves in the same order, the
+configuration of both editions (the second with its options too, and its advanced game with its
+Cunning cards and every value of its options), at every position: the same legal moves in the same order, the
 same distinct successor positions, the same state after each move (sampled in
 large positions), the same heuristic values, the same last-card verdict, and at
 the end the same ending, winners, ruler, ranking and scoring steps. Games are driven by each
@@ -34,12 +35,25 @@ OPTIONED = get_edition("second", reversal="exact", court_redraw=True, tie_factio
 """The second edition with every option away from its default."""
 STRICT = get_edition("second", tie_faction="strict", last_card="must_win")
 """The second edition with the first edition's coronation tie and last card (the values OPTIONED lacks)."""
+ADVANCED = get_edition("second", "advanced")
+"""The advanced game (secret Cunning cards) with its options at their defaults."""
+ADVANCED_OPTIONED = get_edition("second", "advanced", spy_spy="allowed", spy_negotiate="no_effect", spy_ban="free",
+                                spy_pile="fullest", aid_tie="none", plot_coronation="any_faction", plot_team="once",
+                                plot_tiebreak="holder_first", plot_empty_hand="never", cunning_ban="same_effect",
+                                reversal="exact", court_redraw=True, tie_faction="always", tie_hands="lowest_seat",
+                                last_card="must_win")
+"""The advanced game with every option away from its default (the second edition's too)."""
+ADVANCED_ALWAYS = get_edition("second", "advanced", spy_negotiate="always", cunning_ban="same_effect",
+                              tie_faction="strict", last_card="must_win")
+"""The advanced game with the option values ADVANCED_OPTIONED lacks, the ban binding the Cunning swaps by effect."""
 CONFIGS: list[tuple[int, str, Edition]] = [
     *((p, v, FIRST) for v in ("standard", "mordred") for p in (2, 3, 4)),
-    *((p, "standard", e) for e in (SECOND, OPTIONED, STRICT) for p in (2, 3, 4)),
+    *((p, "standard", e) for e in (SECOND, OPTIONED, STRICT, ADVANCED, ADVANCED_OPTIONED) for p in (2, 3, 4)),
+    (3, "standard", ADVANCED_ALWAYS),
 ]
-CONFIG_IDS = [f"{p}p-{v}-{e.name}{'-strict' if e is STRICT else '-options' if e.options() else ''}"
-              for p, v, e in CONFIGS]
+NAMES = {id(STRICT): "-strict", id(ADVANCED): "-advanced", id(ADVANCED_OPTIONED): "-advanced-options",
+         id(ADVANCED_ALWAYS): "-advanced-always"}
+CONFIG_IDS = [f"{p}p-{v}-{e.name}{NAMES.get(id(e), '-options' if e.options() else '')}" for p, v, e in CONFIGS]
 FULL_SUCCESSORS = 2500
 """Positions with at most this many moves have every successor compared; larger ones a sample."""
 SAMPLED_SUCCESSORS = 150
@@ -68,7 +82,7 @@ def check_position(s: GameState, rng: Random) -> None:
     compiled = core.legal_moves(s)
     assert compiled == reference, "legal moves differ (content or order)"
     assert core.count_legal_moves(s) == len(reference)
-    for card in range(7):
+    for card in range(19 if s.edition.advanced else 7):  # the advanced game's Cunning cards 7-18
         assert core.card_actions(s, card) == rules.card_actions(s, card), f"card {card}"
     assert core.require().last_card_applies(s) == lastcard.last_card_applies(s)
     for ours, theirs in zip(core.evaluate(s), evaluate(s)):
@@ -106,7 +120,8 @@ def test_every_position_of_reference_sampled_games(players, variant, edition):
     """Games drawn by the reference sampler: every position is compared in full (one game per
     configuration, both editions, the second with its default and changed options; SCALE more)."""
     for game in range(SCALE):
-        seed = 1000 * players + 10 * game + (variant == "mordred") + 3 * (edition is OPTIONED) + 5 * (edition is STRICT)
+        seed = 1000 * players + 10 * game + (variant == "mordred") + 3 * (edition is OPTIONED) + 5 * (edition is STRICT) \
+            + 7 * edition.advanced
         s = GameState.new(players, variant, seed, edition=edition)
         rng = Random(seed)
         while not s.is_over():
@@ -158,11 +173,13 @@ def test_both_engines_follow_the_same_random_moves(config, seed, data):
         check_result(s)
 
 
-@pytest.mark.parametrize("edition", [FIRST, SECOND, get_edition("second", reversal="exact")],
-                         ids=["first", "second", "second-exact"])
+@pytest.mark.parametrize("edition", [FIRST, SECOND, get_edition("second", reversal="exact"), ADVANCED_ALWAYS,
+                                     ADVANCED_OPTIONED],
+                         ids=["first", "second", "second-exact", "advanced-same-effect", "advanced-exact"])
 def test_undo_ban_is_judged_alike(edition):
     """Positions under an undo ban, from the reference's exchanges: the same moves are banned,
-    by effect or (the second edition's option) literally, across resolutions where the ban outlives them."""
+    by effect or (the second edition's option) literally, across resolutions where the ban outlives them;
+    in the advanced game the ban names its card, and binds Dispute, Influence and Edict too (cunning_ban)."""
     found = 0
     for seed in range(300):
         s = GameState.new(2, "standard", seed, edition=edition)
@@ -170,7 +187,7 @@ def test_undo_ban_is_judged_alike(edition):
         while not s.is_over() and found < 40:
             if s.undo_ban is not None and s.undo_ban[0] != s.player:
                 assert core.legal_moves(s) == rules.legal_moves(s)
-                for card in (1, 2):
+                for card in (1, 2, *(range(7, 19) if edition.advanced else ())):
                     assert core.card_actions(s, card) == rules.card_actions(s, card)
                 assert core.play(s, PASS).undo_ban == s.after(PASS).undo_ban
                 found += 1
@@ -190,8 +207,9 @@ def test_engine_selection():
         core.set_engine("fast")
 
 
-@pytest.mark.parametrize(("variant", "edition"), [("mordred", FIRST), ("standard", OPTIONED)],
-                         ids=["first", "second-options"])
+@pytest.mark.parametrize(("variant", "edition"), [("mordred", FIRST), ("standard", OPTIONED),
+                                                  ("standard", ADVANCED_OPTIONED)],
+                         ids=["first", "second-options", "advanced-options"])
 def test_state_round_trip_through_the_core(variant, edition):
     """The core reads every field of a GameState by name and builds one back with the same fields
     (the same Edition object included)."""
@@ -242,17 +260,14 @@ def test_the_core_refuses_what_it_cannot_use():
 
 @pytest.mark.parametrize("name", list(EDITIONS))
 def test_both_engines_read_the_same_editions(name):
-    """The core's editions are kingisdead.edition.EDITIONS, field for field (but the mode and the advanced
-    game's options: the core plays only the standard game, and refuses the advanced one); the board
-    module reads the first."""
+    """The core's editions are kingisdead.edition.EDITIONS, field for field, the mode and the advanced
+    game's options included; the board module reads the first."""
     def plain(value):
         return [plain(v) for v in value] if isinstance(value, (list, tuple)) else value
 
     ours = {name: plain(value) for name, value in core.require().edition(name).items()}
-    advanced = {"mode", *ADVANCED_OPTIONS}
-    assert ours == {name: plain(value) for name, value in asdict(EDITIONS[name]).items() if name not in advanced}
-    with pytest.raises(ValueError, match="advanced game"):
-        core.new_game(2, "standard", 1, 0, get_edition("second", "advanced"))
+    assert ours == {name: plain(value) for name, value in asdict(EDITIONS[name]).items()}
+    assert {"mode", *ADVANCED_OPTIONS} <= set(ours)
     assert (board.REGION_NAMES, board.CARD_NAMES, board.CARD_COPIES) == (FIRST.regions, FIRST.cards, FIRST.card_copies)
     assert board.SAXON_INVASION == FIRST.invasion == 4
     assert [tuple(pair) for pair in board.BORDERS] == list(FIRST.borders)
@@ -302,3 +317,44 @@ def test_coronation_ties_are_scored_alike(players, tie_faction, tie_hands):
         verdict = core.outcome(s)
         assert verdict == ("coronation", result.winners, result.ruler, result.ranking, result.steps), \
             f"{s.courts} {s.hands} {s.last_play}"
+
+
+PLOT_EDITIONS = [get_edition("second", "advanced", plot_coronation=c, plot_team=t, plot_tiebreak=b, plot_empty_hand=h,
+                             tie_hands=th)
+                 for c, t, b, h, th in [("top_only", "each", "none", "empty", "earliest"),
+                                        ("any_faction", "once", "holder_first", "never", "lowest_seat"),
+                                        ("any_faction", "each", "holder_first", "empty", "earliest"),
+                                        ("top_only", "once", "none", "never", "lowest_seat")]]
+
+
+@pytest.mark.parametrize("edition", PLOT_EDITIONS, ids=lambda e: "-".join(str(v) for v in e.options().values()) or "defaults")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_plot_is_scored_alike(players, edition):
+    """Finished advanced games built to tie, one seat holding Plot (sometimes alone in its hand), ended by a
+    coronation or an invasion: the same winners, ruler, ranking and steps (Plot's own steps included)."""
+    rng = Random(players)
+    for seed in range(200 * SCALE):
+        s = GameState.new(players, "standard", seed, edition=edition)
+        ending = "invasion" if seed % 3 == 0 else "coronation"
+        control = [rng.choice([0, 0, 1, 1, 2, 4]) for _ in range(8)]
+        if ending == "coronation" and control.count(4) >= edition.invasion:
+            control = [c if c != 4 else rng.choice([0, 1, 2]) for c in control]
+        s.control, s.order, s.resolved, s.open = control, rng.sample(range(8), 8), 8, 0
+        s.saxons, s.board = control.count(4), [0] * 32
+        s.courts = [rng.choice([0, 1, 1, 2]) for _ in range(3 * players)]
+        s.hands = [0] * (7 * players)
+        holder = rng.randrange(players)
+        s.cunning = [0] * players
+        s.cunning[holder] = 1 << 11
+        for p in range(players):
+            if rng.random() < 0.5:
+                s.cunning[p] |= 1 << rng.randrange(11)
+        plays = rng.sample(range(1, 30), players)
+        s.last_play = [plays[p] for p in range(players)]
+        s.plays = max(s.last_play)
+        with core.use_engine("reference"):
+            s._result = result = scoring.score(s, ending)
+        assert any(step.kind == "plot" for step in result.steps)
+        verdict = core.outcome(s)
+        assert verdict == (ending, result.winners, result.ruler, result.ranking, result.steps), \
+            f"{s.courts} {s.cunning} {s.last_play}"

@@ -21,6 +21,8 @@ pub struct Start {
     pub mordred: bool,
     pub edition: u8,
     pub options: u8,
+    /// `State::mode`: 0 the standard game, else the advanced game's bits.
+    pub mode: u16,
 }
 
 impl Start {
@@ -31,14 +33,16 @@ impl Start {
             mordred: s.mordred,
             edition: s.edition,
             options: s.options,
+            mode: s.mode,
         }
     }
 
     /// The game that `seed` sets up (first player 0); Err for a player count the game does not have.
     pub fn game(&self, seed: u64) -> Result<State, String> {
-        setup::new_game_in(
+        setup::new_game_in_mode(
             self.edition,
             self.options,
+            self.mode,
             self.players,
             self.mordred,
             seed,

@@ -37,6 +37,28 @@ pub const AMBASSADOR: u8 = 2;
 pub const SETTLEMENTS: u8 = 3;
 /// The three faction cards are `FACTION_CARD + faction`.
 pub const FACTION_CARD: u8 = 4;
+
+/// The advanced game's twelve Cunning cards, card numbers after the seven
+/// kinds (Python `board.Cunning`), one copy of each in the game.
+pub const SPY: u8 = 7;
+pub const AID: u8 = 8;
+pub const AMBUSH: u8 = 9;
+pub const DISPUTE: u8 = 10;
+pub const INFLUENCE: u8 = 11;
+pub const EDICT: u8 = 12;
+pub const MARCH: u8 = 13;
+pub const RESIST: u8 = 14;
+pub const MUSTER: u8 = 15;
+pub const QUELL: u8 = 16;
+pub const SUPPRESS: u8 = 17;
+pub const PLOT: u8 = 18;
+/// The card number of the first Cunning card.
+pub const FIRST_CUNNING: u8 = SPY;
+pub const NUM_CUNNING: usize = 12;
+/// Cunning cards dealt to each player in the advanced game.
+pub const CUNNING_DEALT: usize = 3;
+/// Plot's bit in a mask of Cunning cards (`State::cunning`): it is never played.
+pub const PLOT_BIT: u16 = 1 << (PLOT - FIRST_CUNNING);
 /// An edition of the game: its board, its cards, its ending constants and its
 /// rule switches (`kingisdead.edition.Edition`, field for field). Both editions
 /// share the map graph, the homes and the card kinds' numbers, so the constants
@@ -78,6 +100,20 @@ pub struct Edition {
     pub tie_faction: &'static str,
     pub tie_hands: &'static str,
     pub last_card: &'static str,
+    /// The mode ("standard"; "advanced" is chosen per game: `State::mode`) and the
+    /// advanced game's options' default values, spelled as in Python.
+    pub mode: &'static str,
+    pub spy_spy: &'static str,
+    pub spy_negotiate: &'static str,
+    pub spy_ban: &'static str,
+    pub spy_pile: &'static str,
+    pub aid_tie: &'static str,
+    pub partial_rank: &'static str,
+    pub plot_coronation: &'static str,
+    pub plot_team: &'static str,
+    pub plot_tiebreak: &'static str,
+    pub plot_empty_hand: &'static str,
+    pub cunning_ban: &'static str,
 }
 
 impl Edition {
@@ -126,6 +162,36 @@ pub const ALL_OPTIONS: u8 = EXACT_REVERSAL
     | TIE_LOWEST_SEAT
     | TIE_STRICT
     | LAST_CARD_MUST_WIN;
+
+/// Mode bit (`State::mode`): the advanced game, the second edition's secret
+/// Cunning cards (Python `Edition.mode == "advanced"`). The bits below are its
+/// options away from their defaults (`kingisdead.edition.ADVANCED_OPTIONS`);
+/// the standard game's mode is 0.
+pub const ADVANCED: u16 = 1;
+/// `spy_spy = "allowed"`: a pile topped by Spy may be spied (copying nothing further).
+pub const SPY_SPY_ALLOWED: u16 = 2;
+/// `spy_negotiate = "no_effect"`: a copied Negotiate without the spy's disc does nothing.
+pub const SPY_NEGOTIATE_NO_EFFECT: u16 = 4;
+/// `spy_negotiate = "always"`: a copied Negotiate places a disc regardless.
+pub const SPY_NEGOTIATE_ALWAYS: u16 = 8;
+/// `spy_ban = "free"`: a copied exchange is neither bound by nor sets the no-reversal ban.
+pub const SPY_BAN_FREE: u16 = 16;
+/// `spy_pile = "fullest"`: only piles whose copied card has an effect, where any has.
+pub const SPY_PILE_FULLEST: u16 = 32;
+/// `aid_tie = "none"`: a tie for the most followers in the stock makes Aid do nothing.
+pub const AID_TIE_NONE: u16 = 64;
+/// `plot_coronation = "any_faction"`: Plot counts as a follower of the faction best for its holder.
+pub const PLOT_ANY_FACTION: u16 = 128;
+/// `plot_team = "once"`: at a 4-player invasion Plot counts for its holder only.
+pub const PLOT_TEAM_ONCE: u16 = 256;
+/// `plot_tiebreak = "holder_first"`: a tie left after the counts goes to Plot's holder.
+pub const PLOT_HOLDER_FIRST: u16 = 512;
+/// `plot_empty_hand = "never"`: a hand holding Plot alone is never emptied.
+pub const PLOT_NEVER_EMPTY: u16 = 1024;
+/// `cunning_ban = "same_effect"`: Dispute, Influence and Edict set and obey the no-reversal ban.
+pub const CUNNING_BAN_SAME_EFFECT: u16 = 2048;
+/// Every mode and advanced option bit.
+pub const ALL_MODE_BITS: u16 = 4095;
 
 /// The first edition, as `kingisdead.edition.FIRST`.
 pub const FIRST: Edition = Edition {
@@ -190,6 +256,18 @@ pub const FIRST: Edition = Edition {
     tie_faction: "strict",
     tie_hands: "earliest",
     last_card: "must_win",
+    mode: "standard",
+    spy_spy: "forbidden",
+    spy_negotiate: "own_disc",
+    spy_ban: "as_card",
+    spy_pile: "any",
+    aid_tie: "choose",
+    partial_rank: "most_followers",
+    plot_coronation: "top_only",
+    plot_team: "each",
+    plot_tiebreak: "none",
+    plot_empty_hand: "empty",
+    cunning_ban: "none",
 };
 
 /// The second edition (2020), as `kingisdead.edition.SECOND` with its default options:
@@ -242,6 +320,8 @@ pub const SECOND: Edition = Edition {
     tie_faction: "second",
     tie_hands: "earliest",
     last_card: "free",
+    // The mode and the advanced game's defaults, the same as the first edition's.
+    ..FIRST
 };
 
 /// The editions by `State::edition`: 0 the first, 1 the second.

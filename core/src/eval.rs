@@ -127,7 +127,7 @@ pub fn strengths_with(
     let invasion = tally.invasion();
     let [w0, w1, w2] = if invasion { [0.0; 3] } else { tally.weights() };
     let mut strength = [0.0; MAX_PLAYERS];
-    for ((x, court), hand) in strength.iter_mut().zip(courts).zip(&s.hands).take(n) {
+    for (p, (x, court)) in strength.iter_mut().zip(courts).enumerate().take(n) {
         let [a, b, c] = *court;
         *x = if invasion {
             // Heading for an invasion: complete sets decide, and followers towards them count a little.
@@ -135,8 +135,8 @@ pub fn strengths_with(
         } else {
             w0 * f64::from(a) + w1 * f64::from(b) + w2 * f64::from(c)
         };
-        let cards: u8 = hand.iter().sum();
-        *x += CARD_VALUE * f64::from(cards);
+        // Cards in hand, the advanced game's Cunning cards (Plot too) included, as Python's.
+        *x += CARD_VALUE * f64::from(s.cards_left(p));
     }
     if n == 4 {
         let team = [strength[0] + strength[2], strength[1] + strength[3]];
@@ -269,6 +269,9 @@ mod tests {
             tops: [-1; MAX_PLAYERS],
             last_play: [0; MAX_PLAYERS],
             plays: 0,
+            mode: 0,
+            cunning: [0; MAX_PLAYERS],
+            cunning_played: [0; MAX_PLAYERS],
             undo_ban: None,
             outcome: None,
         }

@@ -360,7 +360,7 @@ mod tests {
                 .iter()
                 .all(|&a| a >= REGION_BASE && (a as usize) < NUM_ACTIONS));
             if m.card as u8 == GARRISON && m.len == 5 {
-                let [a, f1, f2, b, g] = m.action;
+                let [a, f1, f2, b, g, ..] = m.action;
                 assert_eq!(
                     steps[1..6],
                     [

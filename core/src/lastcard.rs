@@ -11,24 +11,29 @@
 //! takes about 30 microseconds on average.
 
 use crate::board::{
-    CROWN, FACTION_CARD, LAST_CARD_MUST_WIN, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS, NUM_REGIONS,
-    SAXONS, SETTLEMENTS, TIE_ALWAYS_NEXT_FACTION, TIE_STRICT,
+    CROWN, FACTION_CARD, FIRST_CUNNING, LAST_CARD_MUST_WIN, LOYALISTS, MORDRED_FLAGS, NUM_FACTIONS,
+    NUM_REGIONS, SAXONS, SETTLEMENTS, TIE_ALWAYS_NEXT_FACTION, TIE_STRICT,
 };
+use crate::cunning;
 use crate::rules::{
-    apply_to_board, court_mask, faction_targets, for_each_action, play, resolve, struggle_winner,
-    Bits, Board,
+    apply_to_board, court_mask, faction_targets, for_each_action, held_cards, play, resolve,
+    struggle_winner, Bits, Board,
 };
 use crate::state::{Move, State};
 use std::collections::HashMap;
 
-/// 3 players, one card left in all hands, the player to move holds it, and the
-/// edition's `last_card` is `"must_win"` ([`LAST_CARD_MUST_WIN`]: the first
-/// edition's rule; the second edition's default is `"free"`).
+/// 3 players, the player to move holds the one card left to play, every other
+/// hand is empty, and the edition's `last_card` is `"must_win"`
+/// ([`LAST_CARD_MUST_WIN`]: the first edition's rule; the second edition's
+/// default is `"free"`). In the advanced game the Cunning cards count; Plot,
+/// never played, is not the mover's card to play, but another hand holding
+/// only Plot is not empty: the rule binds on what the table sees.
 pub fn last_card_applies(s: &State) -> bool {
+    let p = s.player as usize;
     s.option(LAST_CARD_MUST_WIN)
         && s.players == 3
-        && s.cards_in_hands() == 1
-        && s.cards_left(s.player as usize) == 1
+        && s.playable(p) == 1
+        && (0..3).all(|other| other == p || s.cards_left(other) == 0)
 }
 
 /// Whether the player to move is the sole winner of the game that follows
@@ -50,16 +55,13 @@ pub(crate) fn push_winning_moves(s: &State, out: &mut Vec<Move>) {
         return;
     }
     let mut judge = Judge::default();
-    let hand = s.hands[s.player as usize];
-    for card in 0..hand.len() as u8 {
-        if hand[card as usize] > 0 {
-            judge.card_moves(s, card, |m, wins| {
-                if wins {
-                    out.push(m);
-                }
-                true
-            });
-        }
+    for card in held_cards(s) {
+        judge.card_moves(s, card, |m, wins| {
+            if wins {
+                out.push(m);
+            }
+            true
+        });
     }
 }
 
@@ -88,9 +90,11 @@ pub(crate) fn push_winning_moves(s: &State, out: &mut Vec<Move>) {
 ///   sets, ties to the mover.
 ///
 /// With 4 players a single winner is impossible by coronation (partners share
-/// it), but the team rules are not bounded here: it answers true.
+/// it), but the team rules are not bounded here: it answers true; so it does
+/// in the advanced game, whose Cunning cards move followers every which way
+/// and whose Plot scores for its holder.
 pub fn might_win(s: &State) -> bool {
-    if s.players == 4 {
+    if s.players == 4 || s.advanced() {
         return true;
     }
     let me = s.player as usize;
@@ -291,7 +295,12 @@ impl Remaining {
     pub(crate) fn after(s: &State, card: u8, action: &[i8]) -> Remaining {
         let mut board = s.board;
         let mut order = s.order;
-        if card == CROWN {
+        if card >= FIRST_CUNNING {
+            // A Cunning card, carried out on a copy (a spied Negotiate swaps region cards).
+            let mut after = *s;
+            cunning::carry_out(&mut after, card, action);
+            (board, order) = (after.board, after.order);
+        } else if card == CROWN {
             if let &[a, b, _] = action {
                 let i = order.iter().position(|&r| r as i8 == a).unwrap_or(0);
                 let j = order.iter().position(|&r| r as i8 == b).unwrap_or(0);

@@ -10,6 +10,7 @@
 pub mod batch;
 pub mod board;
 pub mod candidates;
+pub mod cunning;
 pub mod encoding;
 pub mod eval;
 pub mod features;

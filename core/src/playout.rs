@@ -7,10 +7,11 @@
 //! legal and every legal move has a chance. It draws from its own generator
 //! ([`SplitMix64::index`]), not Python's random stream.
 
+use crate::batch::Start;
 use crate::board::FIRST_EDITION;
 use crate::board::{
-    AMBASSADOR, CROWN, FACTION_CARD, GARRISON, NEIGHBOURS, NUM_CARDS, NUM_KINDS, NUM_REGIONS,
-    SETTLEMENTS,
+    AMBASSADOR, CROWN, FACTION_CARD, FIRST_CUNNING, GARRISON, NEIGHBOURS, NUM_CARDS, NUM_CUNNING,
+    NUM_KINDS, NUM_REGIONS, PLOT_BIT, SETTLEMENTS,
 };
 use crate::lastcard::{last_card_applies, might_win, Judge, Remaining};
 use crate::rng::SplitMix64;
@@ -18,20 +19,27 @@ use crate::rules::{
     active_ban, card_actions, court_mask, faction_targets, finish_turn, play, play_card,
     swappable_cards, Bits,
 };
-use crate::setup::new_game_in;
-use crate::state::{Move, State, NONE};
+use crate::state::{Move, State, MAX_ACTION, NONE};
 
 /// Play a random legal move in place and return it.
 ///
+/// The cards drawn from are the kinds in hand, then the advanced game's Cunning
+/// cards held but Plot (never played), whose action is drawn from their list.
 /// With the 3-player last card, the holder passes with probability 1/2, else
 /// plays a random winning move (passes if there is none).
 pub fn play_random(s: &mut State, rng: &mut SplitMix64) -> Move {
     let p = s.player as usize;
-    let mut cards = [0u8; NUM_CARDS];
+    let mut cards = [0u8; NUM_CARDS + NUM_CUNNING];
     let mut k = 0;
     for (card, &n) in s.hands[p].iter().enumerate() {
         if n > 0 {
             cards[k] = card as u8;
+            k += 1;
+        }
+    }
+    if s.cunning[p] != 0 {
+        for i in Bits(u32::from(s.cunning[p] & !PLOT_BIT)) {
+            cards[k] = FIRST_CUNNING + i as u8;
             k += 1;
         }
     }
@@ -78,26 +86,26 @@ pub fn playout(s: &mut State, rng: &mut SplitMix64) -> u64 {
 ///
 /// Panics for a player count the game does not have.
 pub fn random_games(players: u8, mordred: bool, games: u64, seed: u64) -> (u64, u64) {
-    let options = crate::board::FIRST.default_options();
-    random_games_in(FIRST_EDITION, options, players, mordred, games, seed)
+    let start = Start {
+        players,
+        mordred,
+        edition: FIRST_EDITION,
+        options: crate::board::FIRST.default_options(),
+        mode: 0,
+    };
+    random_games_in(start, games, seed)
 }
 
-/// [`random_games`] in an edition with its option bits (see `setup::new_game_in`).
+/// [`random_games`] set up as `start` says (its edition, options and mode).
 ///
 /// Panics for a setup the edition does not have.
-pub fn random_games_in(
-    edition: u8,
-    options: u8,
-    players: u8,
-    mordred: bool,
-    games: u64,
-    seed: u64,
-) -> (u64, u64) {
+pub fn random_games_in(start: Start, games: u64, seed: u64) -> (u64, u64) {
     let mut seeds = SplitMix64::new(seed);
     let mut rng = SplitMix64::new(seeds.next_u64());
     let mut moves = 0;
     for _ in 0..games {
-        let mut s = new_game_in(edition, options, players, mordred, seeds.next_u64(), 0)
+        let mut s = start
+            .game(seeds.next_u64())
             .unwrap_or_else(|e| panic!("{e}"));
         moves += playout(&mut s, &mut rng);
     }
@@ -114,9 +122,11 @@ fn nth_bit(mut mask: u32, n: usize) -> usize {
 }
 
 /// A random legal action of `card`, as an array and its length.
-fn random_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize) {
-    let mut a = [0i8; 5];
+fn random_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTION], usize) {
+    let mut a = [0i8; MAX_ACTION];
     match card {
+        // The advanced game's: few enough actions to list.
+        FIRST_CUNNING.. => listed_action(s, card, rng),
         SETTLEMENTS => {
             let open = s.open as u32;
             let n = open.count_ones() as usize;
@@ -166,6 +176,14 @@ fn random_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize) 
     }
 }
 
+/// An action of `card` drawn uniformly from the list of its legal actions.
+fn listed_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTION], usize) {
+    let mut options = Vec::new();
+    card_actions(s, card, &mut options);
+    let m = options[rng.index(options.len())];
+    (m.action, m.len as usize)
+}
+
 /// A follower kind of a region drawn in proportion to numbers (`skip`: one of
 /// that kind already drawn).
 #[inline]
@@ -189,7 +207,7 @@ fn random_kind(counts: [u8; NUM_KINDS], skip: Option<usize>, rng: &mut SplitMix6
 /// for the Garrison while any exists), then random followers. A draw that
 /// would undo the last exchange is redrawn; if that keeps happening, the
 /// choice falls back on the full list of legal actions.
-fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize) {
+fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTION], usize) {
     let board = &s.board;
     let open = s.open as u32;
     let mut totals = [0u8; NUM_REGIONS];
@@ -226,7 +244,7 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize
             }
         }
     }
-    let mut a = [0i8; 5];
+    let mut a = [0i8; MAX_ACTION];
     if n == 0 {
         return (a, 0);
     }
@@ -238,13 +256,13 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize
             let f1 = random_kind(board[x], None, rng);
             let f2 = random_kind(board[x], Some(f1), rng);
             let g = random_kind(board[y], None, rng);
-            a = [
+            a[..5].copy_from_slice(&[
                 x as i8,
                 f1.min(f2) as i8,
                 f1.max(f2) as i8,
                 y as i8,
                 g as i8,
-            ];
+            ]);
             5
         } else {
             let f = random_kind(board[x], None, rng);
@@ -257,10 +275,7 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; 5], usize
         }
     }
     // The ban keeps hitting: fall back on the full list, which leaves it out.
-    let mut options = Vec::new();
-    card_actions(s, card, &mut options);
-    let m = options[rng.index(options.len())];
-    (m.action, m.len as usize)
+    listed_action(s, card, rng)
 }
 
 /// A random move with the last card that wins outright, or a pass if none does:
@@ -337,8 +352,18 @@ mod tests {
         (3, false, SECOND_EDITION, 0),
     ];
 
-    fn start((players, mordred, edition, options): (u8, bool, u8, u8), seed: u64) -> State {
-        new_game_in(edition, options, players, mordred, seed, 0).unwrap()
+    fn start_of((players, mordred, edition, options): (u8, bool, u8, u8)) -> Start {
+        Start {
+            players,
+            mordred,
+            edition,
+            options,
+            mode: 0,
+        }
+    }
+
+    fn start(config: (u8, bool, u8, u8), seed: u64) -> State {
+        start_of(config).game(seed).unwrap()
     }
 
     #[test]
@@ -432,8 +457,8 @@ mod tests {
 
     #[test]
     fn random_games_play_to_the_end() {
-        for &(players, mordred, edition, options) in &CONFIGS {
-            let (games, moves) = random_games_in(edition, options, players, mordred, 50, 1);
+        for &config in &CONFIGS {
+            let (games, moves) = random_games_in(start_of(config), 50, 1);
             assert_eq!(games, 50);
             assert!(moves > 50 * 10);
         }
@@ -444,10 +469,10 @@ mod tests {
     #[test]
     #[ignore]
     fn playout_speed() {
-        for &(players, mordred, edition, options) in &CONFIGS {
+        for &config @ (players, mordred, edition, _) in &CONFIGS {
             let games = 100_000;
             let start = std::time::Instant::now();
-            let (_, moves) = random_games_in(edition, options, players, mordred, games, 7);
+            let (_, moves) = random_games_in(start_of(config), games, 7);
             let secs = start.elapsed().as_secs_f64();
             println!(
                 "{} {players}p {}: {:.0} games/s, {:.1} moves/game",

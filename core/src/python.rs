@@ -16,11 +16,11 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
-use crate::board::{NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
+use crate::board::{NUM_CARDS, NUM_CUNNING, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
 use crate::rng::SplitMix64;
-use crate::state::{Ban, Ending, Move, Outcome, State, MAX_PLAYERS};
+use crate::state::{Ban, Ending, Move, Outcome, State, MAX_ACTION, MAX_PLAYERS};
 use crate::{
-    board, candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver,
+    batch, board, candidates, eval, lastcard, mcts, perft, playout, rules, scoring, setup, solver,
 };
 
 #[path = "python_batch.rs"]
@@ -33,7 +33,6 @@ mod network_py;
 mod vecenv;
 
 type PyMove = (Option<u8>, Vec<i8>, Option<(usize, usize)>);
-type PyBan = Option<(u8, Vec<i8>)>;
 /// Moves of one card and action: (card or -1 for the pass, action, court calls).
 type MoveGroup<'py> = (i8, Bound<'py, PyTuple>, Vec<i8>);
 /// A scoring step: (kind, faction or None, (seat, value) pairs, kept seats).
@@ -82,37 +81,50 @@ fn fill<T: Copy, const N: usize>(out: &mut [T; N], values: &[T], what: &str) -> 
 
 /// The undo ban as Python keeps it: `(player, reverse)`, the reverse exchange
 /// as an action tuple (spelled from its effect, or literal with the option
-/// `reversal = "exact"`, when a same-faction swap may ban itself).
-fn ban_from_py(s: &State, (player, reverse): (u8, Vec<i8>)) -> Option<Ban> {
+/// `reversal = "exact"`, when a same-faction swap may ban itself); in the
+/// advanced game `(player, reverse, card)`, `card` the card that made the
+/// exchange (in the standard game the top of `player`'s pile).
+fn ban_from_py(s: &State, ban: &Bound<'_, PyAny>) -> Option<Ban> {
+    let (player, reverse, card): (u8, Vec<i8>, u8) = if s.advanced() {
+        ban.extract().ok()?
+    } else {
+        let (player, reverse): (u8, Vec<i8>) = ban.extract().ok()?;
+        (
+            player,
+            reverse,
+            u8::try_from(*s.tops.get(player as usize)?).ok()?,
+        )
+    };
     let region = |r: i8| (0..NUM_REGIONS as i8).contains(&r);
     let kind = |k: i8| (0..NUM_KINDS as i8).contains(&k);
-    let (a, b) = (*reverse.first()?, reverse[reverse.len().checked_sub(2)?]);
-    let well_formed = match reverse.len() {
-        4 => kind(reverse[1]) && kind(reverse[3]),
-        5 => kind(reverse[1]) && kind(reverse[2]) && kind(reverse[4]),
-        _ => false,
+    let (a, b) = match reverse.len() {
+        6 => (reverse[0], reverse[3]),
+        4 | 5 => (reverse[0], reverse[reverse.len() - 2]),
+        _ => return None,
     };
+    let kinds = match reverse.len() {
+        4 => [1, 3].as_slice(),
+        5 => &[1, 2, 4],
+        _ => &[1, 2, 4, 5],
+    };
+    let well_formed = kinds.iter().all(|&i| kind(reverse[i]));
     if !(well_formed && region(a) && region(b) && a != b) || player >= s.players {
         return None;
     }
-    rules::ban_on(player, &reverse, s.option(board::EXACT_REVERSAL))
+    rules::ban_on(player, &reverse, s.option(board::EXACT_REVERSAL), card)
 }
 
-/// The index into `board::EDITIONS` and the effective option bits of a
-/// `kingisdead.edition.Edition` (ValueError for what the core does not know).
-pub(crate) fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
+/// The index into `board::EDITIONS`, the effective option bits and the mode
+/// bits (`State::mode`) of a `kingisdead.edition.Edition` (ValueError for what
+/// the core does not know).
+pub(crate) fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8, u16)> {
     let py = edition.py();
     let name: String = field(edition, intern!(py, "name"))?;
     let index = board::edition_index(&name)
         .ok_or_else(|| PyValueError::new_err(format!("unknown edition {name:?}")))?;
-    let mode: String = field(edition, intern!(py, "mode"))?;
-    if mode != "standard" {
-        return Err(PyValueError::new_err(
-            "the compiled core does not play the advanced game (the reference engine does)",
-        ));
-    }
+    let mode = mode_from_py(edition)?;
     if index == board::FIRST_EDITION {
-        return Ok((index, board::FIRST.default_options()));
+        return Ok((index, board::FIRST.default_options(), mode));
     }
     let reversal: String = field(edition, intern!(py, "reversal"))?;
     let court_redraw: bool = field(edition, intern!(py, "court_redraw"))?;
@@ -146,7 +158,69 @@ pub(crate) fn edition_from_py(edition: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> 
             board::TIE_LOWEST_SEAT,
         )?
         | bit(&last_card, "must_win", "free", board::LAST_CARD_MUST_WIN)?;
-    Ok((index, options))
+    Ok((index, options, mode))
+}
+
+/// Each advanced option's values, the default first, with the mode bit of
+/// each value (0 for the default), as `kingisdead.edition.ADVANCED_OPTIONS`.
+const ADVANCED_OPTIONS: [(&str, &[(&str, u16)]); 11] = [
+    (
+        "spy_spy",
+        &[("forbidden", 0), ("allowed", board::SPY_SPY_ALLOWED)],
+    ),
+    (
+        "spy_negotiate",
+        &[
+            ("own_disc", 0),
+            ("no_effect", board::SPY_NEGOTIATE_NO_EFFECT),
+            ("always", board::SPY_NEGOTIATE_ALWAYS),
+        ],
+    ),
+    ("spy_ban", &[("as_card", 0), ("free", board::SPY_BAN_FREE)]),
+    (
+        "spy_pile",
+        &[("any", 0), ("fullest", board::SPY_PILE_FULLEST)],
+    ),
+    ("aid_tie", &[("choose", 0), ("none", board::AID_TIE_NONE)]),
+    ("partial_rank", &[("most_followers", 0)]),
+    (
+        "plot_coronation",
+        &[("top_only", 0), ("any_faction", board::PLOT_ANY_FACTION)],
+    ),
+    ("plot_team", &[("each", 0), ("once", board::PLOT_TEAM_ONCE)]),
+    (
+        "plot_tiebreak",
+        &[("none", 0), ("holder_first", board::PLOT_HOLDER_FIRST)],
+    ),
+    (
+        "plot_empty_hand",
+        &[("empty", 0), ("never", board::PLOT_NEVER_EMPTY)],
+    ),
+    (
+        "cunning_ban",
+        &[("none", 0), ("same_effect", board::CUNNING_BAN_SAME_EFFECT)],
+    ),
+];
+
+/// The mode bits of an `Edition`: 0 for the standard game, else
+/// [`board::ADVANCED`] with the bits of its advanced options.
+fn mode_from_py(edition: &Bound<'_, PyAny>) -> PyResult<u16> {
+    let py = edition.py();
+    let mode: String = field(edition, intern!(py, "mode"))?;
+    match mode.as_str() {
+        "standard" => return Ok(0),
+        "advanced" => {}
+        _ => return Err(PyValueError::new_err(format!("unknown mode {mode:?}"))),
+    }
+    let mut bits = board::ADVANCED;
+    for (option, values) in ADVANCED_OPTIONS {
+        let value: String = field(edition, &PyString::new(py, option))?;
+        let bit = values.iter().find(|(v, _)| *v == value).ok_or_else(|| {
+            PyValueError::new_err(format!("edition option: {option} cannot be {value:?}"))
+        })?;
+        bits |= bit.1;
+    }
+    Ok(bits)
 }
 
 /// The `kingisdead.edition.Edition` of a core state, for states made without
@@ -200,7 +274,17 @@ fn edition_to_py<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>>
             },
         )?;
     }
-    get.call((s.rules().name,), Some(&options))
+    if !s.advanced() {
+        return get.call((s.rules().name,), Some(&options));
+    }
+    for (option, values) in ADVANCED_OPTIONS {
+        let set = values
+            .iter()
+            .rev()
+            .find(|(_, bit)| s.mode(*bit) || *bit == 0);
+        options.set_item(option, set.map_or(values[0].0, |(value, _)| *value))?;
+    }
+    get.call((s.rules().name, "advanced"), Some(&options))
 }
 
 /// One attribute of a `GameState`, by name.
@@ -225,15 +309,32 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
     let hands: Vec<u8> = field(state, intern!(py, "hands"))?;
     let tops: Vec<i8> = field(state, intern!(py, "tops"))?;
     let last_play: Vec<u8> = field(state, intern!(py, "last_play"))?;
+    let cunning: Vec<u16> = field(state, intern!(py, "cunning"))?;
+    let cunning_played: Vec<u16> = field(state, intern!(py, "cunning_played"))?;
     if board.len() != NUM_REGIONS * NUM_KINDS
         || courts.len() != n * NUM_FACTIONS
         || hands.len() != n * NUM_CARDS
         || tops.len() != n
         || last_play.len() != n
+        || cunning.len() != n
+        || cunning_played.len() != n
     {
         return Err(bad("list lengths do not match the number of players"));
     }
-    let (edition, options) = edition_from_py(&state.getattr(intern!(py, "edition"))?)?;
+    let (edition, options, mode) = edition_from_py(&state.getattr(intern!(py, "edition"))?)?;
+    // The Cunning cards: twelve bits each, none in the standard game.
+    let cards = if mode == 0 {
+        0
+    } else {
+        (1u16 << NUM_CUNNING) - 1
+    };
+    if cunning
+        .iter()
+        .chain(&cunning_played)
+        .any(|&m| m & !cards != 0)
+    {
+        return Err(bad("a mask of Cunning cards is out of range"));
+    }
     let mordred: bool = field(state, intern!(py, "mordred"))?;
     if mordred && !board::EDITIONS[edition as usize].mordred {
         return Err(bad("this edition has no Mordred variant"));
@@ -258,6 +359,9 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
         tops: [-1; MAX_PLAYERS],
         last_play: [0; MAX_PLAYERS],
         plays: field(state, intern!(py, "plays"))?,
+        mode,
+        cunning: [0; MAX_PLAYERS],
+        cunning_played: [0; MAX_PLAYERS],
         undo_ban: None,
         outcome: None,
     };
@@ -269,6 +373,8 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
         s.hands[p].copy_from_slice(&hands[p * NUM_CARDS..(p + 1) * NUM_CARDS]);
         s.tops[p] = tops[p];
         s.last_play[p] = last_play[p];
+        s.cunning[p] = cunning[p];
+        s.cunning_played[p] = cunning_played[p];
     }
     fill(
         &mut s.stock,
@@ -298,9 +404,14 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
         return Err(bad("the seat to move or the region cards are out of range"));
     }
     let seat = |p: i8| (-1..players as i8).contains(&p);
+    let cards = if mode == 0 {
+        NUM_CARDS
+    } else {
+        NUM_CARDS + NUM_CUNNING
+    };
     if !s.crowns.iter().all(|&p| seat(p))
         || !s.control.iter().all(|&c| (-1..=4).contains(&c))
-        || !s.tops.iter().all(|&c| (-1..NUM_CARDS as i8).contains(&c))
+        || !s.tops.iter().all(|&c| (-1..cards as i8).contains(&c))
         || s.resolved as usize > NUM_REGIONS
     {
         return Err(bad(
@@ -310,10 +421,10 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
     s.open = (0..NUM_REGIONS)
         .filter(|&r| s.control[r] < 0)
         .fold(0, |mask, r| mask | 1 << r);
-    let ban: PyBan = field(state, intern!(py, "undo_ban"))?;
-    if let Some(ban) = ban {
+    let ban = state.getattr(intern!(py, "undo_ban"))?;
+    if !ban.is_none() {
         s.undo_ban = Some(
-            ban_from_py(&s, ban)
+            ban_from_py(&s, &ban)
                 .ok_or_else(|| bad("undo_ban is not an exchange that can be banned"))?,
         );
     }
@@ -321,6 +432,20 @@ fn state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
     if !result.is_none() {
         let ending: String = field(&result, intern!(py, "ending"))?;
         s.outcome = Some(scoring::score(&s, ending_from(&ending)?));
+    }
+    Ok(s)
+}
+
+/// A state of the standard game, for the tools that know no Cunning card (the
+/// search, the solver, the candidates, the features): ValueError for an
+/// advanced game, which only the rules and the random games play.
+fn standard_state_from_py(state: &Bound<'_, PyAny>) -> PyResult<State> {
+    let s = state_from_py(state)?;
+    if s.advanced() {
+        return Err(PyValueError::new_err(
+            "the core's search, solver, candidates and features play the standard game, \
+             not the advanced one",
+        ));
     }
     Ok(s)
 }
@@ -342,10 +467,16 @@ fn state_to_py<'py>(
     let board: Vec<u16> = s.board.iter().flatten().map(|&v| v as u16).collect();
     let courts: Vec<u16> = s.courts[..n].iter().flatten().map(|&v| v as u16).collect();
     let hands: Vec<u16> = s.hands[..n].iter().flatten().map(|&v| v as u16).collect();
-    // The reverse as a tuple, as Python keeps it (a Vec would become a list).
+    // The reverse as a tuple, as Python keeps it (a Vec would become a list);
+    // the advanced game's ban names its card.
     let ban = match s.undo_ban {
-        Some(ban) => Some((ban.player, PyTuple::new(py, ban.reverse())?)),
-        None => None,
+        Some(ban) if s.advanced() => (ban.player, PyTuple::new(py, ban.reverse())?, ban.card)
+            .into_pyobject(py)?
+            .into_any(),
+        Some(ban) => (ban.player, PyTuple::new(py, ban.reverse())?)
+            .into_pyobject(py)?
+            .into_any(),
+        None => py.None().into_bound(py),
     };
     let state = GAME_STATE
         .import(py, "kingisdead.state", "GameState")?
@@ -371,9 +502,11 @@ fn state_to_py<'py>(
     state.setattr(intern!(py, "tops"), s.tops[..n].to_vec())?;
     state.setattr(intern!(py, "last_play"), ints(&s.last_play[..n]))?;
     state.setattr(intern!(py, "plays"), s.plays)?;
-    // The advanced game's Cunning cards: none in the games the core plays.
-    state.setattr(intern!(py, "cunning"), vec![0u16; n])?;
-    state.setattr(intern!(py, "cunning_played"), vec![0u16; n])?;
+    state.setattr(intern!(py, "cunning"), s.cunning[..n].to_vec())?;
+    state.setattr(
+        intern!(py, "cunning_played"),
+        s.cunning_played[..n].to_vec(),
+    )?;
     state.setattr(intern!(py, "undo_ban"), ban)?;
     let result = match s.outcome {
         Some(o) => {
@@ -414,7 +547,7 @@ fn move_from_py(m: PyMove) -> PyResult<Move> {
         None => Err(PyValueError::new_err(
             "a pass has no action and no court call",
         )),
-        Some(card) if (card as usize) < NUM_CARDS && action.len() <= 5 => {
+        Some(card) if (card as usize) < NUM_CARDS + NUM_CUNNING && action.len() <= MAX_ACTION => {
             Ok(Move::card_play(card, &action, court))
         }
         Some(_) => Err(PyValueError::new_err("not a move")),
@@ -492,6 +625,18 @@ fn edition<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("tie_faction", e.tie_faction)?;
     d.set_item("tie_hands", e.tie_hands)?;
     d.set_item("last_card", e.last_card)?;
+    d.set_item("mode", e.mode)?;
+    d.set_item("spy_spy", e.spy_spy)?;
+    d.set_item("spy_negotiate", e.spy_negotiate)?;
+    d.set_item("spy_ban", e.spy_ban)?;
+    d.set_item("spy_pile", e.spy_pile)?;
+    d.set_item("aid_tie", e.aid_tie)?;
+    d.set_item("partial_rank", e.partial_rank)?;
+    d.set_item("plot_coronation", e.plot_coronation)?;
+    d.set_item("plot_team", e.plot_team)?;
+    d.set_item("plot_tiebreak", e.plot_tiebreak)?;
+    d.set_item("plot_empty_hand", e.plot_empty_hand)?;
+    d.set_item("cunning_ban", e.cunning_ban)?;
     Ok(d)
 }
 
@@ -506,8 +651,8 @@ fn new_game<'py>(
     first_player: u8,
     edition: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (index, options) = edition_from_py(edition)?;
-    let s = setup::new_game_in(index, options, players, mordred, seed, first_player)
+    let (index, options, mode) = edition_from_py(edition)?;
+    let s = setup::new_game_in_mode(index, options, mode, players, mordred, seed, first_player)
         .map_err(PyValueError::new_err)?;
     state_to_py(py, &s, Some(edition))
 }
@@ -522,7 +667,7 @@ fn legal_moves<'py>(py: Python<'py>, state: &Bound<'py, PyAny>) -> PyResult<Vec<
     let mut moves = Vec::new();
     rules::legal_moves(&s, &mut moves);
     let mut groups: Vec<MoveGroup<'py>> = Vec::new();
-    let mut last: Option<(i8, u8, [i8; 5])> = None;
+    let mut last: Option<(i8, u8, [i8; MAX_ACTION])> = None;
     for m in &moves {
         let group = (m.card, m.len, m.action);
         if last != Some(group) {
@@ -545,7 +690,12 @@ fn count_legal_moves(state: &Bound<'_, PyAny>) -> PyResult<usize> {
 #[pyfunction]
 fn card_actions(state: &Bound<'_, PyAny>, card: u8) -> PyResult<Vec<Vec<i8>>> {
     let s = state_from_py(state)?;
-    if card as usize >= NUM_CARDS {
+    let cards = if s.advanced() {
+        NUM_CARDS + NUM_CUNNING
+    } else {
+        NUM_CARDS
+    };
+    if card as usize >= cards {
         return Err(PyValueError::new_err(format!("unknown card {card}")));
     }
     let mut out = Vec::new();
@@ -675,12 +825,19 @@ fn random_games(
     seed: u64,
     edition: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(u64, u64)> {
-    let (index, options) = match edition {
+    let (index, options, mode) = match edition {
         Some(e) => edition_from_py(e)?,
-        None => (board::FIRST_EDITION, board::FIRST.default_options()),
+        None => (board::FIRST_EDITION, board::FIRST.default_options(), 0),
     };
-    setup::new_game_in(index, options, players, mordred, seed, 0).map_err(PyValueError::new_err)?;
-    Ok(py.detach(|| playout::random_games_in(index, options, players, mordred, games, seed)))
+    let start = batch::Start {
+        players,
+        mordred,
+        edition: index,
+        options,
+        mode,
+    };
+    start.game(seed).map_err(PyValueError::new_err)?;
+    Ok(py.detach(|| playout::random_games_in(start, games, seed)))
 }
 
 /// The heuristic value of the position for each player, in [-1, 1].
@@ -724,6 +881,7 @@ fn ranked_candidates(
     per_card: usize,
 ) -> PyResult<Vec<(f64, PyMove)>> {
     let s = running(state)?;
+    standard_state_from_py(state)?;
     let mut rng = SplitMix64::new(seed);
     Ok(candidates::ranked_candidates(&s, &mut rng, per_card)
         .iter()
@@ -751,7 +909,7 @@ fn search_config(c: PyConfig) -> mcts::SearchConfig {
 
 /// The position to search (not over) and the moves the search must include (legal there).
 fn search_inputs(state: &Bound<'_, PyAny>, include: Vec<PyMove>) -> PyResult<(State, Vec<Move>)> {
-    let s = state_from_py(state)?;
+    let s = standard_state_from_py(state)?;
     if s.is_over() {
         return Err(PyValueError::new_err(
             "the game is over: there is no move to search",
@@ -814,7 +972,7 @@ fn solve(
     node_limit: u64,
     seconds: Option<f64>,
 ) -> PyResult<Option<(i8, PyMove, u64)>> {
-    let s = state_from_py(state)?;
+    let s = standard_state_from_py(state)?;
     if s.players != 2 {
         return Err(PyValueError::new_err("the exact solver is for two players"));
     }

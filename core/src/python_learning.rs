@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::{move_from_py, search_config, state_from_py, state_to_py, PyConfig, PyMove};
+use super::{move_from_py, search_config, standard_state_from_py, state_to_py, PyConfig, PyMove};
 use crate::board::{NUM_KINDS, NUM_REGIONS};
 use crate::features::{self as feats, FEATURES, MAX_STEPS};
 use crate::selfplay::{self, SelfPlayConfig};
@@ -25,7 +25,7 @@ fn checked_seat(s: &State, seat: u8) -> PyResult<()> {
 /// The feature vector of `state` seen from `seat` (FEATURES floats).
 #[pyfunction]
 fn features(state: &Bound<'_, PyAny>, seat: u8) -> PyResult<Vec<f32>> {
-    let s = state_from_py(state)?;
+    let s = standard_state_from_py(state)?;
     checked_seat(&s, seat)?;
     let mut out = vec![0.0; FEATURES];
     feats::features(&s, seat, &mut out);
@@ -47,7 +47,7 @@ fn features_batch<'py>(
     }
     let mut out = vec![0.0f32; states.len() * FEATURES];
     for ((state, &seat), row) in states.iter().zip(&seats).zip(out.chunks_mut(FEATURES)) {
-        let s = state_from_py(state)?;
+        let s = standard_state_from_py(state)?;
         checked_seat(&s, seat)?;
         feats::features(&s, seat, row);
     }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{move_to_py, search_config, search_inputs, state_from_py, PyConfig, PyMove, PySearch};
+use super::{
+    move_to_py, search_config, search_inputs, standard_state_from_py, PyConfig, PyMove, PySearch,
+};
 use crate::features::{features, FEATURES};
 use crate::guide::{Guide, GuideConfig};
 use crate::mcts;
@@ -90,7 +92,7 @@ impl PyNetwork {
     /// (values[4], logits[21]) of a position seen by its player to move, the
     /// features made in the core (as the search does).
     fn evaluate_state(&self, state: &Bound<'_, PyAny>) -> PyResult<(Vec<f32>, Vec<f32>)> {
-        let s = state_from_py(state)?;
+        let s = standard_state_from_py(state)?;
         let mut input = vec![0.0; FEATURES];
         features(&s, s.player, &mut input);
         self.evaluate(input)
@@ -104,7 +106,7 @@ impl PyNetwork {
         state: &Bound<'_, PyAny>,
         repeats: u32,
     ) -> PyResult<f64> {
-        let s = state_from_py(state)?;
+        let s = standard_state_from_py(state)?;
         let net = self.inner.clone();
         let repeats = repeats.max(1);
         Ok(py.detach(move || {

@@ -77,7 +77,14 @@ impl PyVecEnv {
             Autoreset::NextStep
         };
         let rules = match edition {
-            Some(e) => edition_from_py(e)?,
+            Some(e) => match edition_from_py(e)? {
+                (edition, options, 0) => (edition, options),
+                _ => {
+                    return Err(PyValueError::new_err(
+                        "the vector environment plays the standard game, not the advanced one",
+                    ))
+                }
+            },
             None => (board::FIRST_EDITION, board::FIRST.default_options()),
         };
         let env = VecEnv::new(rules, players, mordred, first_player, seeds, autoreset)

@@ -7,14 +7,16 @@
 //! one definition of what is legal and allocate nothing on the way.
 
 use crate::board::EXACT_REVERSAL;
-use crate::board::{AMBASSADOR, CROWN, GARRISON, SETTLEMENTS};
+use crate::board::{AMBASSADOR, CROWN, FIRST_CUNNING, GARRISON, NUM_CUNNING, SETTLEMENTS};
+use crate::board::{DISPUTE, EDICT, INFLUENCE, MARCH, MUSTER, QUELL, RESIST, SPY};
 use crate::board::{
     FACTION_CARD, HOMES, LOYALISTS, MORDRED_FLAGS, NEIGHBOURS, NUM_CARDS, NUM_KINDS, NUM_REGIONS,
     REACH, SAXONS, UNRESOLVED,
 };
+use crate::cunning;
 use crate::lastcard;
 use crate::scoring::score;
-use crate::state::{Ban, Ending, Move, State, NONE, PASS_CARD};
+use crate::state::{Ban, Ending, Move, State, MAX_ACTION, NONE, PASS_CARD};
 
 /// Followers of each kind in each region, as `State::board`.
 pub type Board = [[u8; NUM_KINDS]; NUM_REGIONS];
@@ -60,11 +62,23 @@ fn above(region: usize) -> u32 {
 ///
 /// Canonical as Python's `exchange_effect`: for a 2-for-1,
 /// `from` is the region giving two (delta sums to -1); for a 1-for-1, `from` is
-/// the lower region. Every spelling of one change has one effect. None for the
-/// empty action.
+/// the lower region; for the advanced game's Edict 2-for-2, the region whose
+/// first changed kind drops. Every spelling of one change has one effect. None
+/// for the empty action.
 pub fn exchange_effect(action: &[i8]) -> Option<(usize, usize, [i8; NUM_KINDS])> {
     let mut d = [0i8; NUM_KINDS];
     match *action {
+        [a, f1, f2, b, g1, g2] => {
+            d[f1 as usize] -= 1;
+            d[f2 as usize] -= 1;
+            d[g1 as usize] += 1;
+            d[g2 as usize] += 1;
+            if d.iter().find(|&&x| x != 0).is_some_and(|&x| x > 0) {
+                Some((b as usize, a as usize, d.map(|x| -x)))
+            } else {
+                Some((a as usize, b as usize, d))
+            }
+        }
         [a, f1, f2, b, g] => {
             d[f1 as usize] -= 1;
             d[f2 as usize] -= 1;
@@ -87,13 +101,15 @@ pub fn exchange_effect(action: &[i8]) -> Option<(usize, usize, [i8; NUM_KINDS])>
 /// The exchange that would undo `action`, literally (Python's
 /// `reverse_exchange`; a swap within one faction is its own reverse): a 1-for-1
 /// `(a, f, b, g)` becomes `(a, g, b, f)`, a 2-for-1 `(a, f1, f2, b, g)`
-/// becomes `(b, f1, f2, a, g)`, spelled canonically (the two leaving kinds
+/// becomes `(b, f1, f2, a, g)`, an Edict's `(a, f1, f2, b, g1, g2)`
+/// `(b, f1, f2, a, g1, g2)`, spelled canonically (the two leaving kinds
 /// in order, a 1-for-1's lower region first). None for the empty action.
-pub fn reverse_exchange(action: &[i8]) -> Option<([i8; 5], u8)> {
+pub fn reverse_exchange(action: &[i8]) -> Option<([i8; 6], u8)> {
     match *action {
-        [a, f1, f2, b, g] => Some(([b, f1.min(f2), f1.max(f2), a, g], 5)),
-        [a, f, b, g] if a > b => Some(([b, f, a, g, 0], 4)),
-        [a, f, b, g] => Some(([a, g, b, f, 0], 4)),
+        [a, f1, f2, b, g1, g2] => Some(([b, f1, f2, a, g1, g2], 6)),
+        [a, f1, f2, b, g] => Some(([b, f1.min(f2), f1.max(f2), a, g, 0], 5)),
+        [a, f, b, g] if a > b => Some(([b, f, a, g, 0, 0], 4)),
+        [a, f, b, g] => Some(([a, g, b, f, 0, 0], 4)),
         _ => None,
     }
 }
@@ -101,8 +117,9 @@ pub fn reverse_exchange(action: &[i8]) -> Option<([i8; 5], u8)> {
 /// One spelling of an exchange with exactly this (non-zero) effect, as
 /// Python's `spell_effect`: `(from, f1, f2, to, g)` for a 2-for-1 (the
 /// arriving follower of a leaving kind when only one net follower leaves),
-/// `(from, f, to, g)` for a 1-for-1. None for an effect no exchange has.
-pub fn spell_effect(from: usize, to: usize, delta: [i8; NUM_KINDS]) -> Option<([i8; 5], u8)> {
+/// `(from, f, to, g)` for a 1-for-1, `(from, f1, f2, to, g1, g2)` for the
+/// advanced game's Edict. None for an effect no exchange has.
+pub fn spell_effect(from: usize, to: usize, delta: [i8; NUM_KINDS]) -> Option<([i8; 6], u8)> {
     let mut leaving = [0i8; 4];
     let mut arriving = [0i8; 4];
     let (mut nl, mut na) = (0, 0);
@@ -113,7 +130,7 @@ pub fn spell_effect(from: usize, to: usize, delta: [i8; NUM_KINDS]) -> Option<([
             }
             nl += 1;
         }
-        if d > 0 {
+        for _ in 0..d.max(0) {
             if na < 4 {
                 arriving[na] = k as i8;
             }
@@ -121,31 +138,33 @@ pub fn spell_effect(from: usize, to: usize, delta: [i8; NUM_KINDS]) -> Option<([
         }
     }
     let (a, b) = (from as i8, to as i8);
+    let (l, r) = (leaving, arriving);
     match (nl, na) {
-        (2, 1) => Some(([a, leaving[0], leaving[1], b, arriving[0]], 5)),
-        (1, 0) => Some(([a, leaving[0], leaving[0], b, leaving[0]], 5)),
-        (1, 1) => Some(([a, leaving[0], b, arriving[0], 0], 4)),
+        (2, 2) => Some(([a, l[0], l[1], b, r[0], r[1]], 6)),
+        (2, 1) => Some(([a, l[0], l[1], b, r[0], 0], 5)),
+        (1, 0) => Some(([a, l[0], l[0], b, l[0], 0], 5)),
+        (1, 1) => Some(([a, l[0], b, r[0], 0, 0], 4)),
         _ => None,
     }
 }
 
-/// The ban an exchange by `player` leaves: its reverse, spelled from its
-/// effect, or with `exact` (the option `reversal = "exact"`) the literal
-/// reverse. By effect, an exchange that changed nothing (same faction both
-/// ways) leaves none; the literal reverse of such a swap is the swap itself.
-/// None for no exchange.
-pub fn ban_after(player: u8, action: &[i8], exact: bool) -> Option<Ban> {
+/// The ban an exchange by `player` with `card` leaves: its reverse, spelled
+/// from its effect, or with `exact` (the option `reversal = "exact"`) the
+/// literal reverse. By effect, an exchange that changed nothing (same faction
+/// both ways) leaves none; the literal reverse of such a swap is the swap
+/// itself. None for no exchange.
+pub fn ban_after(player: u8, action: &[i8], exact: bool, card: u8) -> Option<Ban> {
     let (reverse, len) = reverse_exchange(action)?;
-    ban_on(player, &reverse[..len as usize], exact)
+    ban_on(player, &reverse[..len as usize], exact, card)
 }
 
 /// The ban that keeps the others from making the exchange `reverse` (which
-/// undoes `player`'s last one), judged by effect or, with `exact`, literally;
-/// None when judged by effect and `reverse` changes nothing.
-pub fn ban_on(player: u8, reverse: &[i8], exact: bool) -> Option<Ban> {
+/// undoes `player`'s last one, made with `card`), judged by effect or, with
+/// `exact`, literally; None when judged by effect and `reverse` changes nothing.
+pub fn ban_on(player: u8, reverse: &[i8], exact: bool, card: u8) -> Option<Ban> {
     let (from, to, delta) = exchange_effect(reverse)?;
     let (reverse, len) = if exact {
-        let mut parts = [0i8; 5];
+        let mut parts = [0i8; 6];
         parts[..reverse.len()].copy_from_slice(reverse);
         (parts, reverse.len() as u8)
     } else {
@@ -155,6 +174,7 @@ pub fn ban_on(player: u8, reverse: &[i8], exact: bool) -> Option<Ban> {
         player,
         reverse,
         len,
+        card,
     })
 }
 
@@ -185,7 +205,13 @@ impl Binding {
     /// Whether an exchange has exactly the change that the ban forbids.
     #[inline]
     fn same_effect(&self, action: &[i8]) -> bool {
-        let (a, b) = (action[0] as u8, action[action.len() - 2] as u8);
+        // The second region: before the last part, or an Edict's fourth of six.
+        let second = if action.len() == 6 {
+            3
+        } else {
+            action.len() - 2
+        };
+        let (a, b) = (action[0] as u8, action[second] as u8);
         if !((a == self.from && b == self.to) || (a == self.to && b == self.from)) {
             return false;
         }
@@ -208,9 +234,7 @@ impl Binding {
 pub(crate) fn active_ban(s: &State, card: u8) -> Option<Binding> {
     let exact = s.option(EXACT_REVERSAL);
     let ban = s.undo_ban?;
-    if ban.player == s.player
-        || (s.rules().ban_binds_card && s.tops[ban.player as usize] != card as i8)
-    {
+    if ban.player == s.player || (s.rules().ban_binds_card && ban.card != card) {
         return None;
     }
     let (from, to, delta) = exchange_effect(ban.reverse())?;
@@ -250,19 +274,21 @@ pub fn faction_targets(s: &State, faction: usize) -> u8 {
 }
 
 /// Calls `emit` with every legal action of `card` for the player to move, in
-/// the order of Python's `card_actions` (the empty action where Python gives `()`).
+/// the order of Python's `card_actions` (the empty action where Python gives `()`;
+/// the Cunning cards': `cunning::for_each_action`).
 pub fn for_each_action(s: &State, card: u8, mut emit: impl FnMut(&[i8])) {
     match card {
         CROWN => crown_actions(s, &mut emit),
         GARRISON => garrison_actions(s, &mut emit),
         AMBASSADOR => ambassador_actions(s, &mut emit),
         SETTLEMENTS => settlements_actions(s, &mut emit),
+        FIRST_CUNNING.. => cunning::for_each_action(s, card, &mut emit),
         _ => faction_card_actions(s, (card - FACTION_CARD) as usize, &mut emit),
     }
 }
 
 /// Swap two swappable cards and crown one; nothing when fewer than two can swap.
-fn crown_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
+pub(crate) fn crown_actions(s: &State, emit: &mut impl FnMut(&[i8])) {
     let free = swappable_cards(s) as u32;
     if free.count_ones() < 2 {
         return emit(&[]);
@@ -438,9 +464,31 @@ fn calls_after(s: &State, card: u8, action: &[i8], before: u32) -> u32 {
     if card == CROWN {
         return before;
     }
+    court_mask(&board_after(s, card, action), s.open)
+}
+
+/// The board once `card`'s action has moved its followers (a Cunning card is
+/// carried out on a copy of the state).
+pub(crate) fn board_after(s: &State, card: u8, action: &[i8]) -> Board {
+    if card >= FIRST_CUNNING {
+        let mut after = *s;
+        cunning::carry_out(&mut after, card, action);
+        return after.board;
+    }
     let mut board = s.board;
     apply_to_board(&mut board, card, action);
-    court_mask(&board, s.open)
+    board
+}
+
+/// The cards the player to move holds, each kind once, in legal-move order:
+/// the seven kinds, then the Cunning cards held (Plot, never played, among them:
+/// it has no action).
+pub(crate) fn held_cards(s: &State) -> impl Iterator<Item = u8> + '_ {
+    let p = s.player as usize;
+    let cunning = u32::from(s.cunning[p]);
+    (0..NUM_CARDS as u8)
+        .filter(move |&card| s.hands[p][card as usize] > 0)
+        .chain(Bits(cunning).map(|i| FIRST_CUNNING + i as u8))
 }
 
 /// Calls `emit` with every move of `card` for the player to move (each action,
@@ -476,11 +524,8 @@ pub fn legal_moves(s: &State, out: &mut Vec<Move>) {
         lastcard::push_winning_moves(s, out);
         return;
     }
-    let hand = s.hands[s.player as usize];
-    for card in 0..NUM_CARDS as u8 {
-        if hand[card as usize] > 0 {
-            for_each_card_move(s, card, |m| out.push(m));
-        }
+    for card in held_cards(s) {
+        for_each_card_move(s, card, |m| out.push(m));
     }
 }
 
@@ -495,12 +540,8 @@ pub fn count_legal_moves(s: &State) -> usize {
         return 1 + out.len();
     }
     let calls_before = court_mask(&s.board, s.open);
-    let hand = s.hands[s.player as usize];
     let mut n = 1;
-    for card in 0..NUM_CARDS as u8 {
-        if hand[card as usize] == 0 {
-            continue;
-        }
+    for card in held_cards(s) {
         for_each_action(s, card, |action| {
             let calls = calls_after(s, card, action, calls_before);
             n += (calls.count_ones() as usize).max(1);
@@ -511,23 +552,57 @@ pub fn count_legal_moves(s: &State) -> usize {
 
 /// The canonical spelling of a move (Python's `normalise`), unused action slots zeroed.
 pub fn canonical(m: &Move) -> Move {
-    let mut a = [0i8; 5];
-    let len = (m.len as usize).min(5);
+    let mut a = [0i8; MAX_ACTION];
+    let len = (m.len as usize).min(MAX_ACTION);
     a[..len].copy_from_slice(&m.action[..len]);
-    match (m.card, len) {
-        (c, 3) if c == CROWN as i8 && a[0] > a[1] => a.swap(0, 1),
-        (c, 4) if (c == GARRISON as i8 || c == AMBASSADOR as i8) && a[0] > a[2] => {
-            a = [a[2], a[3], a[0], a[1], 0];
-        }
-        (c, 5) if c == GARRISON as i8 && a[1] > a[2] => a.swap(1, 2),
-        (c, 2) if c >= FACTION_CARD as i8 && a[0] > a[1] => a.swap(0, 1),
-        _ => {}
-    }
+    normalise(m.card, &mut a[..len]);
     Move {
         card: m.card,
         len: len as u8,
         action: a,
         court: m.court,
+    }
+}
+
+/// Python's `moves.normalise` in place: two regions swapping cards or one
+/// follower each lowest first, two kinds going together in faction order, an
+/// Edict's two Scots before the two followers they swap with; a Spy's copied
+/// action as that card's.
+fn normalise(card: i8, a: &mut [i8]) {
+    const SCOTS: i8 = 0;
+    let is = |cards: &[u8]| cards.iter().any(|&c| c as i8 == card);
+    let one_for_one = [GARRISON, AMBASSADOR, DISPUTE, INFLUENCE, EDICT];
+    match a.len() {
+        n if card == SPY as i8
+            && n >= 2
+            && (0..(FIRST_CUNNING as usize + NUM_CUNNING) as i8).contains(&a[1]) =>
+        {
+            normalise(a[1], &mut a[2..]);
+        }
+        3 if card == CROWN as i8 && a[0] > a[1] => a.swap(0, 1),
+        4 if is(&one_for_one) && a[0] > a[2] => {
+            let [x, f, y, g] = [a[0], a[1], a[2], a[3]];
+            a.copy_from_slice(&[y, g, x, f]);
+        }
+        5 if is(&[GARRISON, INFLUENCE, EDICT]) && a[1] > a[2] => a.swap(1, 2),
+        4 if card == MARCH as i8 && a[1] > a[2] => a.swap(1, 2),
+        3 if is(&[RESIST, MUSTER, QUELL]) && a[1] > a[2] => a.swap(1, 2),
+        2 if (FACTION_CARD as i8..FIRST_CUNNING as i8).contains(&card) && a[0] > a[1] => {
+            a.swap(0, 1)
+        }
+        6 if card == EDICT as i8 => {
+            if a[4] == SCOTS && a[5] == SCOTS && !(a[1] == SCOTS && a[2] == SCOTS) {
+                let [x, f1, f2, y, g1, g2] = [a[0], a[1], a[2], a[3], a[4], a[5]];
+                a.copy_from_slice(&[y, g1, g2, x, f1, f2]);
+            }
+            if a[1] > a[2] {
+                a.swap(1, 2);
+            }
+            if a[4] > a[5] {
+                a.swap(4, 5);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -540,11 +615,13 @@ pub fn is_legal(s: &State, m: &Move) -> bool {
     if m.card == PASS_CARD {
         return m.len == 0 && m.court == -1;
     }
-    if !(0..NUM_CARDS as i8).contains(&m.card) || m.len > 5 {
+    if !(0..(FIRST_CUNNING as usize + NUM_CUNNING) as i8).contains(&m.card)
+        || m.len as usize > MAX_ACTION
+    {
         return false;
     }
     let card = m.card as u8;
-    if s.hands[s.player as usize][card as usize] == 0 {
+    if !held_cards(s).any(|held| held == card) {
         return false;
     }
     let m = canonical(m);
@@ -553,9 +630,7 @@ pub fn is_legal(s: &State, m: &Move) -> bool {
     if !found {
         return false;
     }
-    let mut board = s.board;
-    apply_to_board(&mut board, card, m.action());
-    let calls = court_mask(&board, s.open);
+    let calls = court_mask(&board_after(s, card, m.action()), s.open);
     let court_ok = if calls == 0 {
         m.court == -1
     } else {
@@ -609,7 +684,13 @@ pub fn apply_to_board(board: &mut Board, card: u8, action: &[i8]) {
 /// lifts the undo ban; an exchange sets a new one (see [`ban_after`]).
 pub fn play_card(s: &mut State, card: u8, action: &[i8]) {
     let p = s.player as usize;
-    s.hands[p][card as usize] -= 1;
+    if card >= FIRST_CUNNING {
+        let bit = 1 << (card - FIRST_CUNNING);
+        s.cunning[p] &= !bit;
+        s.cunning_played[p] |= bit;
+    } else {
+        s.hands[p][card as usize] -= 1;
+    }
     s.tops[p] = card as i8;
     s.plays += 1;
     s.last_play[p] = s.plays;
@@ -618,28 +699,45 @@ pub fn play_card(s: &mut State, card: u8, action: &[i8]) {
     match card {
         CROWN => {
             if let &[a, b, crowned] = action {
-                let i = s.order.iter().position(|&r| r as i8 == a).unwrap_or(0);
-                let j = s.order.iter().position(|&r| r as i8 == b).unwrap_or(0);
-                s.order.swap(i, j);
-                s.crowns[crowned as usize] = p as i8;
+                negotiate(s, p, [a, b, crowned]);
             }
         }
         GARRISON | AMBASSADOR => {
             apply_to_board(&mut s.board, card, action);
-            s.undo_ban = ban_after(p as u8, action, s.option(EXACT_REVERSAL));
+            s.undo_ban = ban_after(p as u8, action, s.option(EXACT_REVERSAL), card);
         }
+        FIRST_CUNNING.. => cunning::carry_out(s, card, action),
+        _ => move_followers(s, card, action),
+    }
+}
+
+/// What the action of a card that places followers (Settlements, a faction
+/// card) does to the stock and the board (Python `move_followers`; an
+/// exchange's is [`apply_to_board`]'s alone).
+pub(crate) fn move_followers(s: &mut State, card: u8, action: &[i8]) {
+    match card {
         SETTLEMENTS => {
             for (f, &r) in action.iter().enumerate() {
                 if r != NONE {
                     s.stock[f] -= 1;
                 }
             }
-            apply_to_board(&mut s.board, card, action);
         }
-        _ => {
-            s.stock[(card - FACTION_CARD) as usize] -= action.len() as u8;
-            apply_to_board(&mut s.board, card, action);
-        }
+        CROWN | GARRISON | AMBASSADOR => {}
+        _ => s.stock[(card - FACTION_CARD) as usize] -= action.len() as u8,
+    }
+    apply_to_board(&mut s.board, card, action);
+}
+
+/// A Negotiate (Crown) action `(a, b, crowned)`: swap the region cards of a
+/// and b and put `player`'s disc on `crowned` (none for [`NONE`]: a Spy's copy
+/// without its disc).
+pub(crate) fn negotiate(s: &mut State, player: usize, [a, b, crowned]: [i8; 3]) {
+    let i = s.order.iter().position(|&r| r as i8 == a).unwrap_or(0);
+    let j = s.order.iter().position(|&r| r as i8 == b).unwrap_or(0);
+    s.order.swap(i, j);
+    if crowned >= 0 {
+        s.crowns[crowned as usize] = player as i8;
     }
 }
 
@@ -887,7 +985,7 @@ mod tests {
         );
         assert_eq!(s.undo_ban, None);
         // Dev:SS>Eb:S moved one Scot from Deva to Eboracum: Eboracum may not give one back.
-        let ban = ban_after(1, &[DEVA as i8, S, S, EBORACUM as i8, S], false).unwrap();
+        let ban = ban_after(1, &[DEVA as i8, S, S, EBORACUM as i8, S], false, GARRISON).unwrap();
         assert_eq!(ban.player, 1);
         assert_eq!(
             exchange_effect(ban.reverse()),

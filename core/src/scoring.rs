@@ -12,11 +12,23 @@
 //! `tie_faction` (bits [`TIE_STRICT`] and [`TIE_ALWAYS_NEXT_FACTION`], neither
 //! for `"second"`); `tie_hands = "lowest_seat"` is [`TIE_LOWEST_SEAT`].
 //!
+//! In the advanced game the Cunning card Plot, never played, is revealed at
+//! scoring and counts as one follower of a faction its holder chooses
+//! ([`plot_holder`]; the options `plot_coronation`, `plot_team`,
+//! `plot_tiebreak` and `plot_empty_hand`): every choice is scored and the
+//! best for the holder kept, its decisions steps too.
+//!
 //! [`explain`] also returns each comparison as a [`Step`]; [`score`], which the
 //! search calls at every ending, records none.
 
-use crate::board::{NUM_FACTIONS, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT, TIE_STRICT};
-use crate::state::{Ending, Outcome, State};
+use crate::board::{
+    NUM_CARDS, NUM_FACTIONS, PLOT_ANY_FACTION, PLOT_BIT, PLOT_HOLDER_FIRST, PLOT_NEVER_EMPTY,
+    PLOT_TEAM_ONCE, TIE_ALWAYS_NEXT_FACTION, TIE_LOWEST_SEAT, TIE_STRICT,
+};
+use crate::state::{Ending, Outcome, State, MAX_PLAYERS};
+
+/// Followers at each player's court, by faction (`State::courts`, or with Plot counted).
+type Courts = [[u8; NUM_FACTIONS]; MAX_PLAYERS];
 
 /// What a [`Step`] compares (Python `scoring.STEP_KINDS`, where each is described).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +51,12 @@ pub enum StepKind {
     LowestSeat,
     /// Complete sets (4 players: per team, keyed by its lower seat); the most stay.
     Sets,
+    /// Plot revealed: the seat whose court counts it as one follower of the step's faction, and 1.
+    Plot,
+    /// Players still tied, 1 for Plot's holder (`plot_tiebreak = "holder_first"`); the holder stays.
+    PlotTiebreak,
+    /// Plot's holder, whose hand holds Plot alone: the play emptying it, or -1; everyone stays.
+    PlotHand,
 }
 
 impl StepKind {
@@ -54,6 +72,9 @@ impl StepKind {
             StepKind::EarliestPlay => "earliest_play",
             StepKind::LowestSeat => "lowest_seat",
             StepKind::Sets => "sets",
+            StepKind::Plot => "plot",
+            StepKind::PlotTiebreak => "plot_tiebreak",
+            StepKind::PlotHand => "plot_hand",
         }
     }
 }
@@ -73,6 +94,10 @@ pub struct Step {
 struct Log<'a>(Option<&'a mut Vec<Step>>);
 
 impl Log<'_> {
+    fn recording(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// Records a step comparing `value` of the players in `compared` (a bitmask).
     fn add(
         &mut self,
@@ -110,10 +135,130 @@ pub fn explain(s: &State, ending: Ending) -> (Outcome, Vec<Step>) {
 }
 
 fn scored(s: &State, ending: Ending, log: &mut Log) -> Outcome {
-    match ending {
-        Ending::Invasion => invasion(s, log),
-        _ => coronation(s, ending, log),
+    match plot_holder(s) {
+        None => verdict(s, ending, &s.courts, None, log),
+        Some(holder) => with_plot(s, ending, holder, log),
     }
+}
+
+/// Score `ending` over `courts` (`s.courts`, or with Plot's followers counted),
+/// Plot's `holder` (None: no Plot) breaking ties as the options say.
+fn verdict(
+    s: &State,
+    ending: Ending,
+    courts: &Courts,
+    holder: Option<usize>,
+    log: &mut Log,
+) -> Outcome {
+    match ending {
+        Ending::Invasion => invasion(s, courts, holder, log),
+        _ => coronation(s, ending, courts, holder, log),
+    }
+}
+
+/// The seat holding Plot in an advanced game (it is never played, so its
+/// holder keeps it to the end), or None: a standard game, or Plot went back
+/// to the box unseen (2 or 3 players).
+pub fn plot_holder(s: &State) -> Option<usize> {
+    if !s.advanced() {
+        return None;
+    }
+    (0..s.players as usize).find(|&p| s.cunning[p] & PLOT_BIT != 0)
+}
+
+/// One way Plot may count: the `(seat, faction)` followers it adds (one, or
+/// at a 4-player invasion with `plot_team = "each"` one per partner).
+type Choice = ([(usize, usize); 2], usize);
+
+/// Each way Plot may count, lowest faction numbers first (Python `_plot_choices`):
+/// at a coronation for its holder alone, as the top faction (`plot_coronation =
+/// "top_only"`) or any; at an invasion as any faction, with 4 players and
+/// `plot_team = "each"` once for each partner, the holder's own first.
+fn plot_choices(s: &State, ending: Ending, holder: usize) -> Vec<Choice> {
+    if ending == Ending::Invasion {
+        let partner = (holder + 2) % 4;
+        if s.players == 4 && !s.mode(PLOT_TEAM_ONCE) {
+            let mut choices = Vec::with_capacity(9);
+            for f in 0..NUM_FACTIONS {
+                for g in 0..NUM_FACTIONS {
+                    choices.push(([(holder, f), (partner, g)], 2));
+                }
+            }
+            return choices;
+        }
+        return (0..NUM_FACTIONS).map(|f| ([(holder, f); 2], 1)).collect();
+    }
+    if s.mode(PLOT_ANY_FACTION) {
+        return (0..NUM_FACTIONS).map(|f| ([(holder, f); 2], 1)).collect();
+    }
+    // The top faction: the first compared (with at most 2 of 8 regions unstable a faction rules).
+    let (ranking, _, _) = faction_ranking(s);
+    vec![([(holder, ranking[0] as usize); 2], 1)]
+}
+
+/// How good `winners` are for Plot's holder (with 4 players their team): 2 a
+/// win of theirs alone, 1 a shared win, 0 a loss.
+fn plot_outcome(s: &State, holder: usize, winners: u8) -> u8 {
+    let team = team(s, holder);
+    if winners & team == 0 {
+        0
+    } else if winners & !team == 0 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Score with Plot revealed and counted as its holder's best choice (Python
+/// `_with_plot`): a win of the holder's (team's) alone, then a shared win,
+/// then a loss; among equally good choices the first (the lowest faction
+/// numbers). The "plot" steps that say what it counted as come first.
+fn with_plot(s: &State, ending: Ending, holder: usize, log: &mut Log) -> Outcome {
+    let mut best: Option<(u8, Choice, Outcome, Vec<Step>)> = None;
+    for choice in plot_choices(s, ending, holder) {
+        let mut courts = s.courts;
+        for &(seat, faction) in &choice.0[..choice.1] {
+            courts[seat][faction] += 1;
+        }
+        let mut steps = Vec::new();
+        let mut choice_log = Log(log.recording().then_some(&mut steps));
+        let outcome = verdict(s, ending, &courts, Some(holder), &mut choice_log);
+        let value = plot_outcome(s, holder, outcome.winners);
+        if best.as_ref().is_none_or(|(most, ..)| value > *most) {
+            best = Some((value, choice, outcome, steps));
+        }
+    }
+    let (_, (counted, n), outcome, steps) = best.expect("Plot counts in at least one way");
+    if let Some(out) = log.0.as_mut() {
+        let everyone = (1u8 << s.players) - 1;
+        for &(seat, faction) in &counted[..n] {
+            out.push(Step {
+                kind: StepKind::Plot,
+                faction: Some(faction as u8),
+                values: vec![(seat as u8, 1)],
+                kept: everyone,
+            });
+        }
+        out.extend(steps);
+    }
+    outcome
+}
+
+/// The cards `player` holds as the hands tie-break counts them (Python
+/// `_left`): every card, Cunning cards included, but Plot not with
+/// `plot_empty_hand = "empty"` (a hand holding Plot alone counts as emptied at
+/// its latest card play, the one that played its other last card).
+fn left(s: &State, player: usize) -> u8 {
+    let mut held = s.cunning[player];
+    if s.advanced() && !s.mode(PLOT_NEVER_EMPTY) {
+        held &= !PLOT_BIT;
+    }
+    s.hands[player].iter().sum::<u8>() + held.count_ones() as u8
+}
+
+/// Whether `player`'s hand holds Plot and no other card.
+fn only_plot(s: &State, player: usize) -> bool {
+    s.cunning[player] == PLOT_BIT && s.hands[player] == [0; NUM_CARDS]
 }
 
 /// Factions in groups of equal rank, strongest first, as Python `faction_ranking`.
@@ -244,7 +389,13 @@ fn earliest(log: &mut Log, kind: StepKind, candidates: u8, value: impl Fn(usize)
 }
 
 /// Coronation, and the Mordred ending scored like it (Python `_coronation`).
-fn coronation(s: &State, ending: Ending, log: &mut Log) -> Outcome {
+fn coronation(
+    s: &State,
+    ending: Ending,
+    courts: &Courts,
+    holder: Option<usize>,
+    log: &mut Log,
+) -> Outcome {
     let (ranking, groups, regions) = faction_ranking(s);
     let mut candidates = (1u8 << s.players) - 1;
     let mut compared = compared_factions(s, &groups, &regions, &ranking);
@@ -253,14 +404,21 @@ fn coronation(s: &State, ending: Ending, log: &mut Log) -> Outcome {
         compared = compared.min(regions.iter().filter(|&&n| n > 0).count());
     }
     for &f in &ranking[..compared] {
-        let court = |p: usize| i16::from(s.courts[p][f as usize]);
+        let court = |p: usize| i16::from(courts[p][f as usize]);
         candidates = most(log, StepKind::Faction, Some(f), candidates, court);
         if candidates.count_ones() == 1 {
             break;
         }
     }
+    if let Some(h) = holder.filter(|&h| {
+        candidates.count_ones() > 1 && candidates >> h & 1 == 1 && s.mode(PLOT_HOLDER_FIRST)
+    }) {
+        let is_holder = |p: usize| i16::from(p == h);
+        log.add(StepKind::PlotTiebreak, None, candidates, is_holder, 1 << h);
+        candidates = 1 << h;
+    }
     if candidates.count_ones() > 1 && ending == Ending::Mordred {
-        let total = |p: usize| s.courts[p].iter().map(|&n| i16::from(n)).sum::<i16>();
+        let total = |p: usize| courts[p].iter().map(|&n| i16::from(n)).sum::<i16>();
         candidates = most(log, StepKind::Total, None, candidates, total);
         if candidates.count_ones() > 1 {
             if let Some(last) = last_player(s, candidates) {
@@ -270,7 +428,7 @@ fn coronation(s: &State, ending: Ending, log: &mut Log) -> Outcome {
             }
         }
     } else if candidates.count_ones() > 1 && s.rules().hands_break_ties {
-        candidates = hands_decide(s, candidates, log);
+        candidates = hands_decide(s, candidates, holder, log);
     } else {
         while candidates.count_ones() > 1 {
             let Some(last) = last_player(s, candidates) else {
@@ -298,8 +456,18 @@ fn coronation(s: &State, ending: Ending, log: &mut Log) -> Outcome {
 /// emptier the later; with no tied hand emptied, the earliest last card play
 /// wins (a player who never played counts as earliest), or with `tie_hands =
 /// "lowest_seat"` the lowest tied seat. Players still equal share the win.
-fn hands_decide(s: &State, mut candidates: u8, log: &mut Log) -> u8 {
-    let holds = |p: usize| s.cards_left(p) > 0;
+/// A hand holding Plot alone is emptied or not as `plot_empty_hand` says
+/// ([`left`]); where Plot's holder's is so judged, a `PlotHand` step says so.
+fn hands_decide(s: &State, mut candidates: u8, holder: Option<usize>, log: &mut Log) -> u8 {
+    if let Some(h) = holder.filter(|&h| only_plot(s, h) && team(s, h) & candidates != 0) {
+        let emptied = if left(s, h) == 0 {
+            i16::from(s.last_play[h])
+        } else {
+            -1
+        };
+        log.add(StepKind::PlotHand, None, 1 << h, |_| emptied, candidates);
+    }
+    let holds = |p: usize| left(s, p) > 0;
     let any = |candidates: u8, value: &dyn Fn(usize) -> i16| {
         (0..s.players as usize).any(|p| candidates >> p & 1 == 1 && value(p) >= 0)
     };
@@ -339,27 +507,28 @@ fn hands_decide(s: &State, mut candidates: u8, log: &mut Log) -> u8 {
 }
 
 /// Complete sets of a side (a bitmask of players pooling their courts).
-fn sets(s: &State, side: u8) -> u8 {
+fn sets(s: &State, courts: &Courts, side: u8) -> u8 {
     (0..NUM_FACTIONS)
         .map(|f| {
             (0..s.players as usize)
                 .filter(|&p| side >> p & 1 == 1)
-                .map(|p| s.courts[p][f])
+                .map(|p| courts[p][f])
                 .sum::<u8>()
         })
         .min()
         .unwrap_or(0)
 }
 
-/// The Saxons invade: most complete sets wins; a tie goes to whoever played last
-/// (Python `_invasion`; 4 players compare teams).
-fn invasion(s: &State, log: &mut Log) -> Outcome {
+/// The Saxons invade: most complete sets wins; a tie goes to Plot's holder
+/// (`plot_tiebreak = "holder_first"`), else to whoever played last (Python
+/// `_invasion`; 4 players compare teams).
+fn invasion(s: &State, courts: &Courts, holder: Option<usize>, log: &mut Log) -> Outcome {
     let sides: Vec<u8> = if s.players == 4 {
         vec![0b0101, 0b1010]
     } else {
         (0..s.players).map(|p| 1 << p).collect()
     };
-    let counts: Vec<u8> = sides.iter().map(|&side| sets(s, side)).collect();
+    let counts: Vec<u8> = sides.iter().map(|&side| sets(s, courts, side)).collect();
     let best = counts.iter().copied().max().unwrap_or(0);
     let leaders: Vec<u8> = sides
         .iter()
@@ -380,8 +549,15 @@ fn invasion(s: &State, log: &mut Log) -> Outcome {
         i.map_or(0, |i| i16::from(counts[i]))
     };
     log.add(StepKind::Sets, None, keys, side_sets, tied);
+    let plot_first = holder.filter(|&h| tied >> h & 1 == 1 && s.mode(PLOT_HOLDER_FIRST));
     let (winners, ruler) = if leaders.len() == 1 {
         (leaders[0], only(leaders[0]).map_or(-1, |p| p as i8))
+    } else if let Some(h) = plot_first {
+        let side = leaders.iter().copied().find(|side| side >> h & 1 == 1);
+        let side = side.unwrap_or(0);
+        let is_holder = |p: usize| i16::from(p == h);
+        log.add(StepKind::PlotTiebreak, None, tied, is_holder, side);
+        (side, if s.players == 4 { -1 } else { h as i8 })
     } else {
         match last_player(s, tied) {
             None => (tied, -1),
@@ -645,6 +821,53 @@ mod tests {
         assert_eq!((o.winners, o.ruler, o.ranked), (0b001, 0, 0));
         s.last_play = [1, 3, 2, 0];
         assert_eq!(score(&s, Ending::Invasion).ruler, 2);
+    }
+
+    /// An ended advanced game (3 players) in which seat `holder` holds Plot alone.
+    fn ended_with_plot(control: &[i8], mode: u16, holder: usize) -> State {
+        let mut s = ended_second(3, control, 0);
+        s.mode = crate::board::ADVANCED | mode;
+        s.hands = [[0; 7]; 4];
+        s.cunning[holder] = PLOT_BIT;
+        s
+    }
+
+    #[test]
+    fn plot_counts_for_its_holder_and_may_break_a_tie() {
+        // The Scots rule; seat 1 holds Plot: one more Scot breaks the tie with seat 0.
+        let control = [0, 0, 0, 1, 1, 2, 0, 1];
+        let mut s = ended_with_plot(&control, 0, 1);
+        s.courts = [[2, 1, 0], [1, 3, 0], [0, 0, 4], [0; 3]];
+        s.last_play = [3, 5, 4, 0];
+        let (o, steps) = explain(&s, Ending::Coronation);
+        assert_eq!(
+            o.winners, 0b010,
+            "tied on the Scots after Plot; seat 1 leads the Welsh"
+        );
+        assert_eq!(
+            (steps[0].kind, steps[0].faction, &steps[0].values),
+            (StepKind::Plot, Some(0), &vec![(1, 1)])
+        );
+        // Plot for the top faction only: tied on Scots and Welsh, then the hands;
+        // the holder's hand (Plot alone) counts as emptied at its latest play.
+        s.courts = [[2, 3, 0], [1, 3, 0], [0, 0, 4], [0; 3]];
+        let (o, steps) = explain(&s, Ending::Coronation);
+        let kinds: Vec<StepKind> = steps.iter().map(|st| st.kind).collect();
+        assert!(kinds.contains(&StepKind::PlotHand));
+        assert_eq!(
+            o.winners, 0b001,
+            "seat 0 emptied its hand at play 3, the holder at 5"
+        );
+        s.mode |= PLOT_NEVER_EMPTY;
+        assert_eq!(score(&s, Ending::Coronation).winners, 0b001);
+        // holder_first: the tie goes to the holder before the hands.
+        s.mode |= PLOT_HOLDER_FIRST;
+        let (o, steps) = explain(&s, Ending::Coronation);
+        assert_eq!(o.winners, 0b010);
+        assert_eq!(steps.last().unwrap().kind, StepKind::PlotTiebreak);
+        // Without Plot in play (the box has it) the standard scoring.
+        s.cunning[1] = 0;
+        assert_eq!(plot_holder(&s), None);
     }
 
     #[test]

@@ -6,12 +6,17 @@
 //! court redraw, the first edition's rule and a second-edition option, players
 //! who drew a pair of the same faction as another player return theirs and
 //! draw again, until no such clash remains), then followers for each region in
-//! turn until it holds four, then a Fisher-Yates shuffle of the region cards.
-//! A follower draw picks `below(bag total)` and walks the factions in order,
-//! each weighted by its count in the bag; a shuffle step picks `below(i + 1)`.
+//! turn until it holds four, then a Fisher-Yates shuffle of the region cards;
+//! in the advanced game, last, three Cunning cards dealt to each player in
+//! seat order. A follower draw picks `below(bag total)` and walks the factions
+//! in order, each weighted by its count in the bag; a shuffle step picks
+//! `below(i + 1)`; a deal picks `below(cards not yet dealt)` among them in
+//! card order (Python's draw kind `DEAL`).
 
 use crate::board::{
-    ALL_OPTIONS, COURT_REDRAW, EDITIONS, FIRST_EDITION, TIE_ALWAYS_NEXT_FACTION, TIE_STRICT,
+    ADVANCED, ALL_MODE_BITS, ALL_OPTIONS, COURT_REDRAW, CUNNING_DEALT, EDITIONS, FACTION_CARD,
+    FIRST_EDITION, NUM_CUNNING, SECOND_EDITION, SPY_NEGOTIATE_ALWAYS, SPY_NEGOTIATE_NO_EFFECT,
+    TIE_ALWAYS_NEXT_FACTION, TIE_STRICT,
 };
 use crate::board::{
     CARD_COPIES, COURT_START_SIZE, FOLLOWERS_PER_FACTION, HOMES, LOYALISTS, LOYALISTS_TOTAL,
@@ -52,9 +57,10 @@ pub fn new_game(players: u8, mordred: bool, seed: u64, first_player: u8) -> Resu
 }
 
 /// Whether an edition (an index into [`EDITIONS`]) is played with these
-/// option bits and the variant: the first edition's options are fixed; the
-/// second edition has no Mordred variant.
-pub fn check_edition(edition: u8, options: u8, mordred: bool) -> Result<(), String> {
+/// option bits, mode bits and the variant: the first edition's options are
+/// fixed; the second edition has no Mordred variant; only the second has the
+/// advanced game, whose options need its mode.
+pub fn check_edition(edition: u8, options: u8, mode: u16, mordred: bool) -> Result<(), String> {
     let Some(e) = EDITIONS.get(edition as usize) else {
         return Err(format!("unknown edition {edition}"));
     };
@@ -72,11 +78,24 @@ pub fn check_edition(edition: u8, options: u8, mordred: bool) -> Result<(), Stri
     if mordred && !e.mordred {
         return Err(format!("the {} edition has no Mordred variant", e.name));
     }
+    if mode & !ALL_MODE_BITS != 0 || (mode != 0 && mode & ADVANCED == 0) {
+        return Err("the advanced game's options need mode 'advanced'".into());
+    }
+    if mode != 0 && edition != SECOND_EDITION {
+        return Err(format!(
+            "the {} edition has no advanced game (the second edition's Cunning cards)",
+            e.name
+        ));
+    }
+    if mode & SPY_NEGOTIATE_NO_EFFECT != 0 && mode & SPY_NEGOTIATE_ALWAYS != 0 {
+        return Err("spy_negotiate is either \"no_effect\" or \"always\", not both".into());
+    }
     Ok(())
 }
 
-/// The game that `seed` sets up in an edition with its effective option bits
-/// (see [`check_edition`]); the court redraw happens only with [`COURT_REDRAW`].
+/// The standard game that `seed` sets up in an edition with its effective
+/// option bits (see [`check_edition`]); the court redraw happens only with
+/// [`COURT_REDRAW`].
 pub fn new_game_in(
     edition: u8,
     options: u8,
@@ -85,8 +104,22 @@ pub fn new_game_in(
     seed: u64,
     first_player: u8,
 ) -> Result<State, String> {
+    new_game_in_mode(edition, options, 0, players, mordred, seed, first_player)
+}
+
+/// [`new_game_in`] in a mode (`State::mode`: 0 the standard game, else the
+/// advanced game's bits), whose Cunning cards are dealt last.
+pub fn new_game_in_mode(
+    edition: u8,
+    options: u8,
+    mode: u16,
+    players: u8,
+    mordred: bool,
+    seed: u64,
+    first_player: u8,
+) -> Result<State, String> {
     check_setup_arguments(players, first_player)?;
-    check_edition(edition, options, mordred)?;
+    check_edition(edition, options, mode, mordred)?;
     let n = players as usize;
     let removed = if players == 2 { REMOVED_TWO_PLAYER } else { 0 };
     let mut bag = [FOLLOWERS_PER_FACTION - removed - START_IN_HOME; NUM_FACTIONS];
@@ -138,13 +171,33 @@ pub fn new_game_in(
         order.swap(i, j);
     }
 
+    // The advanced game: the Support cards go back in the box, and each player
+    // is dealt three Cunning cards in seat order.
+    let mut copies = CARD_COPIES;
+    let mut cunning = [0u16; MAX_PLAYERS];
+    if mode & ADVANCED != 0 {
+        copies[FACTION_CARD as usize..].fill(0);
+        let mut dealt = 0u16;
+        for held in cunning[..n].iter_mut() {
+            for _ in 0..CUNNING_DEALT {
+                let left = NUM_CUNNING as u64 - u64::from(dealt.count_ones());
+                let pick = rng.below(left) as usize;
+                let card = (0..NUM_CUNNING)
+                    .filter(|&i| dealt >> i & 1 == 0)
+                    .nth(pick)
+                    .expect("a pick below the cards left falls on one of them");
+                dealt |= 1 << card;
+                *held |= 1 << card;
+            }
+        }
+    }
     let mut courts = [[0u8; NUM_FACTIONS]; MAX_PLAYERS];
     let mut hands = [[0u8; CARD_COPIES.len()]; MAX_PLAYERS];
     for p in 0..n {
         for &faction in &drawn[p] {
             courts[p][faction as usize] += 1;
         }
-        hands[p] = CARD_COPIES;
+        hands[p] = copies;
     }
     let loyalists = if mordred {
         LOYALISTS_TOTAL - MORDRED_START.len() as u8
@@ -171,6 +224,9 @@ pub fn new_game_in(
         tops: [-1; MAX_PLAYERS],
         last_play: [0; MAX_PLAYERS],
         plays: 0,
+        mode,
+        cunning,
+        cunning_played: [0; MAX_PLAYERS],
         undo_ban: None,
         outcome: None,
     })

@@ -5,14 +5,20 @@
 //! memcpy, so search and playouts copy freely. Fields are indexed by the same
 //! small integers as the Python lists (`board[region][kind]`, and so on).
 
-use crate::board::{Edition, EDITIONS, NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS};
+use crate::board::{
+    Edition, ADVANCED, EDITIONS, NUM_CARDS, NUM_FACTIONS, NUM_KINDS, NUM_REGIONS, PLOT_BIT,
+};
 
 /// The most players a game has.
 pub const MAX_PLAYERS: usize = 4;
 /// `Move::card` of a pass.
 pub const PASS_CARD: i8 = -1;
-/// A Settlements placement skipped because the stock had none of that faction.
+/// A Settlements placement skipped because the stock had none of that faction
+/// (and a part of a Cunning card's action that cannot happen).
 pub const NONE: i8 = -1;
+/// The most parts an action has: a Spy's two (the pile's seat and its top
+/// card) and the copied card's, at most an Edict's six.
+pub const MAX_ACTION: usize = 8;
 
 /// One turn: a pass, or a card with its action and court call.
 ///
@@ -24,14 +30,15 @@ pub const NONE: i8 = -1;
 /// - Ambassador `(a, f, b, g)` with a < b; empty for no exchange;
 /// - Settlements `(rS, rW, rR)`, [`NONE`] for a faction skipped;
 /// - Scots / Welsh / Romano-British: the sorted regions receiving a follower (0-2);
-///   in an edition with `support_together` the one region twice `(r, r)`, `(r,)` or empty.
+///   in an edition with `support_together` the one region twice `(r, r)`, `(r,)` or empty;
+/// - the advanced game's Cunning cards (7-18): as `kingisdead.cunning` spells them (see `cunning`).
 ///
 /// `court` is `region * 4 + faction`, or -1 when no follower could be called.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub card: i8,
     pub len: u8,
-    pub action: [i8; 5],
+    pub action: [i8; MAX_ACTION],
     pub court: i8,
 }
 
@@ -39,13 +46,13 @@ impl Move {
     pub const PASS: Move = Move {
         card: PASS_CARD,
         len: 0,
-        action: [0; 5],
+        action: [0; MAX_ACTION],
         court: -1,
     };
 
     /// A card play; `action` is taken as given (canonical spelling expected).
     pub fn card_play(card: u8, action: &[i8], court: Option<(usize, usize)>) -> Move {
-        let mut parts = [0i8; 5];
+        let mut parts = [0i8; MAX_ACTION];
         parts[..action.len()].copy_from_slice(action);
         Move {
             card: card as i8,
@@ -75,7 +82,9 @@ impl Move {
 /// The no-immediate-undo rule: `player` made the last exchange, and while the
 /// ban stands no other player may make its reverse.
 ///
-/// The same two fields as Python's `undo_ban` `(player, reverse)`:
+/// The fields of Python's `undo_ban` `(player, reverse)` (the advanced game's
+/// `(player, reverse, card)`), and always the card that made the exchange
+/// (in the standard game the top of `player`'s pile while the ban stands):
 /// `reverse[..len]` is the reverse exchange as an action, with the option
 /// `reversal = "effect"` spelled from its effect (`rules::spell_effect`), so
 /// that equal effects make equal bans, and every exchange with that effect
@@ -86,8 +95,12 @@ impl Move {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ban {
     pub player: u8,
-    pub reverse: [i8; 5],
+    /// Up to six parts: the advanced game's Edict exchanges two for two.
+    pub reverse: [i8; 6],
     pub len: u8,
+    /// The card that made the exchange, the only one the ban binds in an
+    /// edition with `ban_binds_card` (a Spy's copy makes it as the copied card).
+    pub card: u8,
 }
 
 impl Ban {
@@ -155,6 +168,13 @@ pub struct State {
     pub last_play: [u8; MAX_PLAYERS],
     /// Card plays so far.
     pub plays: u8,
+    /// The mode: 0 the standard game; the advanced game's [`ADVANCED`] bit with
+    /// its options' bits (`board::SPY_SPY_ALLOWED` and the others).
+    pub mode: u16,
+    /// The Cunning cards in each hand, a bit mask (bit i: card 7 + i); 0 in the standard game.
+    pub cunning: [u16; MAX_PLAYERS],
+    /// The Cunning cards each player has played, a bit mask.
+    pub cunning_played: [u16; MAX_PLAYERS],
     pub undo_ban: Option<Ban>,
     pub outcome: Option<Outcome>,
 }
@@ -172,6 +192,18 @@ impl State {
         self.options & bit != 0
     }
 
+    /// Whether a mode bit (`board::ADVANCED` or an advanced option) is set.
+    #[inline]
+    pub fn mode(&self, bit: u16) -> bool {
+        self.mode & bit != 0
+    }
+
+    /// Whether this is the advanced game (secret Cunning cards).
+    #[inline]
+    pub fn advanced(&self) -> bool {
+        self.mode(ADVANCED)
+    }
+
     /// Invaders' tokens that end the game at once.
     #[inline]
     pub fn invasion(&self) -> u8 {
@@ -182,9 +214,15 @@ impl State {
         self.outcome.is_some()
     }
 
-    /// Cards left in a player's hand.
+    /// Cards left in a player's hand, Cunning cards included.
     pub fn cards_left(&self, player: usize) -> u8 {
-        self.hands[player].iter().sum()
+        self.hands[player].iter().sum::<u8>() + self.cunning[player].count_ones() as u8
+    }
+
+    /// The cards a player can still play: those left but Plot, which is never played.
+    pub fn playable(&self, player: usize) -> u8 {
+        self.hands[player].iter().sum::<u8>()
+            + (self.cunning[player] & !PLOT_BIT).count_ones() as u8
     }
 
     /// Cards left in all hands together.

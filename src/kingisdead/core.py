@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from .board import CARDS
+from .board import CARDS, CUNNING
 from .edition import FIRST, Edition
 from .moves import PASS, Move
 from .scoring import Result, Step, build_result
@@ -115,12 +115,16 @@ def require() -> Any:
 
 # -- crossing the boundary --------------------------------------------------------
 
+_KINDS = (*CARDS, *CUNNING)
+"""Each card number's kind: the seven cards, then the advanced game's Cunning cards."""
+
+
 def to_move(t: tuple) -> Move:
     """A Move from the core's ``(card, action, court)``."""
     card, action, court = t
     if card is None:
         return PASS
-    return Move(CARDS[card], tuple(action), court)
+    return Move(_KINDS[card], tuple(action), court)
 
 
 def _seed(rng: Random) -> int:
@@ -149,7 +153,7 @@ def legal_moves(s: GameState) -> list[Move]:
         if card < 0:
             moves.append(PASS)
             continue
-        kind = CARDS[card]
+        kind = _KINDS[card]
         # tuple.__new__ builds each Move without a Python-level __new__ call (many thousands per list).
         extend([_new_tuple(Move, (kind, action, _COURTS[c] if c >= 0 else None)) for c in courts])
     return moves
