@@ -1,8 +1,8 @@
 """Perft: the stored move and position counts of tests/perft/perft.json, recomputed.
 
 The whole table of each edition is rechecked here (about 15 s on one core for
-the first edition's, 5 s for the second's); regenerate one with
-``.venv/bin/python tests/perft/generate.py [--edition second]`` only after a
+the first edition's, 5 s for the second's, 7 s for its advanced game's); regenerate one with
+``.venv/bin/python tests/perft/generate.py [--edition second [--mode advanced]]`` only after a
 deliberate rule change, and say which counts changed and why in the commit.
 """
 
@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from perft.generate import TABLE, TABLES, check, positions, resulting_keys, resulting_keys_slow
+from perft.generate import ADVANCED_TABLE, TABLE, TABLES, check, positions, resulting_keys, resulting_keys_slow
 
 from kingisdead import GameState, core
 
 PERFT = json.loads(TABLE.read_text())
 SECOND = json.loads(TABLES["second"].read_text())
-ALL_GAMES = PERFT["games"] + SECOND["games"]
-GAME_NAMES = [f"{g.get('edition', 'first')}-{g['players']}p-{g['variant']}-seed{g['seed']}" for g in ALL_GAMES]
+ADVANCED = json.loads(ADVANCED_TABLE.read_text())
+ALL_GAMES = PERFT["games"] + SECOND["games"] + ADVANCED["games"]
+GAME_NAMES = [f"{g.get('edition', 'first')}{'-advanced' if g.get('mode') else ''}-{g['players']}p-{g['variant']}-seed{g['seed']}"
+              for g in ALL_GAMES]
 
 
 @pytest.mark.parametrize("index", range(len(ALL_GAMES)), ids=GAME_NAMES)
@@ -54,6 +56,22 @@ def test_the_second_editions_table_covers_its_player_counts_and_options():
     assert any(g["options"].get("reversal") == "exact" for g in SECOND["games"])
     assert all("perft2" in g and len(g["perft1"]) == len(g["moves"]) for g in SECOND["games"])
     assert all(positions(g)[0].edition.name == "second" for g in SECOND["games"])
+
+
+def test_the_advanced_games_table_covers_its_player_counts_and_options():
+    """The advanced game's table: 2, 3 and 4 players, one game with every advanced option away from its
+    default; Cunning cards played in every game, and a depth-2 count in each."""
+    from kingisdead.edition import ADVANCED_OPTIONS
+
+    games = ADVANCED["games"]
+    assert {g["players"] for g in games} == {2, 3, 4}
+    assert all(g["edition"] == "second" and g["mode"] == "advanced" for g in games)
+    assert any(set(ADVANCED_OPTIONS) - {"partial_rank"} <= set(g["options"]) for g in games)
+    assert all("perft2" in g and len(g["perft1"]) == len(g["moves"]) for g in games)
+    for g in games:
+        states = positions(g)
+        assert states[0].edition.advanced
+        assert any(s.cunning_played != states[0].cunning_played for s in states)
 
 
 def _sample_positions() -> list[GameState]:

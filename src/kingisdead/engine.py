@@ -17,10 +17,6 @@ caller never needs to know which engine holds the answer. A call that names
 its engine explicitly (the search's and the solver's ``engine=`` argument)
 resolves it with :func:`chosen`; the compiled search and learning tools, which
 have no reference twin, are re-exported here from :mod:`kingisdead.core`.
-
-The advanced game (the second edition's Cunning cards) is, for now, the
-reference's alone: its states go to the reference whichever engine is in use
-(:func:`_on_core`), and the core refuses them.
 """
 
 from __future__ import annotations
@@ -78,11 +74,6 @@ def chosen(name: str | None) -> str:
     return core.chosen(name)
 
 
-def _on_core(s: GameState) -> bool:
-    """Whether the core answers for ``s``: it is in use and plays ``s``'s game (not the advanced one)."""
-    return core.active() and not s.edition.advanced
-
-
 def check_setup(players: int, variant: str, first_player: int, edition: Edition) -> None:
     """Raise ValueError for a player count, variant or first player that ``edition`` lacks."""
     check_setup_arguments(players, variant, first_player, edition)
@@ -97,7 +88,7 @@ def setup_draws(players: int, variant: str, first_player: int, edition: Edition)
 def new_game(players: int, variant: str, seed: int, first_player: int, edition: Edition) -> GameState:
     """The game ``seed`` sets up in ``edition`` (ValueError for a player count, variant or
     first player the game lacks)."""
-    if core.active() and not edition.advanced:
+    if core.active():
         check_setup_arguments(players, variant, first_player, edition)
         return core.new_game(players, variant, seed, first_player, edition)
     return setup_from_seed(players, variant, seed, first_player, edition)
@@ -105,13 +96,13 @@ def new_game(players: int, variant: str, seed: int, first_player: int, edition: 
 
 def legal_moves(s: GameState) -> list[Move]:
     """Every legal move, pass first, each once, in the reference's order."""
-    return core.legal_moves(s) if _on_core(s) else rules.legal_moves(s)
+    return core.legal_moves(s) if core.active() else rules.legal_moves(s)
 
 
 def legal_move_groups(s: GameState) -> list[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]]:
     """The legal card moves grouped by action: ``(card, action, court calls)`` in the order of
     :func:`legal_moves`, the pass left out; no court calls: the action alone is the move."""
-    if _on_core(s):
+    if core.active():
         return core.legal_move_groups(s)
     courts: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
     for m in rules.legal_moves(s):
@@ -124,24 +115,24 @@ def legal_move_groups(s: GameState) -> list[tuple[int, tuple[int, ...], tuple[tu
 
 def card_actions(s: GameState, card: int) -> list[tuple[int, ...]]:
     """Every legal action of ``card`` in the reference's order (:func:`kingisdead.rules.card_actions`)."""
-    return core.card_actions(s, card) if _on_core(s) else rules.card_actions(s, card)
+    return core.card_actions(s, card) if core.active() else rules.card_actions(s, card)
 
 
 def check_move(s: GameState, move: Move) -> Move:
     """``move`` in its canonical spelling when it is legal in ``s``; IllegalMoveError naming the rule
     it breaks otherwise. The core judges; only a move it refuses is put to the reference, whose
     errors name the rule (so the words are the same on both engines)."""
-    if _core_readable(s, move) and core.is_legal(s, move):
+    if _core_readable(move) and core.is_legal(s, move):
         return make_move(move.card, move.action, move.court)
     checked = legality.check_move(s, move)
-    if _on_core(s):  # the engines disagree: a bug, said as such rather than played
+    if core.active():  # the engines disagree: a bug, said as such rather than played
         raise IllegalMoveError(f"the compiled core refuses {move!r}, which the reference allows")
     return checked
 
 
 def is_legal(s: GameState, move: Move) -> bool:
     """Whether ``move`` is legal in ``s`` (False for anything that is not a move of this game)."""
-    if _on_core(s):
+    if core.active():
         return core.is_legal(s, move)
     try:
         legality.check_move(s, move)
@@ -150,9 +141,9 @@ def is_legal(s: GameState, move: Move) -> bool:
     return True
 
 
-def _core_readable(s: GameState, move: Move) -> bool:
-    """Whether the core answers for ``s`` and ``move`` is a Move whose fields it can read as they are."""
-    return (_on_core(s) and isinstance(move, Move) and type(move.action) is tuple
+def _core_readable(move: Move) -> bool:
+    """Whether the core is in use and ``move`` is a Move whose fields it can read as they are."""
+    return (core.active() and isinstance(move, Move) and type(move.action) is tuple
             and (move.court is None or type(move.court) is tuple))
 
 
@@ -160,7 +151,7 @@ def apply(s: GameState, move: Move) -> None:
     """Judge ``move`` and play it on ``s`` in place: IllegalMoveError naming the rule it breaks (``s`` unchanged)
     when it is not legal. With the core one call judges and plays (it refuses an illegal move); only a refused
     move is judged again, by :func:`check_move`, to name the rule."""
-    if not _core_readable(s, move):
+    if not _core_readable(move):
         play(s, check_move(s, move))
         return
     try:
@@ -174,7 +165,7 @@ def apply(s: GameState, move: Move) -> None:
 def play(s: GameState, move: Move) -> None:
     """Play ``move``, known to be legal (see :func:`check_move`), on ``s`` in place (the core raises
     ValueError for an illegal one; the reference does not check)."""
-    if _on_core(s):
+    if core.active():
         _take(s, core.play(s, move))
     else:
         rules.play(s, move)
@@ -188,12 +179,12 @@ def _take(s: GameState, after: GameState) -> None:
 
 def sample_move(s: GameState, rng: Random) -> Move:
     """A random legal move from the fast sampler, without listing them all; ``s`` is unchanged."""
-    return core.sample_move(s, rng) if _on_core(s) else sampler.sample_move(s, rng)
+    return core.sample_move(s, rng) if core.active() else sampler.sample_move(s, rng)
 
 
 def playout(s: GameState, rng: Random) -> tuple[list[Move], GameState]:
     """Random moves from the fast sampler to the end: the moves and the final state (``s`` is unchanged)."""
-    if _on_core(s):
+    if core.active():
         return core.playout(s, rng)
     final = s.copy()
     moves = []
@@ -255,13 +246,13 @@ def undo_ban(edition: Edition, player: int, reverse: tuple[int, ...]) -> UndoBan
 
 def last_card_applies(s: GameState) -> bool:
     """Whether the last-card rule binds the player to move."""
-    return core.last_card_applies(s) if _on_core(s) else lastcard.last_card_applies(s)
+    return core.last_card_applies(s) if core.active() else lastcard.last_card_applies(s)
 
 
 def greedy_moves(s: GameState) -> list[Move]:
     """The legal moves after which the heuristic (:func:`kingisdead.evaluation.evaluate`) likes
     the mover's position best, ties within 1e-9 kept, in the order of :func:`legal_moves`."""
-    if _on_core(s):
+    if core.active():
         return core.greedy_moves(s)
     from .evaluation import evaluate
 
@@ -280,8 +271,9 @@ def greedy_moves(s: GameState) -> list[Move]:
 
 
 def ranked_candidates(s: GameState, rng: Random, per_card: int) -> list[tuple[float, Move]]:
-    """Candidate moves (``per_card`` drawn actions per card) with their value for the mover, best first."""
-    if _on_core(s):
+    """Candidate moves (``per_card`` drawn actions per card) with their value for the mover, best first
+    (the reference's in the advanced game: the core's candidates, like its search, know the standard cards)."""
+    if core.active() and not s.edition.advanced:
         return core.ranked_candidates(s, rng, per_card)
     from .bots.candidates import ranked_candidates as reference
 
@@ -297,4 +289,4 @@ def faction_ranking(s: GameState) -> list[list[int]]:
 def score(s: GameState, ending: str) -> Result:
     """The result of ``s`` ended by ``ending`` (``"coronation"``, ``"invasion"`` or ``"mordred"``),
     with the engine's own scoring steps (:class:`kingisdead.scoring.Step`)."""
-    return core.score(s, ending) if _on_core(s) else scoring.score(s, ending)
+    return core.score(s, ending) if core.active() else scoring.score(s, ending)

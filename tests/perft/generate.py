@@ -16,13 +16,16 @@ and distinct leaf positions (a finished game has no replies).
 
 Each edition has its table: ``perft.json`` the first edition's, ``perft-second.json``
 the second's (its games in its notation, one of them with the second edition's
-options away from their defaults).
+options away from their defaults), and ``perft-advanced.json`` the second edition's
+advanced game (the Cunning cards dealt at setup, one game with every advanced
+option away from its default).
 
 Usage (from the repository root)::
 
     .venv/bin/python tests/perft/generate.py            # write tests/perft/perft.json
     .venv/bin/python tests/perft/generate.py --check    # recompute every entry and compare
     .venv/bin/python tests/perft/generate.py --edition second [--check]   # perft-second.json
+    .venv/bin/python tests/perft/generate.py --edition second --mode advanced [--check]   # perft-advanced.json
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ from kingisdead.position import from_dict, to_dict
 TABLE = Path(__file__).with_name("perft.json")
 TABLES = {"first": TABLE, "second": Path(__file__).with_name("perft-second.json")}
 """Each edition's table."""
+ADVANCED_TABLE = Path(__file__).with_name("perft-advanced.json")
+"""The second edition's advanced game's table."""
 FORMAT = "kingisdead-perft"
 VERSION = 1
 
@@ -62,6 +67,17 @@ SECOND_GAMES: tuple[tuple[int, str, int, dict[str, Any]], ...] = (
     (3, "standard", 5, {"reversal": "exact", "court_redraw": True}),
 )
 """The second edition's games: (players, variant, seed, options)."""
+
+ADVANCED_GAMES: tuple[tuple[int, str, int, dict[str, Any]], ...] = (
+    (2, "standard", 4, {}),
+    (3, "standard", 2, {}),
+    (4, "standard", 3, {}),
+    (3, "standard", 5, {"spy_spy": "allowed", "spy_negotiate": "no_effect", "spy_ban": "free", "spy_pile": "fullest",
+                        "aid_tie": "none", "plot_coronation": "any_faction", "plot_team": "once",
+                        "plot_tiebreak": "holder_first", "plot_empty_hand": "never", "cunning_ban": "same_effect",
+                        "reversal": "exact", "last_card": "must_win"}),
+)
+"""The advanced game's games: (players, variant, seed, options)."""
 
 DEPTH2_MAX_MOVES = 400
 """Depth-2 counts come from the latest position of each game with at most this many
@@ -162,14 +178,16 @@ def suits_depth2(s: GameState, moves: int) -> bool:
     return moves <= DEPTH2_MAX_MOVES and s.cards_left(s.player) > 0 and s.cards_left(nxt) > 0
 
 
-def generate(edition: str = "first") -> dict[str, Any]:
+def generate(edition: str = "first", mode: str = "standard") -> dict[str, Any]:
     games = []
-    setups = [(*g, {}) for g in GAMES] if edition == "first" else SECOND_GAMES
+    setups = ADVANCED_GAMES if mode == "advanced" else [(*g, {}) for g in GAMES] if edition == "first" else SECOND_GAMES
     for players, variant, seed, options in setups:
-        start = GameState.new(players, variant, seed, edition=get_edition(edition, **options))
+        start = GameState.new(players, variant, seed, edition=get_edition(edition, mode, **options))
         game: dict[str, Any] = {"players": players, "variant": variant, "seed": seed}
         if edition != "first":
             game |= {"edition": edition, "options": options}
+        if mode == "advanced":
+            game["mode"] = mode
         game |= {"start": to_dict(start), "moves": play_game(start, seed)}
         states = positions(game)
         game["perft1"] = [list(perft1(s)) for s in states]
@@ -185,7 +203,8 @@ def check(table: dict[str, Any], every: int = 1, depth2: bool = True) -> list[st
     """Recompute the table (every ``every``-th position) and list each disagreement."""
     problems = []
     for game in table["games"]:
-        name = f"{game['players']}p {game['variant']} seed {game['seed']} {game.get('edition', 'first')}"
+        name = f"{game['players']}p {game['variant']} seed {game['seed']} {game.get('edition', 'first')} " \
+               f"{game.get('mode', 'standard')}"
         states = positions(game)
         for ply in range(0, len(states), every):
             got = list(perft1(states[ply]))
@@ -203,8 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="recompute every entry of the table and compare")
     parser.add_argument("--edition", choices=TABLES, default="first", help="the edition whose table to write or check")
+    parser.add_argument("--mode", choices=("standard", "advanced"), default="standard",
+                        help="the advanced game's table (with --edition second)")
     args = parser.parse_args(argv)
-    table_path = TABLES[args.edition]
+    if args.mode == "advanced" and args.edition != "second":
+        parser.error("only the second edition has the advanced game")
+    table_path = ADVANCED_TABLE if args.mode == "advanced" else TABLES[args.edition]
     start = time.perf_counter()
     if args.check:
         problems = check(json.loads(table_path.read_text()))
@@ -212,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         print(f"{'FAILED' if problems else 'ok'}: {len(problems)} mismatch(es) in {time.perf_counter() - start:.1f} s")
         return 1 if problems else 0
-    table = generate(args.edition)
+    table = generate(args.edition, args.mode)
     table_path.write_text(json.dumps(table, indent=1) + "\n")
     positions_counted = sum(len(g["perft1"]) for g in table["games"])
     print(f"wrote {table_path} ({positions_counted} positions) in {time.perf_counter() - start:.1f} s")

@@ -15,7 +15,8 @@ bluffs and never hides what it holds.
 
 The move depends only on the seat's view and the bot's seed: two positions
 that the seat sees alike get the same move (a test keeps it so). The search
-runs on the reference engine, which alone plays the advanced game for now.
+is the Python tree search of :mod:`.mcts`, its rules asked of the engine in use (the core's
+compiled search knows only the standard game's cards).
 """
 
 from __future__ import annotations
