@@ -20,6 +20,11 @@ The payload (a view's ``choices``, only for the seat to move)::
 - ``notes``: notes for every move (the last-card rule); ``texts``: the other
   prompts and the sentences that describe a move, with ``{name}`` placeholders;
   ``codes``: what the move notation calls each card, region and faction;
+- ``cunning``: the advanced game's Cunning cards the player can play (their own, read from the moves of
+  their hand), each ``{"card": 9, "shapes": [{"kinds": "rf", "moves": "30:0 ..."}, ...]}``: a Cunning card's
+  actions have several shapes, each with its kinds as ``kinds`` above plus y (a faction or none), p (a
+  player: the pile a Spy copies) and c (a card); ``moves`` as above, a step's value written as a digit in
+  base 36 (card 10 is ``a``). Empty in the standard game.
   ``shown_codes``: its card words and faction letters as the reader's language writes them
   (texts.notation_edition), for the move shown on the page (the move sent uses ``codes``).
 
@@ -33,7 +38,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import engine
-from ..building import choice_table, step_kinds
+from ..board import FIRST_CUNNING
+from ..building import action_kinds, choice_table, step_kinds
 from ..moves import NONE
 from ..state import GameState
 from .i18n import _
@@ -41,8 +47,22 @@ from .texts import shown_codes
 from .views import STEP_TEXTS, action_prompts, move_texts, partial_notes
 
 
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
 def _spelling(values: tuple[int, ...]) -> str:
-    return "".join("-" if v == NONE else str(v) for v in values)
+    return "".join("-" if v == NONE else _DIGITS[v] for v in values)
+
+
+def _cunning_choices(card: int, entries: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]],
+                     masks: dict[int, int]) -> dict[str, Any]:
+    """A Cunning card's moves, grouped by the kinds of their steps (see the module's docstring)."""
+    shapes: dict[str, list[str]] = {}
+    for spelling, calls in entries:
+        mask = sum(1 << (region * 4 + faction) for region, faction in calls)
+        shapes.setdefault(action_kinds(card, spelling), []).append(
+            f"{_spelling(spelling)}:{masks.setdefault(mask, len(masks))}")
+    return {"card": card, "shapes": [{"kinds": kinds, "moves": " ".join(moves)} for kinds, moves in shapes.items()]}
 
 
 def choices_view(state: GameState) -> dict[str, Any]:
@@ -51,7 +71,11 @@ def choices_view(state: GameState) -> dict[str, Any]:
     masks: dict[int, int] = {}
     last_card = STEP_TEXTS["last_card"]
     cards = []
+    cunning = []
     for card, entries in sorted(choice_table(state).items()):
+        if card >= FIRST_CUNNING:
+            cunning.append(_cunning_choices(card, entries, masks))
+            continue
         length = len(entries[0][0])
         moves = []
         for spelling, calls in entries:
@@ -62,6 +86,7 @@ def choices_view(state: GameState) -> dict[str, Any]:
                       "notes": partial_notes(state, card, length)})
     return {
         "cards": cards,
+        "cunning": cunning,
         "courts": list(masks),
         "notes": [_(last_card)] if engine.last_card_applies(state) else [],
         "texts": {name: _(text) for name, text in (STEP_TEXTS | move_texts(state.edition)).items()

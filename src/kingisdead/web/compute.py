@@ -79,8 +79,9 @@ class Job:
 # -- the jobs (module-level functions: they travel to the workers by name) ----------------------
 
 def bot_move(bot: str, seed: int, state: GameState) -> str:
-    """The move the bot level ``bot`` seeded with ``seed`` chooses, in notation."""
-    return format_move(make_bot(bot, seed).choose(state), state.edition)
+    """The move the bot level ``bot`` seeded with ``seed`` chooses, in notation (make_bot refuses a bot
+    that would read the advanced game's secret hands)."""
+    return format_move(make_bot(bot, seed, edition=state.edition).choose(state), state.edition)
 
 
 def forced_pass() -> str:

@@ -87,6 +87,8 @@ class GameRow(Base):
     edition: Mapped[str] = mapped_column(String(16), default="first", server_default="first")  # editions.EDITIONS
     # the edition's options as JSON ({} the defaults): a game keeps the rules it was played under when a default changes
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default=text("'{}'"))
+    # "standard" or "advanced" (the second edition's secret Cunning cards: kingisdead.edition.MODES)
+    mode: Mapped[str] = mapped_column(String(16), default="standard", server_default="standard")
 
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", cascade="all, delete-orphan")
 

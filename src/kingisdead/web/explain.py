@@ -112,6 +112,10 @@ def _label(step: Step, s: GameState) -> Text:
         return _("both team hands emptied with")
     if step.kind == "lowest_seat":
         return _("seat")
+    if step.kind in ("plot", "plot_tiebreak"):
+        return _("Plot revealed")
+    if step.kind == "plot_hand":
+        return _("hand emptied but for Plot with")
     return _("last card played")
 
 
@@ -129,6 +133,10 @@ def _cell(step: Step, value: int) -> Any:
         return card_of_game(value) if value >= 0 else _("holds cards")
     if step.kind == "lowest_seat":
         return _("seat {n}", n=value + 1)
+    if step.kind == "plot_hand":
+        return card_of_game(value) if value >= 0 else _("holds cards")
+    if step.kind == "plot_tiebreak":
+        return _("Plot") if value else _("no Plot")
     return str(value)
 
 
@@ -191,6 +199,17 @@ def _step_text(step: Step, s: GameState, ending: str, following: Step | None) ->
                  player=_who(kept), plays=_plays(step))
     if step.kind == "lowest_seat":
         return _("Still tied, and no hand is empty: {player}, in the lowest seat, wins.", player=_who(kept))
+    if step.kind == "plot":  # the advanced game: revealed at the end, counted before the courts are compared
+        assert step.faction is not None
+        return _("{player} reveals Plot, which counts as one {faction} follower at court.",
+                 player=_who([p for p, _v in step.values]), faction=_names(s).factions[step.faction])
+    if step.kind == "plot_tiebreak":
+        return _("Still tied: {player} holds Plot and wins the tie.", player=_who(kept))
+    if step.kind == "plot_hand":
+        holder, emptied = step.values[0]
+        return _("{player}'s hand holds Plot alone: it counts as emptied with {play}.", player=_who([holder]),
+                 play=card_of_game(emptied)) if emptied >= 0 else \
+            _("{player}'s hand holds Plot alone, which does not count as an empty hand.", player=_who([holder]))
     # sets
     values = dict(step.values)
     top = max(values.values())
@@ -363,7 +382,8 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
     who leads now, by how much), ``all_pass`` (a sentence: what the region
     goes to if every player passes now, and the game's end if that ends it),
     ``if_over`` (when the all-pass would end the game: the comparisons that
-    would decide it, from the engine's result of those passes, else None).
+    would decide it, from the engine's result of those passes, else None; always None in the advanced
+    game, whose result counts the secret Plot card).
     The engine plays those passes: the leader, the ending and ``if_over`` are
     its resolution and its result. None once the game is over.
     """
@@ -411,7 +431,7 @@ def struggle_now(state: GameState) -> dict[str, Any] | None:
     all_pass = _("{outcome} ({ending}).", outcome=outcome, ending=ending) if ending is not None \
         else _("{outcome}.", outcome=outcome)
     return {"region": int(region), "leader": leader, "counts": counts, "lead": lead, "all_pass": all_pass,
-            "if_over": _if_over(passed)}
+            "if_over": None if state.edition.advanced else _if_over(passed)}
 
 
 def _if_over(passed: GameState) -> Text | None:

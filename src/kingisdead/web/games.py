@@ -23,9 +23,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import VARIANTS
-from ..bots import BOTS, NETWORK_BOTS
+from ..bots import BOTS, NETWORK_BOTS, SEAT_VIEW_BOTS
 from ..bots.master import TRAINED_EDITIONS
-from ..edition import EDITIONS, OPTIONS
+from ..edition import ADVANCED_OPTIONS, EDITIONS, MODES, OPTIONS, get_edition
 from ..moves import IllegalMoveError, NotationError, parse_move
 from ..state import GameState
 from .db import GameRow, MoveRow, SeatRow, make_engine, make_sessions
@@ -52,9 +52,27 @@ GAME_IDLE = 900.0
 """Seconds unused after which a game leaves memory (it reloads from the database on its next use)."""
 
 
+ADVANCED_LEVELS = {"beginner": "determinised:100", "intermediate": "determinised:400",
+                   "strong": "determinised:1s", "max": "determinised:2s"}
+"""The lobby's levels in the advanced game: the determinised search (bots/determinised.py), which chooses from
+its own seat's view, with a budget per level (iterations, or seconds a move). The other levels read every hand,
+and ``master``'s network learnt only the first edition: the advanced game refuses them."""
+
+
 def bot_names() -> list[str]:
     """The bot levels on offer, straight from the engine's registry."""
     return list(BOTS)
+
+
+def advanced_bot_names() -> list[str]:
+    """The bot levels that may play the advanced game: :data:`ADVANCED_LEVELS` and the bots that choose from
+    their own seat's view (kingisdead.bots.SEAT_VIEW_BOTS)."""
+    return [name for name in BOTS if name in ADVANCED_LEVELS or name in SEAT_VIEW_BOTS]
+
+
+def bot_played(level: str, mode: str) -> str:
+    """The bot (a name for kingisdead.bots.make_bot) that plays ``level`` in a game of ``mode``."""
+    return ADVANCED_LEVELS.get(level, level) if mode == "advanced" else level
 
 
 class GameStore:
@@ -83,7 +101,8 @@ class GameStore:
                memory: bool = False, time_limit: int | None = None,
                stand_in: str = DEFAULT_STAND_IN, rated: bool = False,
                user_id: int | None = None, user_name: str | None = None,
-               edition: str = "first", options: dict[str, Any] | None = None) -> tuple[LiveGame, dict[int, str]]:
+               edition: str = "first", options: dict[str, Any] | None = None,
+               mode: str = "standard") -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it with the secret token of every human seat (shown once).
 
         The creator holds the first human seat (every human seat in hot-seat
@@ -99,7 +118,11 @@ class GameStore:
         held by its level's account. ``edition``: a name of kingisdead.edition.EDITIONS (422 for another,
         and for a variant the edition lacks: the second edition has no Mordred). ``options``: the edition's game
         options that differ from its defaults (kingisdead.edition.OPTIONS: the second edition's only; 422 for an
-        unknown option or value, for the first edition's, and in a rated game, played at the defaults).
+        unknown option or value, for the first edition's, and in a rated game, played at the defaults). ``mode``:
+        ``"standard"`` or ``"advanced"`` (the second edition's secret Cunning cards, with the options of
+        kingisdead.edition.ADVANCED_OPTIONS too; 422 for the first edition, a rated game, the 3-player last card
+        rule ``must_win``, which reads every hand, and a bot level that is not one of :func:`advanced_bot_names`).
+        An advanced game is made without hints: a hint's search would read every hand.
         """
         if players not in (2, 3, 4):
             raise GameError(422, "invalid_request", _("a game has 2, 3 or 4 players"))
@@ -110,14 +133,28 @@ class GameStore:
         if variant == "mordred" and not EDITIONS[edition].mordred:
             raise GameError(422, "invalid_request", _("the Mordred variant is the first edition's only: "
                                                       "choose the standard game"))
+        if mode not in MODES:
+            raise GameError(422, "invalid_request", _("mode must be one of {modes}", modes=", ".join(MODES)))
+        advanced = mode == "advanced"
+        if advanced and edition != "second":
+            raise GameError(422, "invalid_request", _("the advanced game (secret Cunning cards) is the second "
+                                                      "edition's only"))
+        defaults = EDITIONS[edition]
         options = {name: value for name, value in (options or {}).items()
-                   if name not in OPTIONS or value != getattr(EDITIONS[edition], name)}
+                   if not (name in OPTIONS or advanced and name in ADVANCED_OPTIONS)
+                   or value != getattr(defaults, name)}
         try:
-            EDITIONS[edition].with_options(**options)
+            played = defaults.with_mode(mode).with_options(**options)
         except ValueError as exc:
             raise GameError(422, "invalid_request", _("options: {reason}", reason=str(exc))) from None
         if rated and options:
             raise GameError(422, "invalid_request", _("a rated game is played at its edition's default options"))
+        if rated and advanced:
+            raise GameError(422, "not_rateable", _("the advanced game is not rated yet"))
+        if advanced and played.last_card == "must_win":
+            raise GameError(422, "invalid_request", _("the last card rule must_win is not played online in the "
+                                                      "advanced game: who may play the last card depends on the "
+                                                      "secret hands"))
         if len(seats) != players:
             raise GameError(422, "invalid_request", _("give one seat description per player ({players})", players=players))
         if not 0 <= first_player < players:
@@ -134,6 +171,12 @@ class GameStore:
             raise GameError(422, "invalid_request", _("{bots} play only the first edition: no network has been "
                                                       "trained for the second yet (choose strong or max)",
                                                       bots=", ".join(untrained)))
+        if advanced:
+            unfit = sorted(chosen_bots - set(advanced_bot_names()))
+            if unfit:
+                raise GameError(422, "invalid_request", _("{bots} cannot play the advanced game: they would read "
+                                                          "the secret hands (levels for it: {levels})",
+                                                          bots=", ".join(unfit), levels=", ".join(advanced_bot_names())))
         if rated:
             check_rated(seats, hints=hints, hotseat=hotseat, stand_in=stand_in, user_id=user_id)
         seed = secrets.randbits(32) if seed is None else seed
@@ -160,9 +203,10 @@ class GameStore:
                                     user_id=user_id if i == first_human else None))
         row = GameRow(id=game_id, players=players, variant=variant, seed=seed, bot_seed=secrets.randbits(63),
                       first_player=first_player, to_move=first_player,
-                      hints=hints and not memory, hotseat=hotseat, memory=memory, status="running", move_count=0,
+                      hints=hints and not memory and not advanced, hotseat=hotseat, memory=memory, status="running", move_count=0,
                       result=None,
-                      time_limit=time_limit, stand_in=stand_in, rated=rated, edition=edition, options=options)
+                      time_limit=time_limit, stand_in=stand_in, rated=rated, edition=edition, options=options,
+                      mode=mode)
         row.seats = rows
         if time_limit is not None and rows[first_player].kind == "human":
             row.deadline = datetime.now(UTC) + timedelta(seconds=time_limit)
@@ -183,9 +227,9 @@ class GameStore:
             seats=[Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public), bool(s.away), bool(s.left))
                    for s in seats],
             token_hashes=[s.token_hash for s in seats], owners=[s.user_id for s in seats],
-            options=dict(row.options or {}),
+            options=dict(row.options or {}), mode=row.mode or "standard",
             snapshot=Snapshot(GameState.new(row.players, row.variant, row.seed, row.first_player,
-                                            EDITIONS[row.edition].with_options(**(row.options or {})))),
+                                            get_edition(row.edition, row.mode or "standard", **(row.options or {})))),
             rated=bool(row.rated), time_limit=row.time_limit, stand_in=row.stand_in or DEFAULT_STAND_IN,
             deadline=as_utc(row.deadline), rematch_of=row.rematch_of, rematch=row.rematch,
         )
@@ -300,7 +344,8 @@ class GameStore:
     def _summary(row: GameRow) -> dict[str, Any]:
         seats = [Seat(s.seat, s.kind, s.bot, s.name, s.claimed, bool(s.public)).to_dict() for s in row.seats]
         return {
-            "id": row.id, "players": row.players, "variant": row.variant, "edition": row.edition, "status": row.status,
+            "id": row.id, "players": row.players, "variant": row.variant, "edition": row.edition,
+            "mode": row.mode or "standard", "status": row.status,
             "move_number": row.move_count, "hotseat": row.hotseat, "seats": seats, "time_limit": row.time_limit,
             "open_seats": [s["seat"] for s in seats if s["kind"] == "human" and s["public"] and not s["claimed"]]
             if row.status == "running" else [],
@@ -342,6 +387,7 @@ class GameStore:
             "variant": game.variant,
             "edition": game.edition,
             "options": game.options,
+            "mode": game.mode,
             "hints": game.hints,
             "hotseat": game.hotseat,
             "memory": game.memory,

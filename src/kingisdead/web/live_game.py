@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from .. import engine
-from ..edition import EDITIONS
+from ..edition import Edition, get_edition
 from ..moves import PASS, Move, format_move
 from ..record import GameRecord
 from ..state import GameState
@@ -100,6 +100,7 @@ class LiveGame:
     snapshot: Snapshot
     edition: str = "first"  # a name of kingisdead.edition.EDITIONS
     options: dict[str, Any] = field(default_factory=dict)  # the edition's options the game is played with
+    mode: str = "standard"  # or "advanced": the second edition's secret Cunning cards (kingisdead.edition.MODES)
     rated: bool = False
     time_limit: int | None = None  # seconds per move
     stand_in: str = DEFAULT_STAND_IN
@@ -111,8 +112,16 @@ class LiveGame:
     owners: list[int | None] = field(default_factory=list)  # per seat: the account holding it (users.id)
 
     def start(self) -> GameState:
-        return GameState.new(self.players, self.variant, self.seed, self.first_player,
-                             EDITIONS[self.edition].with_options(**self.options))
+        return GameState.new(self.players, self.variant, self.seed, self.first_player, self.edition_played())
+
+    def edition_played(self) -> Edition:
+        """The edition in the game's mode with its options."""
+        return get_edition(self.edition, self.mode, **self.options)
+
+    @property
+    def advanced(self) -> bool:
+        """The advanced game: each seat holds secret Cunning cards, which only its own views show."""
+        return self.mode == "advanced"
 
     @property
     def status(self) -> str:

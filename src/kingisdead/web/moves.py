@@ -20,14 +20,14 @@ from sqlalchemy.exc import IntegrityError
 from ..bots.budget import Budget
 from ..building import Choice
 from ..edition import Edition
-from ..moves import IllegalMoveError, NotationError, format_move, parse_move
+from ..moves import IllegalMoveError, Move, NotationError, format_move, parse_move
 from ..state import GameState
 from . import compute, pubsub
 from .compute import Job
 from .db import GameRow, MoveRow
 from .errors import GameError
 from .explain import analysis_summary
-from .games import GameStore
+from .games import GameStore, bot_played
 from .i18n import _
 from .live_game import LiveGame, Snapshot
 from .outage import DATABASE_DOWN, reason
@@ -71,7 +71,8 @@ class MoveService:
             "complete": complete,
             "move": None if move is None else format_move(move, state.edition),
             "description": None if move is None else describe_move(move, state.edition),
-            "preview": None if (after := preview(state, builder.steps)) is None else table_view(after, seat),
+            "preview": None if (after := preview(state, builder.steps) or _played(state, move)) is None
+            else table_view(after, seat),
             **step_guide(state, builder.steps, complete),
         }
 
@@ -204,6 +205,8 @@ class MoveService:
             return None
         name = game.bot_for(state.player)
         number = len(snap.moves)
+        if name is not None:
+            name = bot_played(name, game.mode)
         if name is None:  # game.passes_for(state)
             job = Job("bot", game_id, number, compute.forced_pass, (), position=state.key())
         else:
@@ -218,8 +221,12 @@ class MoveService:
         follows the public move log (every card played is in it).
 
         Raises GameError 403 ``hints_off`` in memory mode (a hint would show what the player may not look
-        back at: the cards played) or when the game was made without hints, 409 if it is not this seat's turn.
+        back at: the cards played), in the advanced game (the search would read the other seats' secret
+        Cunning cards) or when the game was made without hints, 409 if it is not this seat's turn.
         """
+        if game.advanced:
+            raise GameError(403, "hints_off", _("no hints in the advanced game: their search would read the "
+                                                "other players' secret cards"))
         if game.memory:
             raise GameError(403, "hints_off", _("no hints in memory mode: they would show the cards played"))
         if not game.hints:
@@ -234,6 +241,8 @@ class MoveService:
         """The analysis of a finished game if it is known, else the job that makes it (then :meth:`remember`)."""
         if not game.snapshot.state.is_over():
             raise GameError(409, "not_over", _("the analysis is shown once the game is over"))
+        if game.advanced:
+            raise GameError(409, "advanced", _("the advanced game has no analysis yet"))
         cached = self._analyses.get(game.id)
         if cached is not None:
             self._analyses.move_to_end(game.id)
@@ -251,6 +260,11 @@ class MoveService:
         while len(self._analyses) > ANALYSES_KEPT:
             self._analyses.popitem(last=False)
         return found
+
+
+def _played(state: GameState, move: Move | None) -> GameState | None:
+    """The position after a complete card move (a Cunning card's preview, see views.preview), else None."""
+    return None if move is None or move.card is None else state.after(move)
 
 
 def _choice_dict(choice: Choice, edition: Edition) -> dict[str, Any]:

@@ -89,7 +89,7 @@ def make_rematch(service: GameService, game_id: str, rotate: bool, rated: bool |
         seats.sort(key=lambda s: s.seat)
         now = datetime.now(UTC)
         row = GameRow(id=new_id, created_at=now, updated_at=now, players=old.players, variant=old.variant,
-                      edition=old.edition, options=old.options,
+                      edition=old.edition, options=old.options, mode=old.mode,
                       seed=secrets.randbits(32), bot_seed=secrets.randbits(63), first_player=old.first_player,
                       to_move=old.first_player, hints=old.hints, hotseat=old.hotseat, memory=old.memory,
                       status="running", move_count=0, result=None, rated=old.rated and rated is not False, time_limit=old.time_limit,

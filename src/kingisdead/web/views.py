@@ -13,15 +13,17 @@ from typing import Any
 from .. import engine
 from ..board import (
     CARDS,
+    CUNNING,
     FACTION_NAMES,
+    FIRST_CUNNING,
     MORDRED_FLAGS,
     NUM_CARDS,
     NUM_REGIONS,
     Card,
 )
 from ..building import Choice
-from ..edition import FIRST, Edition
-from ..moves import NONE, Move, make_move
+from ..edition import CUNNING_CARDS, FIRST, Edition
+from ..moves import NONE, Move, format_move, make_move
 from ..state import GameState
 from .explain import explain_result, hand_effects, struggle_now
 from .i18n import N_, Text, _, and_list, join
@@ -83,7 +85,8 @@ def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
     board's drawing and the card faces (static/edition.js loads them); ``card_rules`` each card's
     rule in a sentence. ``invaders`` gives the title of the invaders' track (``track``: Saxons,
     France), what its tokens do (``about``) and the invasion's name (``invasion``);
-    ``seat_token`` names a player's token on a region card (Crown token, negotiation disc).
+    ``seat_token`` names a player's token on a region card (Crown token, negotiation disc);
+    ``cunning_cards`` the advanced game's Cunning cards (numbers 7 to 18; the second edition's only).
     """
     texts = EDITION_TEXTS[edition.name]
     return {
@@ -99,6 +102,7 @@ def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
         "invaders": {"track": texts.track, "about": texts.about, "invasion": texts.invasion},
         "seat_token": texts.seat_token,
         "mordred_flags": [int(r) for r in MORDRED_FLAGS],
+        "cunning_cards": list(CUNNING_CARDS) if edition.name == "second" else [],
     }
 
 
@@ -106,12 +110,20 @@ def hand_of(state: GameState, seat: int) -> list[int]:
     return state.hands[seat * NUM_CARDS:(seat + 1) * NUM_CARDS]
 
 
+def cunning_cards(mask: int) -> list[int]:
+    """The card numbers (7-18) of a bit mask of Cunning cards (bit ``i``: card ``7 + i``), in card order."""
+    return [int(card) for i, card in enumerate(CUNNING) if mask >> i & 1]
+
+
 def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict[str, Any]:
     """The position as ``seat`` may see it (None: a spectator); ``reveal`` shows every hand. ``edition`` names
     the game's edition (views.board_facts gives its names).
 
     Other players' hands are absent, not blanked: only the top card and the
-    number of cards left of each pile are public. ``struggle`` says who leads
+    number of cards left of each pile are public. In the advanced game ``cunning`` lists the seat's own
+    Cunning cards, read from its view (:meth:`GameState.view`: never another seat's, nor the box's; those
+    played are in the log, as every card, and on the piles' tops); ``reveal`` adds ``cunning_hands``, the
+    Cunning cards each player still holds (Plot's holder among them). ``struggle`` says who leads
     the contested region and what an all-pass gives (``explain.struggle_now``);
     ``card_effects`` what each card of the seat's hand would do here
     (``explain.hand_effects``), for the seat to move only (None for the others
@@ -139,11 +151,14 @@ def table_view(state: GameState, seat: int | None, reveal: bool = False) -> dict
         "result": None if state.result is None else state.result.to_dict(),
         "explanation": explain_result(state),
         "hand": hand_of(state, seat) if seat is not None else None,
+        "mode": state.edition.mode,
+        "cunning": cunning_cards(state.view(seat).cunning) if seat is not None else None,
         "struggle": struggle_now(state),
         "card_effects": hand_effects(state, seat) if seat is not None and seat == state.player else None,
     }
     if reveal:
         view["hands"] = [hand_of(state, p) for p in range(n)]
+        view["cunning_hands"] = [cunning_cards(mask) for mask in state.cunning]
     return view
 
 
@@ -163,6 +178,7 @@ MOVE_TEXTS = {
     "places": N_("{card}: places followers in {regions}"),
     "court": N_("{action}; calls a {faction} follower from {region} to court"),
     "and": N_("{list} and {last}"),
+    "cunning": N_("{card}: {action} (in the notation)"),
 }
 """The sentences of :func:`describe_move`, by name (the browser fills them in too: web/choices.py)."""
 SECOND_MOVE_TEXTS = MOVE_TEXTS | {
@@ -194,10 +210,13 @@ def describe_move(move: Move, edition: Edition = FIRST) -> Text:
         return _said(texts, "pass")
     card, a = move.card, move.action
     names = EDITION_TEXTS[edition.name]
-    title = names.cards[card]
+    title = names.cards[card] if card < FIRST_CUNNING else edition.card_name(card)  # Cunning: its notation word
     regions, factions = edition.regions, names.factions
     if not a:
         text = _said(texts, "no_action", card=title)
+    elif card >= FIRST_CUNNING:  # the advanced game's Cunning cards: the action as the notation writes it
+        text = _said(texts, "cunning", card=title,
+                     action=format_move(make_move(card, a), edition).split(" ", 1)[1])
     elif card == Card.CROWN:
         text = _said(texts, "crown", card=title, first=regions[a[0]], second=regions[a[1]], crowned=regions[a[2]])
     elif card == Card.GARRISON and len(a) == 5:
@@ -393,6 +412,7 @@ STEP_TEXTS = {
     "no_court": N_("No follower is left on the board to call to court."),
     "court_region": N_("Call a follower to court: choose a region"),
     "court_faction": N_("Call a follower to court: choose one in {region}"),
+    "cunning_step": N_("{card}: choose the next part of its action, then the follower to call to court"),
 }
 """The prompts and notes of :func:`step_guide`, by name (the browser fills them in too: web/choices.py)."""
 
@@ -408,6 +428,9 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
     if steps[0].kind == "pass":
         return {"prompt": _said(texts, "confirm_pass"), "notes": notes}
     card = steps[0].value
+    if card >= FIRST_CUNNING:  # a Cunning card's actions have several shapes: one prompt for each step
+        prompt = _said(texts, "confirm") if complete else _said(texts, "cunning_step", card=state.edition.card_name(card))
+        return {"prompt": prompt, "notes": notes}
     length = len(engine.card_actions(state, card)[0])
     notes += partial_notes(state, card, length)
     chosen = steps[1:1 + length]
@@ -428,10 +451,11 @@ def step_guide(state: GameState, steps: list[Choice], complete: bool) -> dict[st
 def preview(state: GameState, steps: list[Choice]) -> GameState | None:
     """The position once the card's action (and the court call, if chosen) is carried out.
 
-    None until every choice of the action is made. The preview is for showing
-    only: the move is still checked in full when it is sent.
+    None until every choice of the action is made, and for a Cunning card (whose actions have several
+    lengths: the move's own position once complete). The preview is for showing only: the move is still
+    checked in full when it is sent.
     """
-    if not steps or steps[0].kind != "card":
+    if not steps or steps[0].kind != "card" or steps[0].value >= FIRST_CUNNING:
         return None
     card = steps[0].value
     length = len(engine.card_actions(state, card)[0])

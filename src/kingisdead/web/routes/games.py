@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ... import VARIANTS, __version__
 from ...bots import NETWORK_BOTS
 from ...bots.master import TRAINED_EDITIONS
-from ...edition import EDITIONS, OPTIONS
-from ..games import bot_names
+from ...edition import ADVANCED_OPTIONS, EDITIONS, MODES, OPTIONS
+from ..games import ADVANCED_LEVELS, advanced_bot_names, bot_names
 from ..i18n import LocalizedJSON as JSONResponse
 from ..i18n import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN, Seat
@@ -77,7 +77,8 @@ def _rules_across_fields(schema: dict[str, Any]) -> None:
     the schema allows is accepted): one seat per player and a first player among them; per edition, the
     Mordred variant only where it exists, the network bots only where they are trained, and the rule options it
     has (kingisdead.edition.OPTIONS: the first edition none but its own values), at their defaults in a rated
-    game."""
+    game; the advanced mode the second edition's only, with its own options too (ADVANCED_OPTIONS), unrated,
+    without the last card rule ``must_win`` and with the bot levels that may play it (advanced_bot_names)."""
     per_count = [{"properties": {"players": {"const": n}, "seats": {"minItems": n, "maxItems": n},
                                  "first_player": {"maximum": n - 1}}} for n in (2, 3, 4)]
     per_edition = []
@@ -90,10 +91,24 @@ def _rules_across_fields(schema: dict[str, Any]) -> None:
             rules["seats"] = {"items": {"properties": {"bot": {"not": {"pattern": _one_of_names(NETWORK_BOTS, True)}}}}}
         defaults = {option: {"const": getattr(edition, option)} for option in OPTIONS}
         choices = {option: {"enum": list(values)} for option, values in OPTIONS.items()}
-        rules["options"] = {"properties": defaults if name == "first" else choices, "additionalProperties": False}
+        standard = {"properties": {"mode": {"const": "standard"},
+                                   "options": {"properties": defaults if name == "first" else choices,
+                                               "additionalProperties": False}}}
+        modes: list[dict[str, Any]] = [standard]
+        if name == "second":
+            fit = _one_of_names(advanced_bot_names())
+            advanced = choices | {"last_card": {"enum": [v for v in OPTIONS["last_card"] if v != "must_win"]}} \
+                | {option: {"enum": list(values)} for option, values in ADVANCED_OPTIONS.items()}
+            modes.append({"properties": {"mode": {"const": "advanced"}, "rated": {"const": False},
+                                         "options": {"properties": advanced, "additionalProperties": False},
+                                         "stand_in": {"pattern": fit},
+                                         "seats": {"items": {"properties": {"bot": {"pattern": _one_of_names(
+                                             advanced_bot_names(), True)}}}}},
+                          "required": ["mode"]})
         per_edition.append({"properties": rules, "required": [] if name == "first" else ["edition"],
-                            "anyOf": [{"properties": {"rated": {"const": False}}},
-                                      {"properties": {"options": {"properties": defaults}}}]})
+                            "allOf": [{"anyOf": [{"properties": {"rated": {"const": False}}},
+                                                 {"properties": {"options": {"properties": defaults}}}]},
+                                      {"anyOf": modes}]})
     schema["allOf"] = [{"anyOf": per_count}, {"anyOf": per_edition}]
 
 
@@ -109,9 +124,13 @@ class CreateGame(BaseModel):
         '{"reversal": "exact"}: reversal effect|exact, court_redraw false|true, tie_faction second|strict|always, '
         "tie_hands earliest|lowest_seat, last_card free|must_win (docs/rules.md); none in a rated game")
     variant: Literal["standard", "mordred"] = "standard"
-    mode: Literal["standard"] = Field("standard", description="the standard game; the second edition's advanced "
-                                      "game (secret Cunning cards) is played by the library and the command line, "
-                                      "not served online yet")
+    mode: Literal["standard", "advanced"] = Field(
+        "standard", description="the standard game, or the second edition's advanced game: each player holds 3 "
+        "secret Cunning cards, which only their own seat's views show until the game ends; its options (spy_spy, "
+        "spy_negotiate, spy_ban, spy_pile, aid_tie, partial_rank, plot_coronation, plot_team, plot_tiebreak, "
+        "plot_empty_hand, cunning_ban: GET /api/meta's advanced_options) go in options too. Unrated, without "
+        "hints (made without them), never with last_card must_win, and its bots are GET /api/meta's "
+        "advanced_bots (the levels play the determinised search)")
     seats: list[SeatSpec] = Field(min_length=2, max_length=4, description="one per player, in seat order")
     seed: integer(ge=0, le=MAX_SEED) | None = Field(None, description="decides the setup; random if left out")
     first_player: Integer = Field(0, ge=0, le=3, description="the seat that plays first, below players")
@@ -136,7 +155,11 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     @games.get("/api/meta", summary="Bot levels, variants and an edition's board data", responses=errors())
     async def meta(notifier: Notify, edition: Literal["first", "second"] = "first") -> dict[str, Any]:
         """The board's fixed data (names, borders, homes...) are the ``edition``'s, in the page's language; a
-        table asks for its game's edition (the view's ``edition``). ``editions`` lists every edition;
+        table asks for its game's edition (the view's ``edition``). ``editions`` lists every edition; ``modes``
+        the games' modes: ``advanced`` (the second edition's only) has the options ``advanced_options`` (the
+        default first), its Cunning cards are the second edition's ``cunning_cards`` (numbers 7 to 18 in this order),
+        and it is played by the bots
+        ``advanced_bots`` (``advanced_levels``: the bot each level of the lobby plays there);
         ``network_bots`` play only the ``trained_editions`` (their network learnt no other). ``reminders``:
         whether this site can send reminders of a slow game's turn by e-mail (an SMTP server is set) and by
         push (VAPID keys are set), ``{"mail": bool, "push": bool}``."""
@@ -144,6 +167,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                 "editions": list(EDITIONS), "network_bots": sorted(NETWORK_BOTS),
                 "trained_editions": sorted(TRAINED_EDITIONS), "provisional_games": PROVISIONAL_GAMES,
                 "rated_stand_ins": rated_stand_ins(),
+                "modes": list(MODES), "advanced_bots": advanced_bot_names(), "advanced_levels": dict(ADVANCED_LEVELS),
+                "advanced_options": {name: list(values) for name, values in ADVANCED_OPTIONS.items()},
                 "reminders": {"mail": notifier.settings.mail.enabled, "push": notifier.settings.push.enabled},
                 **board_facts(EDITIONS[edition])}
 
@@ -163,7 +188,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
             service.create, body.players, body.variant, [s.model_dump() for s in body.seats], body.seed,
             body.first_player, body.hints, body.hotseat, body.memory,
             rated=body.rated, user_id=None if user is None else user.id, user_name=None if user is None else user.name,
-            time_limit=body.time_limit, stand_in=body.stand_in, edition=body.edition, options=body.options)
+            time_limit=body.time_limit, stand_in=body.stand_in, edition=body.edition, options=body.options,
+            mode=body.mode)
         runner.kick(game.id)
 
         def seat_entry(seat: Seat) -> dict[str, Any]:

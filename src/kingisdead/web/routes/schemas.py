@@ -40,6 +40,7 @@ class GameSummary(Answer):
     players: int
     variant: str
     edition: str
+    mode: str = Field("standard", description="'standard' or 'advanced' (the second edition's secret Cunning cards)")
     status: str = Field(description="'running' or 'finished'")
     move_number: int = Field(description="moves played")
     hotseat: bool
@@ -95,11 +96,18 @@ class TableView(Answer):
                                                       "runs")
     explanation: dict[str, Any] | None = Field(description="how the result was decided, step by step")
     hand: list[int] | None = Field(description="the seat's own action cards left, by kind; null for a spectator")
+    mode: str = Field("standard", description="'standard' or 'advanced'")
+    cunning: list[int] | None = Field(None, description="the advanced game: the seat's own Cunning cards (numbers "
+                                                        "7-18, GET /api/meta's cunning_cards), never another's; "
+                                                        "null for a spectator")
     struggle: dict[str, Any] | None = Field(description="who leads the contested region and what an all-pass gives")
     card_effects: list[dict[str, Any]] | None = Field(description="what each card of the hand would do here; the "
                                                                   "seat to move only")
     hands: list[list[int]] | None = Field(None, description="every player's hand (as ``hand``): only once the game "
                                                             "is over")
+    cunning_hands: list[list[int]] | None = Field(None, description="every player's Cunning cards still held "
+                                                                    "(Plot's holder shown): only once the game is "
+                                                                    "over")
 
 
 class GameView(Answer):
@@ -111,6 +119,7 @@ class GameView(Answer):
     variant: str
     edition: str
     options: dict[str, str | bool] = Field(description="the edition's game options that differ from its defaults")
+    mode: str = Field("standard", description="'standard' or 'advanced' (the second edition's secret Cunning cards)")
     hints: bool
     hotseat: bool
     memory: bool

@@ -225,6 +225,13 @@ export function faceOf(cards, key) {
   return face;
 }
 
+// The advanced game's Cunning cards (numbers 7 to 18) have no face drawn yet: a plain card with the name.
+function cunningFace(card, facts, options) {
+  const name = (facts.cunning_cards || [])[card - facts.card_keys.length] || "?";
+  return el(options.tag || "div", { ...(options.attrs || {}), class: `card card-face size-${options.size || "hand"} k-cunning` },
+    el("span", { class: "title" }, name));
+}
+
 // The <svg> of one card's pictogram (decorative: the card's name says the same in words). Drawn once per
 // face and then copied: the hand is redrawn on every click while a move is built.
 const drawn = new WeakMap();  // face -> its pictogram's <svg>
@@ -332,6 +339,7 @@ function withRule(node, name, rule, onPlay) {
 // selected (the hand's states, as classes); onPlay (called on a click or a tap); attrs (more attributes).
 // Throws when the edition has no face for the card or its pictogram has a bad primitive.
 export function cardFace(card, facts, cards, options = {}) {
+  if (card >= facts.card_keys.length) return cunningFace(card, facts, options);
   const key = facts.card_keys[card];
   const face = faceOf(cards, key);
   const size = options.size || "hand";
