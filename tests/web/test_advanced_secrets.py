@@ -275,6 +275,11 @@ def finished(client: Any, game_id: str, state: GameState, parties: list[Party]) 
     assert "cunning_hands" in frame["table"] and "hands" in frame["table"]
     analysis = client.get(f"/api/games/{game_id}/analysis")
     assert analysis.status_code == 409 and analysis.json()["error"] == "advanced"
+    again = client.post(f"/api/games/{game_id}/rematch", json={"rotate": False}, headers=parties[0].headers)
+    assert again.status_code == 200, again.text
+    rematch = again.json()["game"]
+    assert rematch["mode"] == "advanced" and rematch["options"] == {"spy_spy": "allowed", "plot_coronation": "any_faction"}
+    assert state_of(client, again.json()["id"]).edition == state.edition
 
 
 def test_hot_seat_tokens_each_see_their_own_cards_only(client):
