@@ -28,30 +28,34 @@ from typer.testing import CliRunner
 
 from kingisdead import GameState, core
 from kingisdead.cli import app, derive_seed, play_out
-from kingisdead.edition import EDITIONS
+from kingisdead.edition import get_edition
 
-CONFIGS = [(2, "standard", "first"), (3, "standard", "first"), (4, "standard", "first"), (2, "mordred", "first"),
-           (2, "standard", "second"), (3, "standard", "second"), (4, "standard", "second")]
+CONFIGS = [(2, "standard", "first", "standard"), (3, "standard", "first", "standard"),
+           (4, "standard", "first", "standard"), (2, "mordred", "first", "standard"),
+           (2, "standard", "second", "standard"), (3, "standard", "second", "standard"),
+           (4, "standard", "second", "standard"), (2, "standard", "second", "advanced")]
+"""(players, variant, edition, mode): the last, the second edition's advanced game (its Cunning cards)."""
 
 
-def core_rate(players: int, variant: str, edition: str, games: int) -> float:
+def core_rate(players: int, variant: str, edition: str, mode: str, games: int) -> float:
     start = time.perf_counter()
-    core.random_games(players, variant, games, seed=0, edition=EDITIONS[edition])
+    core.random_games(players, variant, games, seed=0, edition=get_edition(edition, mode))
     return games / (time.perf_counter() - start)
 
 
-def simulate_rate(players: int, variant: str, edition: str, games: int) -> float:
+def simulate_rate(players: int, variant: str, edition: str, mode: str, games: int) -> float:
     result = CliRunner().invoke(app, ["simulate", "--json", "--games", str(games), "--players", str(players),
-                                      "--variant", variant, "--edition", edition])
+                                      "--variant", variant, "--edition", edition, "--mode", mode])
     if result.exit_code != 0:
         raise SystemExit(result.output)
     return float(json.loads(result.stdout)["games_per_second"])
 
 
-def loop_rate(players: int, variant: str, edition: str, games: int) -> float:
+def loop_rate(players: int, variant: str, edition: str, mode: str, games: int) -> float:
     start = time.perf_counter()
+    rules = get_edition(edition, mode)
     for index in range(games):
-        play_out(GameState.new(players, variant, index, edition=edition), None, Random(derive_seed(0, index)))
+        play_out(GameState.new(players, variant, index, edition=rules), None, Random(derive_seed(0, index)))
     return games / (time.perf_counter() - start)
 
 
@@ -68,11 +72,12 @@ def main() -> None:
         "games": args.games,
         "configs": {},
     }
-    for players, variant, edition in CONFIGS:
-        raw = core_rate(players, variant, edition, args.games)
-        simulate = simulate_rate(players, variant, edition, args.games)
-        loop = loop_rate(players, variant, edition, max(1, args.games // 20))
-        report["configs"][f"{players}p-{variant}-{edition}"] = {  # type: ignore[index]
+    for players, variant, edition, mode in CONFIGS:
+        raw = core_rate(players, variant, edition, mode, args.games)
+        simulate = simulate_rate(players, variant, edition, mode, args.games)
+        loop = loop_rate(players, variant, edition, mode, max(1, args.games // 20))
+        name = f"{players}p-{variant}-{edition}" + ("-advanced" if mode == "advanced" else "")
+        report["configs"][name] = {  # type: ignore[index]
             "core_games_per_s": raw, "simulate_games_per_s": simulate, "loop_games_per_s": loop,
             "simulate_ratio": simulate / raw, "loop_ratio": loop / raw,
         }
@@ -81,9 +86,9 @@ def main() -> None:
         return
     print(f"Python {report['python']} on {report['machine']}, one process, load {report['load']}, "
           f"{args.games:,} games a measurement")
-    print(f"{'random games/s':<22}{'core':>10}{'simulate':>12}{'ratio':>8}{'per-game loop':>16}{'ratio':>8}")
+    print(f"{'random games/s':<30}{'core':>10}{'simulate':>12}{'ratio':>8}{'per-game loop':>16}{'ratio':>8}")
     for name, row in report["configs"].items():  # type: ignore[attr-defined]
-        print(f"{name:<22}{row['core_games_per_s']:>10,.0f}{row['simulate_games_per_s']:>12,.0f}"
+        print(f"{name:<30}{row['core_games_per_s']:>10,.0f}{row['simulate_games_per_s']:>12,.0f}"
               f"{row['simulate_ratio']:>8.2f}{row['loop_games_per_s']:>16,.0f}{row['loop_ratio']:>8.3f}")
 
 

@@ -11,17 +11,18 @@ from typer.testing import CliRunner
 
 from kingisdead import GameState, cli, core, engine
 from kingisdead.cli import app, derive_seed, play_out
+from kingisdead.edition import FIRST, Edition, get_edition
 from kingisdead.scoring import ENDINGS
 
 needs_core = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 TIMING = ("seconds", "games_per_second")
 
 
-def loop_games(players: int, variant: str, seed: int, first: int, games: int) -> list[tuple]:
+def loop_games(players: int, variant: str, seed: int, first: int, games: int, edition: Edition = FIRST) -> list[tuple]:
     """(ending, winners, ruler, moves) of each game, played one by one as simulate's per-game loop does."""
     out = []
     for index in range(first, first + games):
-        moves, final = play_out(GameState.new(players, variant, seed + index), None,
+        moves, final = play_out(GameState.new(players, variant, seed + index, edition=edition), None,
                                 Random(derive_seed(seed, index)))
         result = final.result
         assert result is not None
@@ -29,9 +30,9 @@ def loop_games(players: int, variant: str, seed: int, first: int, games: int) ->
     return out
 
 
-def batch_games(players: int, variant: str, seed: int, first: int, games: int) -> list[tuple]:
+def batch_games(players: int, variant: str, seed: int, first: int, games: int, edition: Edition = FIRST) -> list[tuple]:
     """The same from one call to the core."""
-    batch = core.random_outcomes(GameState.new(players, variant, seed), seed, first, games)
+    batch = core.random_outcomes(GameState.new(players, variant, seed, edition=edition), seed, first, games)
     assert len(batch.endings) == len(batch.winners) == len(batch.rulers) == len(batch.moves) == games
     return [
         (ENDINGS[ending], tuple(p for p in range(players) if mask >> p & 1),
@@ -42,10 +43,15 @@ def batch_games(players: int, variant: str, seed: int, first: int, games: int) -
 
 def loop_summary(players: int, variant: str, seed: int, games: int) -> dict:
     """The counts simulate prints, from the per-game loop."""
+    return loop_summary_in(players, FIRST, seed, games, variant)
+
+
+def loop_summary_in(players: int, edition: Edition, seed: int, games: int, variant: str = "standard") -> dict:
+    """:func:`loop_summary` in ``edition``."""
     endings = dict.fromkeys(ENDINGS, 0)
     wins, rulers = [0] * players, [0] * players
     no_ruler = moves = 0
-    for ending, winners, ruler, length in loop_games(players, variant, seed, 0, games):
+    for ending, winners, ruler, length in loop_games(players, variant, seed, 0, games, edition):
         endings[ending] += 1
         for seat in winners:
             wins[seat] += 1
@@ -69,6 +75,19 @@ def simulate_json(*args: str) -> dict:
 def test_a_batch_plays_the_per_game_loops_games(players, variant):
     with core.use_engine("core"):
         assert batch_games(players, variant, 7, 0, 40) == loop_games(players, variant, 7, 0, 40)
+
+
+@needs_core
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("edition", [get_edition("second", "advanced"),
+                                     get_edition("second", "advanced", spy_spy="allowed", spy_negotiate="always",
+                                                 plot_tiebreak="holder_first", cunning_ban="same_effect",
+                                                 last_card="must_win")],
+                         ids=["advanced", "advanced-options"])
+def test_a_batch_plays_the_per_game_loops_advanced_games(players, edition):
+    """The advanced game's random games in batches: its mode and options travel with the start."""
+    with core.use_engine("core"):
+        assert batch_games(players, "standard", 5, 0, 40, edition) == loop_games(players, "standard", 5, 0, 40, edition)
 
 
 @needs_core
@@ -112,6 +131,11 @@ def test_simulate_uses_the_batches_for_random_bots_only(monkeypatch):
         calls.clear()
         simulate_json("--games", "3", "--bots", "random,uniform")
         assert calls == []
+        data = simulate_json("--games", "5", "--seed", "2", "--edition", "second", "--mode", "advanced")
+        assert calls == [(2, 0, 4), (2, 4, 1)]
+        assert {k: data[k] for k in ("endings", "wins")} == {
+            k: v for k, v in loop_summary_in(2, get_edition("second", "advanced"), 2, 5).items()
+            if k in ("endings", "wins")}
 
 
 def test_simulate_on_the_reference_engine_keeps_the_per_game_loop():

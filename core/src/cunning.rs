@@ -23,9 +23,10 @@
 
 use crate::board::{
     AID, AMBUSH, CROWN, CUNNING_BAN_SAME_EFFECT, DISPUTE, EDICT, EXACT_REVERSAL, FIRST_CUNNING,
-    INFLUENCE, MARCH, MUSTER, NEIGHBOURS, NUM_FACTIONS, QUELL, RESIST, SPY, SPY_BAN_FREE,
+    INFLUENCE, MARCH, MUSTER, NEIGHBOURS, NUM_FACTIONS, PLOT, QUELL, RESIST, SPY, SPY_BAN_FREE,
     SPY_NEGOTIATE_ALWAYS, SPY_NEGOTIATE_NO_EFFECT, SPY_PILE_FULLEST, SPY_SPY_ALLOWED, SUPPRESS,
 };
+use crate::rng::SplitMix64;
 use crate::rules::{self, active_ban, ban_after, crown_actions, faction_targets, Bits};
 use crate::state::{State, MAX_ACTION, NONE};
 
@@ -39,22 +40,33 @@ const FACTIONS: [usize; NUM_FACTIONS] = [SCOTTISH, WELSH, ENGLISH];
 /// move, in Python's order: the empty action when nothing can happen, none for
 /// Plot, which is never played, and none in the standard game.
 pub fn for_each_action(s: &State, card: u8, emit: &mut dyn FnMut(&[i8])) {
-    if !s.advanced() {
-        return;
+    if s.advanced() && card != PLOT {
+        ways(s, card).emit(emit);
     }
+}
+
+/// A legal action of Cunning `card` (not Plot) drawn uniformly, as an array
+/// and its length: the random games' draw, which needs no sorted list.
+pub fn random_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTION], usize) {
+    ways(s, card).pick(rng)
+}
+
+/// The ways of carrying `card` out that its effect keeps (Python's lists: each
+/// sorted as its tuples would be, but the Spy's, listed pile by pile).
+fn ways(s: &State, card: u8) -> Fullest {
     match card {
-        SPY => spy_actions(s, emit),
-        AID => aid_actions(s, emit),
-        AMBUSH => ambush_actions(s, emit),
-        DISPUTE => dispute_actions(s, emit),
-        INFLUENCE => influence_actions(s, emit),
-        EDICT => edict_actions(s, emit),
-        MARCH => march_actions(s, emit),
-        RESIST => resist_actions(s, emit),
-        MUSTER => rally_actions(s, SCOTTISH, emit),
-        QUELL => rally_actions(s, WELSH, emit),
-        SUPPRESS => suppress_actions(s, emit),
-        _ => {}
+        SPY => spy_ways(s),
+        AID => aid_ways(s),
+        AMBUSH => ambush_ways(s),
+        DISPUTE => dispute_ways(s),
+        INFLUENCE => influence_ways(s),
+        EDICT => edict_ways(s),
+        MARCH => march_ways(s),
+        RESIST => resist_ways(s),
+        MUSTER => rally_ways(s, SCOTTISH),
+        QUELL => rally_ways(s, WELSH),
+        SUPPRESS => suppress_ways(s),
+        _ => Fullest::default(),
     }
 }
 
@@ -88,40 +100,72 @@ pub fn carry_out(s: &mut State, card: u8, action: &[i8]) {
 
 // -- the fullest effect ------------------------------------------------------------------
 
-/// An action kept while listing: its parts and their number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Way {
-    parts: [i8; MAX_ACTION],
-    len: u8,
-}
-
-impl Way {
-    fn parts(&self) -> &[i8] {
-        &self.parts[..self.len as usize]
+/// An action as one integer that sorts as Python sorts its tuples: each part
+/// plus 2 in one byte (-1 becomes 1), the first part in the highest byte and
+/// the unused low bytes 0, so that a tuple comes before the longer ones it
+/// begins.
+fn sort_key(action: &[i8]) -> u64 {
+    let mut key = 0u64;
+    for (i, &x) in action.iter().enumerate() {
+        key |= u64::from((x + 2) as u8) << (8 * (MAX_ACTION - 1 - i));
     }
+    key
 }
 
-/// The ways offered that move the most followers (Python `_fullest`).
+/// The action a [`sort_key`] stands for, and its number of parts.
+fn from_sort_key(key: u64) -> ([i8; MAX_ACTION], usize) {
+    let mut action = [0i8; MAX_ACTION];
+    let mut len = 0;
+    while len < MAX_ACTION {
+        let byte = (key >> (8 * (MAX_ACTION - 1 - len))) as u8;
+        if byte == 0 {
+            break;
+        }
+        action[len] = byte as i8 - 2;
+        len += 1;
+    }
+    (action, len)
+}
+
+/// The ways offered that move the most followers (Python `_fullest`), kept as
+/// [`sort_key`]s; with a ban, those that undo the last exchange are left out
+/// first. A card whose every way is legal (Spy, Aid) offers each as moving one.
 #[derive(Default)]
 struct Fullest {
     most: u8,
-    ways: Vec<Way>,
+    ways: Vec<u64>,
+    ban: Option<rules::Binding>,
+    /// The ways are offered in their list's order, which is not sorted: a
+    /// Spy's, by seat, then in the copied card's own order.
+    listed: bool,
 }
 
 impl Fullest {
+    /// The ways of an exchanging card: with `cunning_ban = "same_effect"`, a
+    /// way that undoes the last exchange made with this card is left out.
+    fn unbanned(s: &State, card: u8) -> Fullest {
+        let ban = if s.mode(CUNNING_BAN_SAME_EFFECT) {
+            active_ban(s, card)
+        } else {
+            None
+        };
+        Fullest {
+            ban,
+            ..Fullest::default()
+        }
+    }
+
     /// A way of carrying the card out that moves `moved` followers.
     fn offer(&mut self, moved: u8, action: &[i8]) {
+        if self.ban.is_some_and(|ban| ban.forbids(action)) {
+            return;
+        }
         if moved > self.most {
             self.most = moved;
             self.ways.clear();
         }
         if moved == self.most {
-            let mut parts = [0; MAX_ACTION];
-            parts[..action.len()].copy_from_slice(action);
-            self.ways.push(Way {
-                parts,
-                len: action.len() as u8,
-            });
+            self.ways.push(sort_key(action));
         }
     }
 
@@ -130,38 +174,21 @@ impl Fullest {
         if self.most == 0 {
             return emit(&[]);
         }
-        self.ways.sort_unstable_by(|a, b| a.parts().cmp(b.parts()));
-        for way in &self.ways {
-            emit(way.parts());
+        if !self.listed {
+            self.ways.sort_unstable();
         }
-    }
-}
-
-/// [`Fullest`] for a card that exchanges followers: with `cunning_ban =
-/// "same_effect"`, a way that undoes the last exchange made with this card is
-/// left out before the fullest is judged.
-struct Unbanned {
-    ban: Option<rules::Binding>,
-    fullest: Fullest,
-}
-
-impl Unbanned {
-    fn new(s: &State, card: u8) -> Unbanned {
-        let ban = if s.mode(CUNNING_BAN_SAME_EFFECT) {
-            active_ban(s, card)
-        } else {
-            None
-        };
-        Unbanned {
-            ban,
-            fullest: Fullest::default(),
+        for &way in &self.ways {
+            let (action, len) = from_sort_key(way);
+            emit(&action[..len]);
         }
     }
 
-    fn offer(&mut self, moved: u8, action: &[i8]) {
-        if !self.ban.is_some_and(|ban| ban.forbids(action)) {
-            self.fullest.offer(moved, action);
+    /// One of the kept ways drawn uniformly (the empty action when none moves any).
+    fn pick(&self, rng: &mut SplitMix64) -> ([i8; MAX_ACTION], usize) {
+        if self.most == 0 {
+            return ([0; MAX_ACTION], 0);
         }
+        from_sort_key(self.ways[rng.index(self.ways.len())])
     }
 }
 
@@ -226,7 +253,7 @@ fn place_all(s: &mut State, r: i8, kinds: &[i8]) {
 
 // -- Spy ------------------------------------------------------------------------------
 
-fn spy_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
+fn spy_ways(s: &State) -> Fullest {
     let piles = (0..s.players as usize).filter(|&seat| {
         let card = s.tops[seat];
         seat != s.player as usize && card >= 0 && (card != SPY as i8 || s.mode(SPY_SPY_ALLOWED))
@@ -240,7 +267,10 @@ fn spy_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
         first == Some(true)
     };
     let only_effective = s.mode(SPY_PILE_FULLEST) && piles.clone().any(effective);
-    let mut any = false;
+    let mut ways = Fullest {
+        listed: true,
+        ..Fullest::default()
+    };
     for seat in piles {
         if only_effective && !effective(seat) {
             continue;
@@ -251,13 +281,10 @@ fn spy_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
             action[0] = seat as i8;
             action[1] = card;
             action[2..2 + copied.len()].copy_from_slice(copied);
-            emit(&action[..2 + copied.len()]);
+            ways.offer(1, &action[..2 + copied.len()]);
         });
-        any = true;
     }
-    if !any {
-        emit(&[]);
-    }
+    ways
 }
 
 /// The actions of `card` carried out by the spy: a spied Spy copies nothing
@@ -328,17 +355,19 @@ fn spy(s: &mut State, action: &[i8]) {
 
 // -- placing from the stock -------------------------------------------------------------
 
-fn aid_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
+fn aid_ways(s: &State) -> Fullest {
     let most = FACTIONS.iter().map(|&f| s.stock[f]).max().unwrap_or(0);
     let leaders = FACTIONS.iter().filter(|&&f| s.stock[f] == most).count();
+    let mut ways = Fullest::default();
     if most == 0 || (leaders > 1 && s.mode(crate::board::AID_TIE_NONE)) {
-        return emit(&[]);
+        return ways;
     }
     for f in FACTIONS.iter().filter(|&&f| s.stock[f] == most) {
         for r in Bits(u32::from(s.open)) {
-            emit(&[*f as i8, r as i8]);
+            ways.offer(1, &[*f as i8, r as i8]);
         }
     }
+    ways
 }
 
 fn aid(s: &mut State, action: &[i8]) {
@@ -348,7 +377,7 @@ fn aid(s: &mut State, action: &[i8]) {
     }
 }
 
-fn ambush_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
+fn ambush_ways(s: &State) -> Fullest {
     let placed = s.stock[SCOTTISH].min(2);
     let mut ways = Fullest::default();
     for r in Bits(u32::from(s.open)) {
@@ -358,7 +387,7 @@ fn ambush_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
             ways.offer(placed + 1, &[r as i8, k as i8]);
         }
     }
-    ways.emit(emit);
+    ways
 }
 
 fn ambush(s: &mut State, action: &[i8]) {
@@ -369,7 +398,7 @@ fn ambush(s: &mut State, action: &[i8]) {
     give_back(s, r, returned);
 }
 
-fn resist_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
+fn resist_ways(s: &State) -> Fullest {
     let kinds = [WELSH, ENGLISH];
     let stock = stock(s);
     let n = (stock[WELSH] + stock[ENGLISH]).min(2);
@@ -380,13 +409,13 @@ fn resist_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
             ways.offer(n, &action[..len]);
         });
     }
-    ways.emit(emit);
+    ways
 }
 
 /// Muster (Scottish) and Quell (Welsh): in a target region of `faction`'s
 /// Support, one of its followers back to the stock where there is one, then
 /// two followers of any kinds from the stock.
-fn rally_actions(s: &State, faction: usize, emit: &mut dyn FnMut(&[i8])) {
+fn rally_ways(s: &State, faction: usize) -> Fullest {
     let mut ways = Fullest::default();
     for r in Bits(u32::from(faction_targets(s, faction))) {
         let back = u8::from(s.board[r][faction] > 0);
@@ -398,7 +427,7 @@ fn rally_actions(s: &State, faction: usize, emit: &mut dyn FnMut(&[i8])) {
             ways.offer(back + n, &action[..len]);
         });
     }
-    ways.emit(emit);
+    ways
 }
 
 fn rally(s: &mut State, faction: usize, action: &[i8]) {
@@ -412,7 +441,7 @@ fn rally(s: &mut State, faction: usize, action: &[i8]) {
 /// In a target region of the English Support: an English follower back if
 /// there is one, then another of any kind if one is left (independently of
 /// the first), then one from the stock.
-fn suppress_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
+fn suppress_ways(s: &State) -> Fullest {
     let mut ways = Fullest::default();
     for r in Bits(u32::from(faction_targets(s, ENGLISH))) {
         let (mut counts, mut stock) = (region(s, r), stock(s));
@@ -432,7 +461,7 @@ fn suppress_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
             }
         }
     }
-    ways.emit(emit);
+    ways
 }
 
 /// The kinds `counts` has one of, or [`NONE`] alone when it has none: the
@@ -464,7 +493,7 @@ fn suppress(s: &mut State, action: &[i8]) {
 
 /// The 1-for-1 swaps `(a, f, b, g)`, a < b any two open regions, where exactly
 /// one of f and g is of `faction` (Dispute: Welsh; Influence's fallback: English).
-fn one_for_one(s: &State, faction: usize, ways: &mut Unbanned) {
+fn one_for_one(s: &State, faction: usize, ways: &mut Fullest) {
     let open = u32::from(s.open);
     for a in Bits(open) {
         for b in Bits(open & !((2u32 << a) - 1)) {
@@ -479,14 +508,14 @@ fn one_for_one(s: &State, faction: usize, ways: &mut Unbanned) {
     }
 }
 
-fn dispute_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
-    let mut ways = Unbanned::new(s, DISPUTE);
+fn dispute_ways(s: &State) -> Fullest {
+    let mut ways = Fullest::unbanned(s, DISPUTE);
     one_for_one(s, WELSH, &mut ways);
-    ways.fullest.emit(emit);
+    ways
 }
 
-fn influence_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
-    let mut ways = Unbanned::new(s, INFLUENCE);
+fn influence_ways(s: &State) -> Fullest {
+    let mut ways = Fullest::unbanned(s, INFLUENCE);
     let open = u32::from(s.open);
     for b in Bits(open) {
         for (g1, g2) in pairs(region(s, b), &[SCOTTISH, WELSH]) {
@@ -497,16 +526,16 @@ fn influence_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
         }
     }
     one_for_one(s, ENGLISH, &mut ways);
-    ways.fullest.emit(emit);
+    ways
 }
 
 /// Two Scots for two others between bordering regions; then three followers
 /// moved (two Scots for one other, or two others for one Scot); then one Scot
 /// for one other.
-fn edict_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
+fn edict_ways(s: &State) -> Fullest {
     let others = [WELSH, ENGLISH];
     let (s_, open) = (SCOTTISH as i8, u32::from(s.open));
-    let mut ways = Unbanned::new(s, EDICT);
+    let mut ways = Fullest::unbanned(s, EDICT);
     for a in Bits(open) {
         let here = region(s, a);
         for b in Bits(u32::from(NEIGHBOURS[a]) & open) {
@@ -536,7 +565,7 @@ fn edict_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
             }
         }
     }
-    ways.fullest.emit(emit);
+    ways
 }
 
 /// Dispute, Influence and Edict: `(a, *leaving a, b, *leaving b)`, one or two followers each way.
@@ -553,7 +582,7 @@ fn swap(s: &mut State, action: &[i8]) {
     }
 }
 
-fn march_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
+fn march_ways(s: &State) -> Fullest {
     let open = u32::from(s.open);
     let mut ways = Fullest::default();
     for a in Bits(open) {
@@ -567,7 +596,7 @@ fn march_actions(s: &State, emit: &mut dyn FnMut(&[i8])) {
             }
         }
     }
-    ways.emit(emit);
+    ways
 }
 
 fn march(s: &mut State, action: &[i8]) {

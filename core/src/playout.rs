@@ -13,6 +13,7 @@ use crate::board::{
     AMBASSADOR, CROWN, FACTION_CARD, FIRST_CUNNING, GARRISON, NEIGHBOURS, NUM_CARDS, NUM_CUNNING,
     NUM_KINDS, NUM_REGIONS, PLOT_BIT, SETTLEMENTS,
 };
+use crate::cunning;
 use crate::lastcard::{last_card_applies, might_win, Judge, Remaining};
 use crate::rng::SplitMix64;
 use crate::rules::{
@@ -125,8 +126,8 @@ fn nth_bit(mut mask: u32, n: usize) -> usize {
 fn random_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTION], usize) {
     let mut a = [0i8; MAX_ACTION];
     match card {
-        // The advanced game's: few enough actions to list.
-        FIRST_CUNNING.. => listed_action(s, card, rng),
+        // The advanced game's: drawn from the ways their effect keeps.
+        FIRST_CUNNING.. => cunning::random_action(s, card, rng),
         SETTLEMENTS => {
             let open = s.open as u32;
             let n = open.count_ones() as usize;
@@ -174,14 +175,6 @@ fn random_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTION]
             (a, 2)
         }
     }
-}
-
-/// An action of `card` drawn uniformly from the list of its legal actions.
-fn listed_action(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTION], usize) {
-    let mut options = Vec::new();
-    card_actions(s, card, &mut options);
-    let m = options[rng.index(options.len())];
-    (m.action, m.len as usize)
 }
 
 /// A follower kind of a region drawn in proportion to numbers (`skip`: one of
@@ -275,7 +268,10 @@ fn random_exchange(s: &State, card: u8, rng: &mut SplitMix64) -> ([i8; MAX_ACTIO
         }
     }
     // The ban keeps hitting: fall back on the full list, which leaves it out.
-    listed_action(s, card, rng)
+    let mut options = Vec::new();
+    card_actions(s, card, &mut options);
+    let m = options[rng.index(options.len())];
+    (m.action, m.len as usize)
 }
 
 /// A random move with the last card that wins outright, or a pass if none does:

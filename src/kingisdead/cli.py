@@ -441,7 +441,7 @@ def simulate(
     chosen = checked_edition(players, variant, edition, mode)
     for name in set(names):
         check_bot(name, edition=chosen)
-    fast = all(name == "random" for name in names) and not chosen.advanced  # the core's batches: standard only
+    fast = all(name == "random" for name in names)
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
