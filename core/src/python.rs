@@ -89,11 +89,8 @@ fn ban_from_py(s: &State, ban: &Bound<'_, PyAny>) -> Option<Ban> {
         ban.extract().ok()?
     } else {
         let (player, reverse): (u8, Vec<i8>) = ban.extract().ok()?;
-        (
-            player,
-            reverse,
-            u8::try_from(*s.tops.get(player as usize)?).ok()?,
-        )
+        // The top of the pile (-1 for none yet becomes 255: a card number that binds nothing).
+        (player, reverse, *s.tops.get(player as usize)? as u8)
     };
     let region = |r: i8| (0..NUM_REGIONS as i8).contains(&r);
     let kind = |k: i8| (0..NUM_KINDS as i8).contains(&k);
