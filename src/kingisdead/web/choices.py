@@ -24,7 +24,8 @@ The payload (a view's ``choices``, only for the seat to move)::
   their hand), each ``{"card": 9, "shapes": [{"kinds": "rf", "moves": "30:0 ..."}, ...]}``: a Cunning card's
   actions have several shapes, each with its kinds as ``kinds`` above plus y (a faction or none), p (a
   player: the pile a Spy copies) and c (a card); ``moves`` as above, a step's value written as a digit in
-  base 36 (card 10 is ``a``). Empty in the standard game.
+  base 36 (card 10 is ``a``); ``words`` the action of each of ``moves``, in order, as the notation writes it
+  after the card's word (``"@1 Manoeuvre Mor:S<>Str:W"``; ``""`` for none). Empty in the standard game.
   ``shown_codes``: its card words and faction letters as the reader's language writes them
   (texts.notation_edition), for the move shown on the page (the move sent uses ``codes``).
 
@@ -40,7 +41,8 @@ from typing import Any
 from .. import engine
 from ..board import FIRST_CUNNING
 from ..building import action_kinds, choice_table, step_kinds
-from ..moves import NONE
+from ..edition import Edition
+from ..moves import NONE, format_move, make_move
 from ..state import GameState
 from .i18n import _
 from .texts import shown_codes
@@ -55,14 +57,18 @@ def _spelling(values: tuple[int, ...]) -> str:
 
 
 def _cunning_choices(card: int, entries: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]],
-                     masks: dict[int, int]) -> dict[str, Any]:
+                     masks: dict[int, int], edition: Edition) -> dict[str, Any]:
     """A Cunning card's moves, grouped by the kinds of their steps (see the module's docstring)."""
     shapes: dict[str, list[str]] = {}
+    words: dict[str, list[str]] = {}
     for spelling, calls in entries:
         mask = sum(1 << (region * 4 + faction) for region, faction in calls)
-        shapes.setdefault(action_kinds(card, spelling), []).append(
-            f"{_spelling(spelling)}:{masks.setdefault(mask, len(masks))}")
-    return {"card": card, "shapes": [{"kinds": kinds, "moves": " ".join(moves)} for kinds, moves in shapes.items()]}
+        kinds = action_kinds(card, spelling)
+        shapes.setdefault(kinds, []).append(f"{_spelling(spelling)}:{masks.setdefault(mask, len(masks))}")
+        # the action as the notation writes it, after the card's word ("" for none): the table sends and shows it
+        words.setdefault(kinds, []).append(format_move(make_move(card, spelling), edition).partition(" ")[2])
+    return {"card": card, "shapes": [{"kinds": kinds, "moves": " ".join(moves), "words": words[kinds]}
+                                     for kinds, moves in shapes.items()]}
 
 
 def choices_view(state: GameState) -> dict[str, Any]:
@@ -74,7 +80,7 @@ def choices_view(state: GameState) -> dict[str, Any]:
     cunning = []
     for card, entries in sorted(choice_table(state).items()):
         if card >= FIRST_CUNNING:
-            cunning.append(_cunning_choices(card, entries, masks))
+            cunning.append(_cunning_choices(card, entries, masks, state.edition))
             continue
         length = len(entries[0][0])
         moves = []

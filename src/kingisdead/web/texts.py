@@ -77,6 +77,23 @@ SECOND_TEXTS = EditionTexts(
     invasion=_("The French invade"),
     seat_token=_("Negotiation disc"),
 )
+CUNNING_RULES = (
+    _("Carry out the top card of another player's pile as if you had played it."),
+    _("The faction with the most followers in the supply places 2 of them in one region."),
+    _("Place 2 Scottish followers in a region, then return one follower from there."),
+    _("Swap a Welsh follower of one region with a non-Welsh follower of any other."),
+    _("Swap an English follower of one region with 2 non-English followers of any other."),
+    _("Swap 2 Scottish followers of a region with 2 non-Scottish followers of a bordering one."),
+    _("Move 2 followers from a region into a bordering one."),
+    _("Place 2 non-Scottish followers in a region the Scottish Support could target."),
+    _("Return a Scottish follower from a region the Scottish Support could target, then place 2 there."),
+    _("Return a Welsh follower from a region the Welsh Support could target, then place 2 there."),
+    _("Return an English and another follower from a region the English Support could target, then place 1."),
+    _("Never played: at the end it counts as one follower of the faction you choose."),
+)
+"""The advanced game's Cunning cards' rules, one short sentence each, in card order (numbers 7 to 18:
+edition.CUNNING_CARDS; shared/rules/second-edition.md, "The advanced game"); the table's hover line."""
+
 EDITION_TEXTS = {"first": FIRST_TEXTS, "second": SECOND_TEXTS}
 """Each edition's texts, by the edition's name (kingisdead.edition.EDITIONS)."""
 

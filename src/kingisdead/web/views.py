@@ -27,7 +27,7 @@ from ..moves import NONE, Move, format_move, make_move
 from ..state import GameState
 from .explain import explain_result, hand_effects, struggle_now
 from .i18n import N_, Text, _, and_list, join
-from .texts import EDITION_TEXTS
+from .texts import CUNNING_RULES, EDITION_TEXTS
 
 LEVEL_TEXTS = {
     "beginner": (_("beginner"), _("greedy over a few drawn moves, with a random move two times in three")),
@@ -86,7 +86,8 @@ def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
     rule in a sentence. ``invaders`` gives the title of the invaders' track (``track``: Saxons,
     France), what its tokens do (``about``) and the invasion's name (``invasion``);
     ``seat_token`` names a player's token on a region card (Crown token, negotiation disc);
-    ``cunning_cards`` the advanced game's Cunning cards (numbers 7 to 18; the second edition's only).
+    ``cunning_cards`` the advanced game's Cunning cards (numbers 7 to 18; the second edition's only) and
+    ``cunning_rules`` their rules in a sentence each.
     """
     texts = EDITION_TEXTS[edition.name]
     return {
@@ -103,6 +104,7 @@ def board_facts(edition: Edition = FIRST) -> dict[str, Any]:
         "seat_token": texts.seat_token,
         "mordred_flags": [int(r) for r in MORDRED_FLAGS],
         "cunning_cards": list(CUNNING_CARDS) if edition.name == "second" else [],
+        "cunning_rules": list(CUNNING_RULES) if edition.name == "second" else [],
     }
 
 

@@ -225,11 +225,19 @@ export function faceOf(cards, key) {
   return face;
 }
 
-// The advanced game's Cunning cards (numbers 7 to 18) have no face drawn yet: a plain card with the name.
+// The advanced game's Cunning cards (numbers 7 to 18) have no pictogram yet: a plain card with the name, its
+// rule (facts.cunning_rules) shown as the other cards' on hover, focus and long press.
 function cunningFace(card, facts, options) {
-  const name = (facts.cunning_cards || [])[card - facts.card_keys.length] || "?";
-  return el(options.tag || "div", { ...(options.attrs || {}), class: `card card-face size-${options.size || "hand"} k-cunning` },
-    el("span", { class: "title" }, name));
+  const i = card - facts.card_keys.length;
+  const name = (facts.cunning_cards || [])[i] || "?", rule = (facts.cunning_rules || [])[i] || "";
+  const classes = ["card", "card-face", `size-${options.size || "hand"}`, "k-cunning"];
+  for (const state of ["playable", "unplayable", "selected"]) if (options[state]) classes.push(state);
+  const node = el(options.tag || "div", { ...(options.attrs || {}), class: classes.join(" "), "data-cunning": name },
+    el("span", { class: "title" }, name),
+    rule ? el("span", { class: "rule" }, rule) : "");
+  if (rule) withRule(node, name, rule, options.onPlay || null);
+  else if (options.onPlay) node.addEventListener("click", options.onPlay);
+  return node;
 }
 
 // The <svg> of one card's pictogram (decorative: the card's name says the same in words). Drawn once per

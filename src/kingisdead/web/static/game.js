@@ -161,6 +161,7 @@ function show(v, fresh = false) {
   if (seen !== null && v.move_number > seen) queueMoves(v.log.slice(seen));
   if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); lit = null; cancelPass(); }
   if (changed || !choices) choices = v.choices ? new Choices(v.choices, facts) : null;
+  if (choices) choices.playerLabel = (p) => seatLabel(view.seats[p]);  // the pile a Spy copies
   const myTurn = playing(v) && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
@@ -185,7 +186,7 @@ function drawTable() {
   const table = replay ? replay.frame.table : view.table;
   const shown = !replay && build.options && build.options.preview ? build.options.preview : table;
   $("game-meta").textContent = [t("Game {id}", { id: view.id }), tn("{n} player", "{n} players", { n: view.players }),
-    view.variant === "mordred" ? t("Mordred") : t("Standard"), view.edition === "second" ? t("2nd edition") : null, ruleOptionsText(), view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
+    view.mode === "advanced" ? t("Advanced game") : view.variant === "mordred" ? t("Mordred") : t("Standard"), view.edition === "second" ? t("2nd edition") : null, ruleOptionsText(), view.memory ? t("memory mode") : null, view.rated ? t("rated") : null,
     replay ? t("Replay: move {n} of {total}", { n: replay.n, total: replay.frame.total }) : t("move {n}", { n: view.move_number })]
     .filter(Boolean).join(" · ");
   document.body.dataset.replay = replay ? "on" : "off";
@@ -360,7 +361,7 @@ function renderAction() {
     parts.push(el("div", { class: "prompt" }, t("Working out your choices…")));
   } else if (view.status !== "finished") {
     // Not your turn: the hand folds away behind a one-line summary (folded by default on a phone).
-    const total = (view.table.hand || []).reduce((a, b) => a + b, 0);
+    const total = handSize(view.table);
     const details = el("details", { class: "hand-fold", "data-testid": "hand-fold" },
       el("summary", { class: "muted", "data-testid": "hand-summary" },
         tn("Your hand ({n} card) — wait for your turn", "Your hand ({n} cards) — wait for your turn", { n: total })),
@@ -415,6 +416,9 @@ function button(label, onClick, cls, testid) {
   return b;
 }
 
+// The cards in the seat's hand: the standard cards' counts and, in the advanced game, its Cunning cards.
+function handSize(table) { return (table.hand || []).reduce((a, b) => a + b, 0) + (table.cunning || []).length; }
+
 const dealt = new Set();  // the kinds of card this page has seen in the hand: an empty place stays for each
 function renderHand(offered) {
   const hand = view.table.hand;
@@ -432,7 +436,18 @@ function renderHand(offered) {
       onPlay: playable.has(card) ? () => choose({ kind: "card", value: card, label: facts.cards[card] }) : null });
     cards.push(tile);
   });
-  const total = hand.reduce((a, b) => a + b, 0);
+  // the advanced game's Cunning cards (numbers 7 to 18), the seat's own only, after the others
+  const cunning = view.table.cunning || [];
+  for (const card of cunning) dealt.add(card);
+  for (const card of [...dealt].filter((c) => c >= hand.length).sort((a, b) => a - b)) {
+    if (!cunning.includes(card)) { cards.push(el("div", { class: "card-slot", "data-testid": "card-slot", "aria-hidden": "true" })); continue; }
+    const name = choices ? choices.cardName(card) : facts.cunning_cards[card - hand.length];
+    cards.push(cardFace(card, facts, cardFaces, {
+      tag: "button", playable: playable.has(card), unplayable: !playable.has(card) && offered.length > 0,
+      selected: selected === card, attrs: { "data-testid": "hand-card", "data-card": card, disabled: playable.has(card) ? null : "" },
+      onPlay: playable.has(card) ? () => choose({ kind: "card", value: card, label: name }) : null }));
+  }
+  const total = handSize(view.table);
   return explainHand(el("div", { class: "hand-block" }, el("h3", { class: "hand-title" }, tn("Your hand ({n} card)", "Your hand ({n} cards)", { n: total })),
             total ? el("div", { class: "hand", "data-testid": "hand" }, ...cards)
                   : el("p", { class: "muted", "data-testid": "no-cards" }, t("No cards left: your turns pass by themselves."))),
@@ -470,7 +485,8 @@ function renderPlayers(table) {
                   el("div", { class: "row top-card" }, el("span", { class: "muted" }, t("Top card")), topCard,
                      el("span", { class: "muted", "data-testid": "cards-left" }, tn("{n} card left", "{n} cards left", { n: table.cards_left[p] })))];
     if (table.hands) {
-      const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]));
+      const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]))
+        .concat(((table.cunning_hands || [])[p] || []).map((c) => facts.cunning_cards[c - facts.card_keys.length]));
       rows.push(el("div", { class: "row muted" }, left.length ? t("Hand: {cards}", { cards: left.join(", ") }) : t("Hand: empty")));
     }
     const invite = seat.kind === "human" && !seat.claimed ? tableInvite(view, seat) : null;  // the creator's link

@@ -29,13 +29,17 @@ async function start() {
     const help = $("variant-help").dataset;
     $("variant-help").textContent = (edition === "second" && help[`${variant}Second`]) || help[variant];
   };
-  segmented("variant", (b) => { variant = b.dataset.v; variantHelp(); });
+  segmented("variant", (b) => { variant = b.dataset.v; variantHelp(); renderSeats(); });  // the advanced game allows fewer bots
   segmented("edition", (b) => {
     edition = b.dataset.e;
     $("edition-help").textContent = $("edition-help").dataset[edition];
     // the headline names the chosen edition's factions and invaders
     for (const e of ["first", "second"]) document.querySelector(`[data-testid=hero-${e}]`).hidden = e !== edition;
     $("rule-options").classList.toggle("hidden", edition !== "second");  // the first edition's rulebook and rulings settle every point
+    // the advanced game (secret Cunning cards) is the second edition's only
+    const advancedButton = $("variant").querySelector("[data-v=advanced]");
+    advancedButton.hidden = edition !== "second";
+    if (advancedButton.hidden && variant === "advanced") $("variant").querySelector("[data-v=standard]").click();
     // the second edition has no Mordred variant: its button is off, and the standard game is chosen
     const mordred = $("variant").querySelector("[data-v=mordred]");
     mordred.disabled = edition === "second";
@@ -129,12 +133,19 @@ function ruleOptionsState() {
                               : state.dataset.default;
 }
 
-// the bots guided by the learned network play only the editions it was trained on
-function plays(name) { return !meta.network_bots.includes(name) || meta.trained_editions.includes(edition); }
+// The second edition's advanced game (secret Cunning cards) chosen.
+function advanced() { return edition === "second" && variant === "advanced"; }
+
+// the bots guided by the learned network play only the editions it was trained on; the advanced game only the
+// levels and bots that choose from their own seat's view (/api/meta's advanced_levels and advanced_bots)
+function plays(name) {
+  if (advanced()) return name in (meta.advanced_levels || {}) || (meta.advanced_bots || []).includes(name);
+  return !meta.network_bots.includes(name) || meta.trained_editions.includes(edition);
+}
 
 // Why a level is missing from the lists: its network learnt other editions only.
 function levelsNote() {
-  const missing = meta.levels.filter((l) => !plays(l.name)).map((l) => l.label);
+  const missing = advanced() ? [] : meta.levels.filter((l) => !plays(l.name)).map((l) => l.label);
   const note = $("levels-note");
   note.hidden = !missing.length;
   note.textContent = missing.length
@@ -183,7 +194,9 @@ async function create() {
                                   : { kind: "bot", bot: choice.slice(4), name });
   }
   const seedText = $("seed").value.trim();
-  const body = { players, variant, edition, options: ruleOptions(), seats, rated: ratedChosen(), hints: $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
+  // the advanced game is unrated and without hints (the server would refuse a rated one)
+  const body = { players, variant: advanced() ? "standard" : variant, edition, ...(advanced() ? { mode: "advanced" } : {}), options: ruleOptions(), seats,
+                 rated: advanced() ? false : ratedChosen(), hints: advanced() ? false : $("hints").checked, hotseat: $("hotseat").checked, memory: $("memory").checked,
                  seed: seedText === "" ? null : Number(seedText), ...clock.values() };
   let game;
   try {
@@ -234,7 +247,7 @@ async function loadGames() {
     return el("li", {},
       el("span", { class: "gid" }, g.id),
       el("span", {}, t("{n}p", { n: g.players }) + (g.variant === "mordred" ? " " + t("Mordred") : "") +
-                     (g.edition === "second" ? " " + t("2nd edition") : "")),
+                     (g.edition === "second" ? " " + t("2nd edition") : "") + (g.mode === "advanced" ? " " + t("Advanced game") : "")),
       el("span", { class: "muted" }, g.status === "finished" ? t("finished") : t("move {n}", { n: g.move_number })),
       g.time_limit ? el("span", { class: "muted", "data-testid": "game-limit" }, limitText(g.time_limit)) : "",
       el("span", { style: "font-size:0.85rem" }, seats),
