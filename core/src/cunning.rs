@@ -743,6 +743,56 @@ mod tests {
         assert!(actions(&standard, MARCH).is_empty());
     }
 
+    #[test]
+    fn sort_keys_order_actions_as_python_orders_tuples() {
+        let mut rng = SplitMix64::new(2);
+        let actions: Vec<Vec<i8>> = (0..2000)
+            .map(|_| {
+                let len = rng.index(MAX_ACTION + 1);
+                (0..len).map(|_| rng.index(20) as i8 - 1).collect()
+            })
+            .collect();
+        for a in &actions {
+            let (back, len) = from_sort_key(sort_key(a));
+            assert_eq!(&back[..len], &a[..]);
+        }
+        for pair in actions.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            assert_eq!(sort_key(a).cmp(&sort_key(b)), a.cmp(b), "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn the_random_draw_reaches_every_listed_action_and_no_other() {
+        let mut rng = SplitMix64::new(8);
+        let mut checked = 0;
+        for game in 0..60u64 {
+            let mode = MODES[game as usize % MODES.len()];
+            let mut s = new_game_in_mode(SECOND_EDITION, 0, mode, 3, false, game, 0).unwrap();
+            while !s.is_over() {
+                for i in Bits(u32::from(
+                    s.cunning[s.player as usize] & !crate::board::PLOT_BIT,
+                )) {
+                    let card = FIRST_CUNNING + i as u8;
+                    let listed = actions(&s, card);
+                    if listed.len() > 30 {
+                        continue;
+                    }
+                    let drawn: std::collections::HashSet<Vec<i8>> = (0..40 * listed.len() + 40)
+                        .map(|_| {
+                            let (action, len) = random_action(&s, card, &mut rng);
+                            action[..len].to_vec()
+                        })
+                        .collect();
+                    assert_eq!(drawn, listed.iter().cloned().collect(), "card {card}");
+                    checked += 1;
+                }
+                play_random(&mut s, &mut rng);
+            }
+        }
+        assert!(checked > 200, "only {checked} checked");
+    }
+
     /// Every option away from its default, in turn and all together.
     const MODES: [u16; 4] = [
         ADVANCED,
