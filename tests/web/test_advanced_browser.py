@@ -87,9 +87,9 @@ def test_a_person_plays_a_cunning_card_by_clicks_against_a_bot(server, new_page)
 
 
 WALK = """async ([facts, cases]) => {
-  const { Choices } = await import('/static/choices.js');
+  const { CunningChoices } = await import('/static/cunning.js');
   return cases.map((payload) => {
-    const choices = new Choices(payload, facts);
+    const choices = new CunningChoices(payload, facts);
     const built = [];
     const walk = (steps) => {
       const options = choices.options(steps, null, 0);
@@ -104,7 +104,7 @@ WALK = """async ([facts, cases]) => {
 
 
 def test_every_cunning_move_and_only_those_can_be_built_by_clicks(server, new_page):
-    """choices.js walked through every choice it offers for the Cunning cards of random positions: each path
+    """cunning.js walked through every choice it offers for the Cunning cards of random positions: each path
     ends in a legal move (in the server's notation, described in words), and every legal Cunning move is reached."""
     rng = Random(7)
     cases, wanted = [], []

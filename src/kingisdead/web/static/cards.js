@@ -225,8 +225,7 @@ export function faceOf(cards, key) {
   return face;
 }
 
-// The advanced game's Cunning cards (numbers 7 to 18) have no pictogram yet: a plain card with the name, its
-// rule (facts.cunning_rules) shown as the other cards' on hover, focus and long press.
+// A Cunning card (7 to 18): no pictogram yet, its name; its rule (facts.cunning_rules) as the other cards'.
 function cunningFace(card, facts, options) {
   const i = card - facts.card_keys.length;
   const name = (facts.cunning_cards || [])[i] || "?", rule = (facts.cunning_rules || [])[i] || "";

@@ -5,11 +5,6 @@ import { t } from "/static/i18n.js";
 
 const CROWN = 0, GARRISON = 1, AMBASSADOR = 2, SETTLEMENTS = 3, SCOTS = 4;
 const NONE = -1;
-const FIRST_CUNNING = 7;  // the advanced game's Cunning cards are numbers 7 to 18 (facts.cunning_cards)
-const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";  // a Cunning step's value, in base 36 (web/choices.py)
-// A Cunning action's step kinds (web/choices.py): r a region, x a region or none, f a faction, y a faction
-// or none, p a player (the pile a Spy copies), c a card (the card copied).
-const STEP_KIND = { r: "region", x: "region", f: "faction", y: "faction", p: "player", c: "copy" };
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
@@ -24,6 +19,7 @@ function normalise(card, a) {
   return a;
 }
 
+// The advanced game's Cunning cards: CunningChoices (cunning.js) extends this class, loaded only where needed.
 export class Choices {
   // payload: a view's `choices`; facts: GET /api/meta (names of cards, regions and factions in the page's language).
   constructor(payload, facts) {
@@ -42,66 +38,10 @@ export class Choices {
       });
       this.cards.set(entry.card, { ...entry, length: moves[0].action.length, moves });
     }
-    // the advanced game's Cunning cards: actions of several shapes and lengths, each with its notation
-    this.cunning = new Map();
-    for (const entry of payload.cunning || []) {
-      const moves = entry.shapes.flatMap((shape) => shape.moves.split(" ").map((word, i) => {
-        const [spelling, court] = word.split(":");
-        return { action: [...spelling].map((c) => (c === "-" ? NONE : DIGITS.indexOf(c))), court: Number(court),
-                 kinds: shape.kinds, words: shape.words[i] };
-      }));
-      this.cunning.set(entry.card, { card: entry.card, moves });
-    }
-    // a player's name, for the pile a Spy copies (the table sets it from the seats)
-    this.playerLabel = (p) => t("seat {n}", { n: p + 1 });
-  }
-
-  // A Cunning card's steps ([{kind, value}] after the card) split into its action's values, whether the action
-  // is over (a step "end", or no longer action begins with it) and the court call's values after it.
-  cunningSplit(entry, steps) {
-    const action = [], court = [];
-    let ended = false;
-    const longer = () => entry.moves.some((m) => m.action.length > action.length && action.every((v, i) => m.action[i] === v));
-    for (const step of steps) {
-      if (ended) court.push(step.value);
-      else if (step.kind === "end") ended = true;
-      else if (!longer()) { ended = true; court.push(step.value); }
-      else action.push(step.kind === "none" ? NONE : step.value);
-    }
-    if (!ended && !longer()) ended = true;
-    const matching = entry.moves.filter((m) => m.action.length === action.length && action.every((v, i) => m.action[i] === v));
-    return { action, ended, court, matching };
-  }
-
-  // What may follow a Cunning card's `steps` (the card's own step first).
-  nextCunning(steps) {
-    const entry = this.cunning.get(steps[0].value);
-    const { action, ended, court, matching } = this.cunningSplit(entry, steps.slice(1));
-    if (!ended) {
-      const options = new Map();
-      for (const m of entry.moves) {
-        if (m.action.length <= action.length || !action.every((v, i) => m.action[i] === v)) continue;
-        const v = m.action[action.length], kind = v === NONE ? "none" : STEP_KIND[m.kinds[action.length]];
-        options.set(`${kind}:${v}`, this.choice(kind, v));
-      }
-      const sorted = [...options.values()].sort((a, b) => a.value - b.value);
-      return matching.length ? [...sorted, this.choice("end")] : sorted;  // the action may stop here, or go on
-    }
-    if (!matching.length) return [];
-    const calls = this.calls(this.courts[matching[0].court]);
-    if (!calls.length || court.length === 2) return [];
-    if (!court.length) return [...new Set(calls.map(([r]) => r))].map((r) => this.choice("region", r));
-    return calls.filter(([r]) => r === court[0]).map(([, f]) => this.choice("faction", f));
-  }
-
-  cardName(card) {
-    return card >= FIRST_CUNNING ? (this.facts.cunning_cards || [])[card - FIRST_CUNNING] || "?" : this.facts.cards[card];
   }
 
   label(kind, value) {
-    if (kind === "card" || kind === "copy") return this.cardName(value);
-    if (kind === "player") return this.playerLabel(value);
-    if (kind === "end") return t("nothing more");
+    if (kind === "card") return this.facts.cards[value];
     if (kind === "region") return this.facts.regions[value].name;
     if (kind === "faction") return this.facts.factions[value];
     return kind === "pass" ? t("pass") : t("none");
@@ -135,9 +75,8 @@ export class Choices {
 
   // The choices that can follow `steps` (none once the move is complete).
   next(steps) {
-    if (!steps.length) return [this.choice("pass"), ...[...this.cards.keys(), ...this.cunning.keys()].map((card) => this.choice("card", card))];
+    if (!steps.length) return [this.choice("pass"), ...[...this.cards.keys()].map((card) => this.choice("card", card))];
     if (steps[0].kind === "pass") return [];
-    if (this.cunning.has(steps[0].value)) return this.nextCunning(steps);
     const entry = this.cards.get(steps[0].value);
     const chosen = this.values(steps).slice(0, entry.length);
     const matching = entry.moves.filter((m) => chosen.every((v, i) => m.action[i] === v));
@@ -146,11 +85,15 @@ export class Choices {
       const values = [...new Set(matching.map((m) => m.action[chosen.length]))].sort((a, b) => a - b);
       return values.map((v) => this.choice(kind === "f" ? "faction" : v === NONE ? "none" : "region", v));
     }
-    const calls = this.calls(this.courts[matching[0].court]);
-    const called = steps.slice(1 + entry.length);
+    return this.courtChoices(matching[0].court, steps.slice(1 + entry.length).map((s) => s.value));
+  }
+
+  // The court call's choices after `called` (its values so far), from the courts' set `index`.
+  courtChoices(index, called) {
+    const calls = this.calls(this.courts[index]);
     if (!calls.length || called.length === 2) return [];
     if (!called.length) return [...new Set(calls.map(([r]) => r))].map((r) => this.choice("region", r));
-    return calls.filter(([r]) => r === called[0].value).map(([, f]) => this.choice("faction", f));
+    return calls.filter(([r]) => r === called[0]).map(([, f]) => this.choice("faction", f));
   }
 
   values(steps) { return steps.slice(1).map((s) => (s.kind === "none" ? NONE : s.value)); }
@@ -166,10 +109,6 @@ export class Choices {
   move(steps) {
     if (steps[0].kind === "pass") return { card: null, action: [], court: null };
     const card = steps[0].value;
-    if (this.cunning.has(card)) {  // the action's notation comes with the choices (one spelling per move)
-      const { court, matching } = this.cunningSplit(this.cunning.get(card), steps.slice(1));
-      return { card, action: matching[0].action, words: matching[0].words, court: court.length === 2 ? court : null };
-    }
     const { length } = this.cards.get(card);
     const values = this.values(steps);
     return { card, action: normalise(card, values.slice(0, length)),
@@ -177,13 +116,10 @@ export class Choices {
   }
 
   // The move in the notation the server reads (moves.format_move), or with `codes` the page's words for it.
-  notation({ card, action: a, court, words }, codes = this.codes) {
+  notation({ card, action: a, court }, codes = this.codes) {
     if (card === null) return "pass";
     const { cards, regions, factions } = codes;
     const follower = (r, f) => `${regions[r]}:${factions[f]}`;
-    if (card >= FIRST_CUNNING) {  // its word is its name, in every language
-      return [this.cardName(card), words, court ? `+${follower(...court)}` : ""].filter(Boolean).join(" ");
-    }
     const parts = [cards[card]];
     if (card === CROWN && a.length) parts.push(`${regions[a[0]]}<>${regions[a[1]]}`, `*${regions[a[2]]}`);
     else if (card === GARRISON && a.length === 5) parts.push(`${regions[a[0]]}:${factions[a[1]]}${factions[a[2]]}>${follower(a[3], a[4])}`);
@@ -195,15 +131,14 @@ export class Choices {
   }
 
   // The move in words (views.describe_move), from the server's sentences.
-  describe({ card, action: a, court, words }) {
+  describe({ card, action: a, court }) {
     const x = this.texts;
     if (card === null) return x.pass;
-    const title = this.cardName(card);
+    const title = this.facts.cards[card];
     const region = (r) => this.facts.regions[r].name;
     const faction = (f) => this.facts.factions[f];
     let text;
     if (!a.length) text = fill(x.no_action, { card: title });
-    else if (card >= FIRST_CUNNING) text = fill(x.cunning, { card: title, action: words });
     else if (card === CROWN) text = fill(x.crown, { card: title, first: region(a[0]), second: region(a[1]), crowned: region(a[2]) });
     else if (card === GARRISON && a.length === 5) {
       text = fill(x.garrison_two, { card: title, first: faction(a[1]), second: faction(a[2]), source: region(a[0]),
@@ -230,15 +165,6 @@ export class Choices {
     const notes = [...this.notes];
     if (!steps.length) return { prompt: x.play, notes };
     if (steps[0].kind === "pass") return { prompt: x.confirm_pass, notes };
-    if (this.cunning.has(steps[0].value)) {
-      const { ended, court } = this.cunningSplit(this.cunning.get(steps[0].value), steps.slice(1));
-      let prompt;
-      if (complete) prompt = x.confirm;
-      else if (!ended) prompt = fill(x.cunning_step, { card: this.cardName(steps[0].value) });
-      else if (!court.length) prompt = x.court_region;
-      else prompt = fill(x.court_faction, { region: steps[steps.length - 1].label });
-      return { prompt, notes };
-    }
     const entry = this.cards.get(steps[0].value);
     notes.push(...entry.notes);
     const chosen = steps.slice(1, 1 + entry.length);
@@ -259,7 +185,6 @@ export class Choices {
   preview(steps, table, seat) {
     if (!steps.length || steps[0].kind !== "card") return null;
     const card = steps[0].value;
-    if (card >= FIRST_CUNNING) return null;  // a Cunning card's effect is the server's alone to draw
     const { length } = this.cards.get(card);
     const values = this.values(steps);
     if (values.length < length) return null;

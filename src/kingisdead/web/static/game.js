@@ -17,6 +17,7 @@ const $ = (id) => document.getElementById(id);
 
 let facts = null;          // the board's fixed data in the game's edition (GET /api/meta?edition=)
 let board = null;          // the drawing of the edition's board (its board.json)
+let CunningChoices = null;  // cunning.js's, in a second-edition game
 let cardFaces = null;      // the edition's card faces (its cards.json), drawn by cards.js
 let view = null;           // the latest view shown (private when a seat is active)
 let publicView = null;     // the latest spectator view (hot-seat mode follows this one)
@@ -54,6 +55,8 @@ async function start() {
   board = (await loadEdition(facts.edition)).board;
   useBoard(board);
   cardFaces = (await loadEdition(facts.edition)).cards;
+  // the advanced game's Cunning cards in a move built by clicks: the second edition's only, loaded for it alone
+  if ((facts.cunning_cards || []).length) ({ CunningChoices } = await import("/static/cunning.js"));
   document.body.dataset.edition = facts.edition;
   if (facts.edition === "second") $("rules").href = "/rules#second-edition";  // the differences, with the rest
   knowLevels(facts.levels);
@@ -160,8 +163,11 @@ function show(v, fresh = false) {
   view = v;
   if (seen !== null && v.move_number > seen) queueMoves(v.log.slice(seen));
   if (changed) { build = { steps: [], options: null, number: v.move_number }; hint = null; autoSteps = new Map(); lit = null; cancelPass(); }
-  if (changed || !choices) choices = v.choices ? new Choices(v.choices, facts) : null;
-  if (choices) choices.playerLabel = (p) => seatLabel(view.seats[p]);  // the pile a Spy copies
+  if (changed || !choices) {
+    const Builder = v.choices && (v.choices.cunning || []).length && CunningChoices ? CunningChoices : Choices;
+    choices = v.choices ? new Builder(v.choices, facts) : null;
+    if (choices) choices.playerLabel = (p) => seatLabel(view.seats[p]);  // the pile a Spy copies
+  }
   const myTurn = playing(v) && v.table.to_move === v.you && v.status !== "finished";
   document.body.dataset.turn = v.status === "finished" ? "over" : myTurn ? "you" : "wait";
   document.body.dataset.move = v.move_number;
@@ -441,7 +447,7 @@ function renderHand(offered) {
   for (const card of cunning) dealt.add(card);
   for (const card of [...dealt].filter((c) => c >= hand.length).sort((a, b) => a - b)) {
     if (!cunning.includes(card)) { cards.push(el("div", { class: "card-slot", "data-testid": "card-slot", "aria-hidden": "true" })); continue; }
-    const name = choices ? choices.cardName(card) : facts.cunning_cards[card - hand.length];
+    const name = facts.cunning_cards[card - hand.length];
     cards.push(cardFace(card, facts, cardFaces, {
       tag: "button", playable: playable.has(card), unplayable: !playable.has(card) && offered.length > 0,
       selected: selected === card, attrs: { "data-testid": "hand-card", "data-card": card, disabled: playable.has(card) ? null : "" },
