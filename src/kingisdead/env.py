@@ -11,7 +11,7 @@ game as "kingisdead" once :mod:`kingisdead.interfaces.openspiel_game` is
 imported. The encodings are described in docs/rl.md. Each takes ``edition``
 ("first", the default, or "second") and ``mode`` ("advanced": the second
 edition's secret Cunning cards, each agent observing its own seat's view; the
-vector environment refuses it, as the compiled core does not play it yet).
+vector environment refuses it: the core's batched environment knows only the standard game).
 """
 
 from __future__ import annotations

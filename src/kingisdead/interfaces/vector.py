@@ -57,8 +57,8 @@ class KingIsDeadVectorEnv(VectorEnv):
     :class:`~kingisdead.edition.Edition` with options; the encodings have the
     same shapes in both (ValueError for an unknown edition, or Mordred in the second).
     ``mode`` "standard" (or None: the edition's own); the advanced game is refused
-    with a ValueError, as the compiled core does not play it yet (its PettingZoo
-    and Gymnasium environments do). Needs the compiled core (RuntimeError otherwise).
+    with a ValueError: the core's batched environment (core/src/vecenv.rs) knows
+    only the standard game yet (its PettingZoo and Gymnasium environments play it). Needs the compiled core (RuntimeError otherwise).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
@@ -71,8 +71,8 @@ class KingIsDeadVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.edition = get_edition(edition, mode)
         if self.edition.advanced:
-            raise ValueError("the vector environment does not play the advanced game yet (the compiled core does "
-                             "not): use aec_env or gym_env with mode='advanced'")
+            raise ValueError("the vector environment does not play the advanced game yet (the core's batched "
+                             "environment knows only the standard game): use aec_env or gym_env with mode='advanced'")
         engine.check_setup(players, variant, 0, self.edition)
         mordred = variant == "mordred"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
