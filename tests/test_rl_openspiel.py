@@ -11,7 +11,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="needs the rl extra: pip install kingisdead[rl]")
 
 from absl import flags  # noqa: E402
-from open_spiel.python.algorithms import generate_playthrough, mcts  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from kingisdead import GameState  # noqa: E402
 from kingisdead.interfaces.openspiel_game import play_setup_from_seed  # noqa: E402  (registers the game)
@@ -31,6 +31,9 @@ def test_playthrough_is_reproduced() -> None:
     After a deliberate change to the game or its encodings, regenerate it with
     ``UPDATE_PLAYTHROUGH=1 python -m pytest tests/test_rl_openspiel.py -k playthrough`` and review the diff.
     """
+    # imported here, not while collecting: it brings OpenSpiel's mean-field games, SciPy and JAX (~2.5 s per worker)
+    from open_spiel.python.algorithms import generate_playthrough
+
     if not flags.FLAGS.is_parsed():
         flags.FLAGS.mark_as_parsed()
     if os.environ.get("UPDATE_PLAYTHROUGH"):

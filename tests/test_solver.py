@@ -74,35 +74,38 @@ def small_endgames() -> list[tuple[int, GameState, int]]:
     return found
 
 
-ENDGAMES = small_endgames()
+@pytest.fixture(scope="module")
+def endgames() -> list[tuple[int, GameState, int]]:
+    """:func:`small_endgames`, found once per module when a test first asks (not while collecting, in every worker)."""
+    return small_endgames()
 
 
-def test_generator_finds_wins_and_losses():
-    values = {value for _, _, value in ENDGAMES}
-    assert len(ENDGAMES) >= 10
+def test_generator_finds_wins_and_losses(endgames):
+    values = {value for _, _, value in endgames}
+    assert len(endgames) >= 10
     assert {1, -1} <= values
 
 
-@pytest.mark.parametrize("seed, state, value", ENDGAMES, ids=[f"seed{seed}" for seed, _, _ in ENDGAMES])
-def test_solver_matches_brute_force(seed, state, value):
-    solution = solve(state)
-    assert solution is not None
-    assert solution.value == value
-    # The move it names achieves that value (values flip sides after the move).
-    after = state.after(solution.move)
-    achieved = -value_for_mover(after) if after.is_over() else -brute_force(after, [0])
-    assert achieved == value
+def test_solver_matches_brute_force(endgames):
+    for seed, state, value in endgames:
+        solution = solve(state)
+        assert solution is not None, f"seed {seed}"
+        assert solution.value == value, f"seed {seed}"
+        # The move it names achieves that value (values flip sides after the move).
+        after = state.after(solution.move)
+        achieved = -value_for_mover(after) if after.is_over() else -brute_force(after, [0])
+        assert achieved == value, f"seed {seed}"
 
 
-def test_solver_gives_up_past_its_node_limit():
+def test_solver_gives_up_past_its_node_limit(endgames):
     """Past its limit the solver answers None, never a guess; a proof stays within the limit."""
     for limit in (1, 5):
-        outcomes = [solve(state, node_limit=limit) for _, state, _ in ENDGAMES]
+        outcomes = [solve(state, node_limit=limit) for _, state, _ in endgames]
         assert None in outcomes
         assert all(solution is None or solution.nodes <= limit for solution in outcomes)
 
 
-def test_solver_refuses_other_player_counts_and_finished_games():
+def test_solver_refuses_other_player_counts_and_finished_games(endgames):
     with pytest.raises(ValueError, match="two players"):
         solve(GameState.new(3, seed=1))
     s = GameState.new(2, seed=1)
@@ -111,4 +114,4 @@ def test_solver_refuses_other_player_counts_and_finished_games():
     with pytest.raises(ValueError, match="over"):
         solve(s)
     assert not solvable(s, 16)
-    assert solvable(ENDGAMES[0][1], 3)
+    assert solvable(endgames[0][1], 3)

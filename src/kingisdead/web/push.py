@@ -21,14 +21,16 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import httpx
-from cryptography.hazmat.primitives import serialization
-from py_vapid import Vapid02
+from typing import TYPE_CHECKING, Any
 
 from . import push_endpoint
 from .push_endpoint import BadEndpoint, EndpointPolicy
+
+if TYPE_CHECKING:
+    from py_vapid import Vapid02
+
+# httpx, cryptography and py_vapid are imported where they are used: a site without a VAPID key never needs them,
+# and they were a sixth of every server's start.
 
 TIME_TO_LIVE = 86_400
 """Seconds a push service keeps a message for a browser that is offline (then it is dropped)."""
@@ -67,6 +69,8 @@ class PushSettings:
             if Path(self.key_file).stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
                 raise ValueError(f"KINGISDEAD_VAPID_KEY: {self.key_file} can be read by other users: "
                                  f"chmod 600 {self.key_file}")
+            from py_vapid import Vapid02
+
             try:
                 vapid = Vapid02.from_file(str(self.key_file))
             except Exception as exc:  # py_vapid raises its own exception, or ValueError, for a file not a key
@@ -101,6 +105,7 @@ class PushSettings:
         once; an endpoint refused there fails as an unreachable service does (:class:`TryLater`), so that
         nothing tells whether an internal address would have answered. Raises :class:`TryLater`,
         :class:`Gone` or :class:`Refused`."""
+        import httpx
         from pywebpush import WebPusher
 
         if self._vapid is None:
@@ -140,6 +145,8 @@ def vapid_headers(vapid: Vapid02, audience: str, subject: str) -> dict[str, str]
 
 
 def application_server_key(vapid: Vapid02) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     point = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     return base64.urlsafe_b64encode(point).rstrip(b"=").decode()
 
@@ -147,6 +154,8 @@ def application_server_key(vapid: Vapid02) -> str:
 def generate_keys(path: Path) -> str:
     """Write a new VAPID private key (PEM) to ``path``, readable by its owner only, and return the public
     application server key. FileExistsError if ``path`` exists: a new key would orphan every subscription."""
+    from py_vapid import Vapid02
+
     vapid = Vapid02()
     vapid.generate_keys()
     # O_EXCL: never overwrite the key subscriptions were made with; 0600 from the start, whatever the umask
