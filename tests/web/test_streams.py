@@ -164,18 +164,18 @@ def log_of(server: Any) -> str:
 
 def test_bots_move_again_after_sqlite_was_locked_without_a_restart(server_factory: Any, tmp_path: Any) -> None:
     path = tmp_path / "locked.sqlite3"
-    server = server_factory(bot_delay=0.3, database=f"sqlite:///{path}?timeout=4")  # a writer waits 4 s for the lock
+    server = server_factory(bot_delay=0.3, database=f"sqlite:///{path}?timeout=2")  # a writer waits 2 s for the lock
     with httpx.Client(base_url=server.url, timeout=120) as client:
         game = create(client, [bot("random"), bot("random")], seed=6)
         wait_for(lambda: moves_of(server, game["id"]) >= 2, 60, "the bots to start")
         lock = sqlite3.connect(path, timeout=60, isolation_level=None)
-        lock.execute("BEGIN EXCLUSIVE")  # no other writer until it ends; the server waits 4 s, then fails
+        lock.execute("BEGIN EXCLUSIVE")  # no other writer until it ends; the server waits 2 s, then fails
         answers: list[httpx.Response] = []
         creating = threading.Thread(target=lambda: answers.append(client.post(
             "/api/games", json={"players": 2, "seats": [bot(), bot()]}, headers={"Accept-Language": "fr"})))
         creating.start()
         creating.join(90)
-        time.sleep(2)  # the bots' next write has failed too by now (it started waiting before the request)
+        time.sleep(1)  # the bots' next write has failed too by now (it started waiting before the request)
         lock.execute("ROLLBACK")
         lock.close()
         released = moves_of(server, game["id"])
@@ -206,7 +206,7 @@ def test_bots_move_again_after_postgresql_was_stopped_without_a_restart(server_f
         wait_for(lambda: moves_of(server, game["id"]) >= 2, 60, "the bots to start")
         own_postgres.stop()
         unavailable(client.get("/api/games", headers={"Accept-Language": "fr"}))
-        time.sleep(3)  # the bots' next write fails meanwhile (they move every 0.3 s)
+        time.sleep(1.5)  # the bots' next write fails meanwhile (they move every 0.3 s)
         own_postgres.start()
         restarted = moves_of(server, game["id"])
         wait_for(lambda: moves_of(server, game["id"]) > restarted, 90, "the bots to move again")
