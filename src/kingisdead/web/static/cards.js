@@ -1,7 +1,8 @@
 // The action cards' faces: a pictogram of each card's action, drawn as SVG from its edition's data.
 //
 // editions/<name>/cards.json gives, per card key (facts.card_keys), the frame colour and the
-// pictogram as a list of primitives; this module only interprets primitives, so that an edition
+// pictogram as a list of primitives, and under "cunning" the same for the advanced game's Cunning
+// cards (keyed by their names, facts.cunning_cards); this module only interprets primitives, so that an edition
 // adds its cards without touching the drawing code. Pictograms are drawn in a box of `art`
 // units ([width, height], 100 x 100 for the first edition). The primitives and their parameters:
 //   region     {x, y, w, h, seed?, held?}   a blob of land in the box x,y,w,h; `seed` varies its
@@ -17,6 +18,11 @@
 //   disc       {x, y, r?}                   a player's disc (the second edition's negotiation disc)
 //   stock      {x, y, factions?, scale?}    the stock: a tray of pieces of those factions
 //   count      {x, y, n}                    a number badge centred on x,y
+//   card       {x, y, w, h, side, rotate?, pile?}   an action card in the box x,y,w,h: side "front" (a
+//                                           card played, face up), "back" (a card held in secret) or
+//                                           "copy" (a dashed outline: the card carried out again);
+//                                           `pile` cards drawn under it (a player's pile)
+//   eye        {x, y, size?}                an open eye centred on x,y (a look at another's cards)
 // An unknown primitive or a bad parameter throws an Error naming it: a mistake in the data shows at once.
 import { cube, FACTION_COLOURS } from "/static/board.js";
 import { el } from "/static/common.js";
@@ -204,7 +210,53 @@ function count(g, p) {
                   "font-family": "system-ui, sans-serif" }, c).textContent = String(p.n);
 }
 
-const PRIMITIVES = { region, sea, piece, arrow, regionCard, crown, disc, stock, count };
+// A card's back: the Cunning cards' colour with a gold lozenge (the same colours as .card-back in cards.css).
+const BACK = "#3f2b55", GOLD = "#d9b45a";
+
+function card(g, p) {
+  need(p, "x", "y", "w", "h");
+  if (!["front", "back", "copy"].includes(p.side)) {
+    throw new Error(`card face: card side ${JSON.stringify(p.side)} is not "front", "back" or "copy"`);
+  }
+  if (p.pile !== undefined && (!Number.isInteger(p.pile) || p.pile < 0 || p.pile > 5)) {
+    throw new Error(`card face: primitive "card" needs "pile" as a whole number 0-5, got ${JSON.stringify(p.pile)}`);
+  }
+  const { w, h } = p;
+  const c = svgEl("g", { class: `art-card ${p.side}`, "data-side": p.side,
+                         transform: `translate(${p.x + w / 2},${p.y + h / 2}) rotate(${p.rotate || 0})` }, g);
+  for (let i = p.pile || 0; i > 0; i--) {  // the pile's cards below, each a little lower and to the left
+    svgEl("rect", { x: -w / 2 - i * 2, y: -h / 2 + i * 2.5, width: w, height: h, rx: 3, fill: "#f3e7c6", stroke: INK, "stroke-width": 1 }, c);
+  }
+  if (p.side === "back") {
+    svgEl("rect", { x: -w / 2 + 1, y: -h / 2 + 1.5, width: w, height: h, rx: 3, fill: "#00000030" }, c);
+    svgEl("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 3, fill: BACK, stroke: "#21162e", "stroke-width": 1.2 }, c);
+    svgEl("rect", { x: -w / 2 + 3, y: -h / 2 + 3, width: w - 6, height: h - 6, rx: 2, fill: "none", stroke: GOLD, "stroke-width": 1 }, c);
+    const r = Math.min(w, h) * 0.3;
+    svgEl("path", { d: `M0,${-r * 1.3} L${r},0 L0,${r * 1.3} L${-r},0 Z`, fill: "none", stroke: GOLD, "stroke-width": 1.4 }, c);
+    svgEl("text", { y: r * 0.42, "text-anchor": "middle", "font-size": r * 1.2, "font-weight": 700, fill: GOLD,
+                    "font-family": "Georgia, serif" }, c).textContent = "?";
+    return;
+  }
+  const copy = p.side === "copy";
+  svgEl("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 3, fill: copy ? "#fbf3dc99" : "#fbf3dc", stroke: INK,
+                  "stroke-width": 1.3, "stroke-dasharray": copy ? "4 2.5" : "none" }, c);
+  // a small scene on its face: land, and an arrow for the action it carries out
+  svgEl("path", { d: blobPath(-w * 0.32, -h * 0.05, w * 0.64, h * 0.4, 3), fill: LAND, stroke: INK, "stroke-width": 0.9,
+                  "stroke-dasharray": copy ? "3 2" : "none" }, c);
+  arrowAlong(c, [-w * 0.22, -h * 0.22], [w * 0.16, h * 0.08], 0.3);
+}
+
+function eye(g, p) {
+  need(p, "x", "y");
+  const s = (p.size || 20) / 20;
+  const e = svgEl("g", { class: "art-eye", transform: `translate(${p.x},${p.y}) scale(${s})` }, g);
+  svgEl("path", { d: "M-10,0 Q0,-10 10,0 Q0,10 -10,0 Z", fill: "#fffaf0", stroke: INK, "stroke-width": 1.5, "stroke-linejoin": "round" }, e);
+  svgEl("circle", { r: 4, fill: "#4f7a3a", stroke: INK, "stroke-width": 1 }, e);
+  svgEl("circle", { r: 1.8, fill: "#1b1b1b" }, e);
+  svgEl("circle", { cx: -1.3, cy: -1.4, r: 0.9, fill: "#fff" }, e);
+}
+
+const PRIMITIVES = { region, sea, piece, arrow, regionCard, crown, disc, stock, count, card, eye };
 
 // Draw `primitives` (a card's pictogram, from cards.json) into the SVG group `g`; throws on an unknown one.
 export function drawPictogram(g, primitives) {
@@ -218,25 +270,12 @@ export function drawPictogram(g, primitives) {
   }
 }
 
-// The face data of `key` in an edition's cards.json ({edition, art, cards: [{key, frame, pictogram}]}).
-export function faceOf(cards, key) {
-  const face = cards && cards.cards && cards.cards.find((f) => f.key === key);
-  if (!face) throw new Error(`card face: the ${cards && cards.edition} edition's cards.json has no card "${key}"`);
+// The face data of `key` in an edition's cards.json ({edition, art, cards: [{key, frame, pictogram}], cunning: [the
+// same for the Cunning cards]}); `list` "cards" or "cunning".
+export function faceOf(cards, key, list = "cards") {
+  const face = cards && cards[list] && cards[list].find((f) => f.key === key);
+  if (!face) throw new Error(`card face: the ${cards && cards.edition} edition's cards.json has no ${list === "cunning" ? "Cunning card" : "card"} "${key}"`);
   return face;
-}
-
-// A Cunning card (7 to 18): no pictogram yet, its name; its rule (facts.cunning_rules) as the other cards'.
-function cunningFace(card, facts, options) {
-  const i = card - facts.card_keys.length;
-  const name = (facts.cunning_cards || [])[i] || "?", rule = (facts.cunning_rules || [])[i] || "";
-  const classes = ["card", "card-face", `size-${options.size || "hand"}`, "k-cunning"];
-  for (const state of ["playable", "unplayable", "selected"]) if (options[state]) classes.push(state);
-  const node = el(options.tag || "div", { ...(options.attrs || {}), class: classes.join(" "), "data-cunning": name },
-    el("span", { class: "title" }, name),
-    rule ? el("span", { class: "rule" }, rule) : "");
-  if (rule) withRule(node, name, rule, options.onPlay || null);
-  else if (options.onPlay) node.addEventListener("click", options.onPlay);
-  return node;
 }
 
 // The <svg> of one card's pictogram (decorative: the card's name says the same in words). Drawn once per
@@ -340,20 +379,25 @@ function withRule(node, name, rule, onPlay) {
 }
 
 // A card's face: its pictogram, its name (facts.cards) and the count badge, its rule (facts.card_rules) shown on hover,
-// focus and long press. `card`: the card's index in facts.card_keys; `cards`: the edition's cards.json.
+// focus and long press. `card`: the card's index in facts.card_keys, or past them a Cunning card's (7 to 18:
+// facts.cunning_cards, facts.cunning_rules, cards.json's "cunning"); `cards`: the edition's cards.json.
 // options: size "hand" (default), "small" (a player's top card, hints, the tutorial) or "icon" (the log);
 // tag (default "div"; the hand uses "button"); count (a badge ×n when above 1); playable, unplayable,
 // selected (the hand's states, as classes); onPlay (called on a click or a tap); attrs (more attributes).
 // Throws when the edition has no face for the card or its pictogram has a bad primitive.
 export function cardFace(card, facts, cards, options = {}) {
-  if (card >= facts.card_keys.length) return cunningFace(card, facts, options);
-  const key = facts.card_keys[card];
-  const face = faceOf(cards, key);
+  // a Cunning card (7 to 18, the advanced game's) is keyed and named by its name, in every language
+  const cunning = card >= facts.card_keys.length;
+  const i = card - facts.card_keys.length;
+  const key = cunning ? facts.cunning_cards[i] : facts.card_keys[card];
+  if (key === undefined) throw new Error(`card face: no card ${card} in this edition`);
+  const face = faceOf(cards, key, cunning ? "cunning" : "cards");
   const size = options.size || "hand";
-  const classes = ["card", "card-face", `size-${size}`, `k-${key}`];
+  const classes = ["card", "card-face", `size-${size}`, cunning ? "k-cunning" : `k-${key}`];
   for (const state of ["playable", "unplayable", "selected"]) if (options[state]) classes.push(state);
-  const name = facts.cards[card], rule = facts.card_rules[card];
-  const node = el(options.tag || "div", { ...(options.attrs || {}), class: classes.join(" "), "data-card-key": key,
+  const name = cunning ? key : facts.cards[card], rule = cunning ? facts.cunning_rules[i] : facts.card_rules[card];
+  const node = el(options.tag || "div", { ...(options.attrs || {}), class: classes.join(" "),
+                                         ...(cunning ? { "data-cunning": key } : { "data-card-key": key }),
                                          style: `--frame:${face.frame}` },
     pictogram(face, cards.art),
     el("span", { class: "title" }, name),
