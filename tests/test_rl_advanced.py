@@ -282,7 +282,11 @@ def test_gymnasium_env_checker_and_leaks_in_the_advanced_game():
 # -- the vector environment ------------------------------------------------------------------
 
 
-def test_the_vector_environment_refuses_the_advanced_game():
+def test_the_vector_environment_plays_the_advanced_game_in_its_encodings():
+    """Its checks against the other environments are in tests/test_rl_vector_advanced.py."""
     for kwargs in ({"edition": "second", "mode": "advanced"}, {"edition": ADVANCED}):
-        with pytest.raises(ValueError, match="does not play the advanced game yet"):
-            vector_env(2, **kwargs)
+        env = vector_env(2, **kwargs)
+        obs, info = env.reset(seed=1)
+        assert obs.shape == (2, ADVANCED_OBSERVATION_SIZE) and info["action_mask"].shape == (2, ADVANCED_NUM_ACTIONS)
+    with pytest.raises(ValueError, match="advanced"):
+        vector_env(2, edition="first", mode="advanced")

@@ -59,6 +59,22 @@ pub const NUM_CUNNING: usize = 12;
 pub const CUNNING_DEALT: usize = 3;
 /// Plot's bit in a mask of Cunning cards (`State::cunning`): it is never played.
 pub const PLOT_BIT: u16 = 1 << (PLOT - FIRST_CUNNING);
+/// The Cunning cards' names, Spy to Plot (Python `edition.CUNNING_CARDS`; the
+/// same in every edition).
+pub const CUNNING_CARDS: [&str; NUM_CUNNING] = [
+    "Spy",
+    "Aid",
+    "Ambush",
+    "Dispute",
+    "Influence",
+    "Edict",
+    "March",
+    "Resist",
+    "Muster",
+    "Quell",
+    "Suppress",
+    "Plot",
+];
 /// An edition of the game: its board, its cards, its ending constants and its
 /// rule switches (`kingisdead.edition.Edition`, field for field). Both editions
 /// share the map graph, the homes and the card kinds' numbers, so the constants

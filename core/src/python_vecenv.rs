@@ -11,8 +11,8 @@ use pyo3::prelude::*;
 
 use super::{edition_from_py, state_to_py};
 use crate::board;
-use crate::encoding::OBSERVATION_SIZE;
-use crate::stepping::NUM_ACTIONS;
+use crate::encoding::{ADVANCED_OBSERVATION_SIZE, OBSERVATION_SIZE};
+use crate::stepping::{ADVANCED_NUM_ACTIONS, NUM_ACTIONS};
 use crate::vecenv::{Autoreset, Outputs, StepOutputs, VecEnv};
 
 fn contiguous<'a, T>(
@@ -56,8 +56,9 @@ struct PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     /// `len(seeds)` games set up as `new_game(players, mordred, seed, first_player, edition)`
-    /// (a `kingisdead.edition.Edition`, the first edition when None); `same_step` replaces
-    /// a finished game in the step that ends it, else at the next step.
+    /// (a `kingisdead.edition.Edition`, the first edition when None; its mode "advanced"
+    /// plays the advanced game); `same_step` replaces a finished game in the step that
+    /// ends it, else at the next step.
     #[new]
     #[pyo3(signature = (players, mordred, first_player, seeds, same_step=false, edition=None))]
     fn new(
@@ -77,15 +78,8 @@ impl PyVecEnv {
             Autoreset::NextStep
         };
         let rules = match edition {
-            Some(e) => match edition_from_py(e)? {
-                (edition, options, 0) => (edition, options),
-                _ => {
-                    return Err(PyValueError::new_err(
-                        "the vector environment plays the standard game, not the advanced one",
-                    ))
-                }
-            },
-            None => (board::FIRST_EDITION, board::FIRST.default_options()),
+            Some(e) => edition_from_py(e)?,
+            None => (board::FIRST_EDITION, board::FIRST.default_options(), 0),
         };
         let env = VecEnv::new(rules, players, mordred, first_player, seeds, autoreset)
             .map_err(PyValueError::new_err)?;
@@ -97,8 +91,20 @@ impl PyVecEnv {
         self.env.num_envs()
     }
 
-    /// Every game set up anew; fills observations (N, 456) float32, masks
-    /// (N, 21) int8 and seats (N,) int8.
+    /// The length of an observation row: 456, or 770 in the advanced game.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.env.observation_size()
+    }
+
+    /// The length of a mask row: 21, or 37 in the advanced game.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.env.num_actions()
+    }
+
+    /// Every game set up anew; fills observations (N, observation_size) float32,
+    /// masks (N, num_actions) int8 and seats (N,) int8.
     fn reset(
         &mut self,
         seeds: PyReadonlyArray1<'_, u64>,
@@ -108,14 +114,11 @@ impl PyVecEnv {
         mut seats: PyReadwriteArray1<'_, i8>,
     ) -> PyResult<()> {
         let n = self.env.num_envs();
+        let (width, actions) = (self.env.observation_size(), self.env.num_actions());
         let seeds = input(&seeds, "seeds", n)?;
         let out = Outputs {
-            observations: contiguous(
-                observations.as_slice_mut(),
-                "observations",
-                n * OBSERVATION_SIZE,
-            )?,
-            masks: contiguous(masks.as_slice_mut(), "masks", n * NUM_ACTIONS)?,
+            observations: contiguous(observations.as_slice_mut(), "observations", n * width)?,
+            masks: contiguous(masks.as_slice_mut(), "masks", n * actions)?,
             seats: contiguous(seats.as_slice_mut(), "seats", n)?,
         };
         self.env
@@ -126,7 +129,7 @@ impl PyVecEnv {
     /// One step in every game (see `VecEnv::step`); besides the reset's
     /// buffers it fills rewards (N,) float32, seat_rewards (N, players)
     /// float32, terminated (N,) bool and reset (N,) bool, and with same-step
-    /// autoreset final_observations (N, 456) float32 for the games that ended.
+    /// autoreset final_observations (N, observation_size) float32 for the games that ended.
     /// ValueError (nothing changed) when a running game is not offered its integer.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (actions, seeds, observations, masks, seats, rewards, seat_rewards, terminated, reset, final_observations=None))]
@@ -146,15 +149,12 @@ impl PyVecEnv {
     ) -> PyResult<()> {
         let n = self.env.num_envs();
         let players = self.env.players() as usize;
+        let (width, num_actions) = (self.env.observation_size(), self.env.num_actions());
         let actions = input(&actions, "actions", n)?;
         let seeds = input(&seeds, "seeds", n)?;
         let out = Outputs {
-            observations: contiguous(
-                observations.as_slice_mut(),
-                "observations",
-                n * OBSERVATION_SIZE,
-            )?,
-            masks: contiguous(masks.as_slice_mut(), "masks", n * NUM_ACTIONS)?,
+            observations: contiguous(observations.as_slice_mut(), "observations", n * width)?,
+            masks: contiguous(masks.as_slice_mut(), "masks", n * num_actions)?,
             seats: contiguous(seats.as_slice_mut(), "seats", n)?,
         };
         let step = StepOutputs {
@@ -166,7 +166,7 @@ impl PyVecEnv {
                 Some(buffer) => Some(contiguous(
                     buffer.as_slice_mut(),
                     "final_observations",
-                    n * OBSERVATION_SIZE,
+                    n * width,
                 )?),
                 None => None,
             },
@@ -208,5 +208,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVecEnv>()?;
     m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
+    m.add("ADVANCED_OBSERVATION_SIZE", ADVANCED_OBSERVATION_SIZE)?;
+    m.add("ADVANCED_NUM_ACTIONS", ADVANCED_NUM_ACTIONS)?;
     Ok(())
 }

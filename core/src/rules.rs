@@ -460,7 +460,7 @@ pub fn court_options(board: &Board, open: u8) -> impl Iterator<Item = (usize, us
 
 /// The court calls open once `card`'s action has moved followers (`before`:
 /// those open now, which a Crown leaves as they are).
-fn calls_after(s: &State, card: u8, action: &[i8], before: u32) -> u32 {
+pub(crate) fn calls_after(s: &State, card: u8, action: &[i8], before: u32) -> u32 {
     if card == CROWN {
         return before;
     }

@@ -246,7 +246,7 @@ pub fn play_game_with(
                     .expect("a searched move's steps are offered");
                 debug_assert!(done.is_none(), "a prefix is shorter than its move");
             }
-            t.legal = stepper.offered();
+            t.legal = stepper.offered() as u32; // the standard game's 21 integers
         }
         let mv = moves[played].mv;
         positions.push(Position {

@@ -2,16 +2,22 @@
 //! `kingisdead/building.py` (`MoveBuilder`) and `kingisdead/interfaces/stepping.py`
 //! (`SteppedGame`) on the compact state, for the batched environment.
 //!
-//! A move is built as a short sequence of integers of one `Discrete(21)` space
-//! (see `kingisdead/interfaces/encoding.py`): the card (or pass), each region
-//! and faction its action needs, then the court call. After every step the
-//! integers offered next are exactly those `MoveBuilder.options()` offers, so
-//! the same sequence of integers builds the same move in both engines.
+//! A move is built as a short sequence of integers of one `Discrete` space (see
+//! `kingisdead/interfaces/encoding.py`): the card (or pass), each part its
+//! action needs (a region, a faction, none; in the advanced game also a seat
+//! and a copied card), then the court call. The standard game has 21
+//! integers, the advanced game 37 (the Cunning cards, then the seats). After
+//! every step the integers offered next are exactly those `MoveBuilder.options()`
+//! offers, so the same sequence of integers builds the same move in both engines.
 
-use crate::board::{AMBASSADOR, CROWN, FACTION_CARD, GARRISON, NUM_CARDS, NUM_KINDS, SETTLEMENTS};
+use crate::board::{
+    Edition, AID, AMBASSADOR, AMBUSH, CROWN, CUNNING_CARDS, DISPUTE, EDICT, FACTION_CARD,
+    FIRST_CUNNING, GARRISON, INFLUENCE, MARCH, MUSTER, NUM_CARDS, NUM_CUNNING, NUM_KINDS, PLOT,
+    QUELL, RESIST, SETTLEMENTS, SPY, SUPPRESS,
+};
 use crate::lastcard;
 use crate::rules::{self, Bits};
-use crate::state::{Move, State, NONE};
+use crate::state::{Move, State, MAX_ACTION, MAX_PLAYERS, NONE};
 
 /// The pass (the whole move).
 pub const PASS_ACTION: u8 = 0;
@@ -21,70 +27,174 @@ pub const CARD_BASE: u8 = 1;
 pub const REGION_BASE: u8 = CARD_BASE + NUM_CARDS as u8;
 /// `FACTION_BASE + kind` chooses a faction (or the Loyalists).
 pub const FACTION_BASE: u8 = REGION_BASE + 8;
-/// A Settlements follower whose faction has none left in stock.
+/// A Settlements follower whose faction has none left in stock (and a part of
+/// a Cunning card's action that cannot happen).
 pub const NONE_ACTION: u8 = FACTION_BASE + NUM_KINDS as u8;
-/// Size of the action space.
+/// Size of the standard game's action space.
 pub const NUM_ACTIONS: usize = NONE_ACTION as usize + 1;
+/// `CUNNING_BASE + i` plays Cunning card `FIRST_CUNNING + i` (or, after a Spy
+/// and its seat, copies it): the advanced game only.
+pub const CUNNING_BASE: u8 = NUM_ACTIONS as u8;
+/// `PLAYER_BASE + seat` chooses a seat, absolute (the pile a Spy copies).
+pub const PLAYER_BASE: u8 = CUNNING_BASE + NUM_CUNNING as u8;
+/// Size of the advanced game's action space (37).
+pub const ADVANCED_NUM_ACTIONS: usize = PLAYER_BASE as usize + MAX_PLAYERS;
 /// The longest move: a card, a 2-for-1 Garrison (5 choices) and a court call (2).
 pub const MAX_STEPS: usize = 8;
+/// The most steps a move under way in the advanced game has taken (Python's
+/// `ADVANCED_MAX_STEPS`, the rows of the observation's `partial_move`): one
+/// fewer than its longest move, a Spy, its seat and copied card, a copied
+/// 2-for-2 Edict (6) and a court call, whose last step plays it.
+pub const ADVANCED_MAX_STEPS: usize = 10;
+/// The steps of the longest move: the card, an action's parts, a court call.
+const LONGEST_MOVE: usize = 1 + MAX_ACTION + 2;
 
-/// A readable name of an action (as Python's `encoding.action_name`).
-pub fn action_name(action: u8) -> String {
-    let edition = &crate::board::FIRST;
-    match action {
-        PASS_ACTION => "pass".into(),
-        NONE_ACTION => "none".into(),
-        a if a < REGION_BASE => edition.cards[(a - CARD_BASE) as usize].into(),
-        a if a < FACTION_BASE => format!("region {}", edition.regions[(a - REGION_BASE) as usize]),
-        a if a < NONE_ACTION => {
-            format!("faction {}", edition.factions[(a - FACTION_BASE) as usize])
-        }
-        a => format!("{a}"),
+/// The number of integers of `s`'s game: [`NUM_ACTIONS`] or [`ADVANCED_NUM_ACTIONS`].
+pub fn num_actions(s: &State) -> usize {
+    if s.advanced() {
+        ADVANCED_NUM_ACTIONS
+    } else {
+        NUM_ACTIONS
     }
 }
 
-/// What each action step of a card chooses: r = region, f = faction, x = region or none
-/// (Python `building._step_kinds`).
-fn step_kinds(card: u8, length: usize) -> &'static [u8] {
-    match card {
+/// A readable name of an action in `edition`'s words (as Python's `encoding.action_name`).
+pub fn action_name(action: u8, edition: &Edition) -> String {
+    let value = step_value(action) as usize;
+    match action {
+        PASS_ACTION => "pass".into(),
+        NONE_ACTION => "none".into(),
+        a if a < REGION_BASE => edition.cards[value].into(),
+        a if a < FACTION_BASE => format!("region {}", edition.regions[value]),
+        a if a < NONE_ACTION => format!("faction {}", edition.factions[value]),
+        a if a < PLAYER_BASE => CUNNING_CARDS[value - FIRST_CUNNING as usize].into(),
+        _ => format!("player {}", value + 1),
+    }
+}
+
+/// The integer that plays (or for a Spy copies) `card`.
+#[inline]
+fn card_action(card: u8) -> u8 {
+    if card >= FIRST_CUNNING {
+        CUNNING_BASE + card - FIRST_CUNNING
+    } else {
+        CARD_BASE + card
+    }
+}
+
+/// What each part of `card`'s `action` chooses, into `out[..action.len()]`:
+/// r a region, f a faction, x a region or none, y a faction or none, p a
+/// seat, c a card (Python `building.action_kinds`).
+fn action_kinds(card: u8, action: &[i8], out: &mut [u8]) {
+    let n = action.len();
+    let kinds: &[u8] = match card {
+        SPY => {
+            // The seat, the copied card, then that card's own parts.
+            for (slot, &kind) in out.iter_mut().zip(b"pc").take(n) {
+                *slot = kind;
+            }
+            if n > 2 {
+                action_kinds(action[1] as u8, &action[2..], &mut out[2..]);
+            }
+            return;
+        }
+        CROWN if n == 3 && action[2] == NONE => b"rrx", // a spied Negotiate: the swap alone
         CROWN => b"rrr",
-        GARRISON | AMBASSADOR if length == 5 => b"rffrf",
+        GARRISON | AMBASSADOR if n == 5 => b"rffrf",
         GARRISON | AMBASSADOR => b"rfrf",
         SETTLEMENTS => b"xxx",
-        _ => &b"rr"[..length.min(2)],
+        DISPUTE | INFLUENCE | EDICT if n == 4 => b"rfrf",
+        MARCH if n == 3 => b"rfr",
+        AID => b"fr",
+        AMBUSH => b"rf",
+        SUPPRESS => b"ryy",
+        INFLUENCE => b"rffrf",
+        EDICT => b"rffrff",
+        MARCH => b"rffr",
+        RESIST | MUSTER | QUELL => b"rff", // a region, then the kinds placed
+        _ => b"rr",                        // a faction card's regions
+    };
+    out[..n].copy_from_slice(&kinds[..n]);
+}
+
+/// The value a step stands for: a card, a region, a faction, a seat or [`NONE`].
+#[inline]
+fn step_value(action: u8) -> i8 {
+    (match action {
+        NONE_ACTION => return NONE,
+        a if a >= PLAYER_BASE => a - PLAYER_BASE,
+        a if a >= CUNNING_BASE => a - CUNNING_BASE + FIRST_CUNNING,
+        a if a >= FACTION_BASE => a - FACTION_BASE,
+        a if a >= REGION_BASE => a - REGION_BASE,
+        a => a - CARD_BASE,
+    }) as i8
+}
+
+/// The integer of an action part of the given kind (see [`action_kinds`]).
+#[inline]
+fn step_action(kind: u8, value: i8) -> u8 {
+    match kind {
+        b'x' | b'y' if value == NONE => NONE_ACTION,
+        b'r' | b'x' => REGION_BASE + value as u8,
+        b'f' | b'y' => FACTION_BASE + value as u8,
+        b'p' => PLAYER_BASE + value as u8,
+        _ => card_action(value as u8),
     }
 }
 
 /// Calls `emit` with an action and its other spellings (unordered parts in the
-/// other order), as Python `building._mirrors`.
-fn mirrors(card: u8, action: &[i8], emit: &mut impl FnMut(&[i8])) {
+/// other order), as Python `building._mirrors`; a Spy's copied action is
+/// mirrored as the copied card's.
+fn mirrors(card: u8, action: &[i8], emit: &mut dyn FnMut(&[i8])) {
+    let n = action.len();
+    if card == SPY && n > 2 {
+        let mut spelt = [0i8; MAX_ACTION];
+        spelt[..2].copy_from_slice(&action[..2]);
+        return mirrors(action[1] as u8, &action[2..], &mut |copied| {
+            spelt[2..2 + copied.len()].copy_from_slice(copied);
+            emit(&spelt[..2 + copied.len()]);
+        });
+    }
     emit(action);
-    match *action {
-        [a, b, c] if card == CROWN => emit(&[b, a, c]),
-        [a, f, b, g] if card == GARRISON || card == AMBASSADOR => emit(&[b, g, a, f]),
-        [a, f1, f2, b, g] if card == GARRISON && f1 != f2 => emit(&[a, f2, f1, b, g]),
-        [a, b] if card >= FACTION_CARD && a != b => emit(&[b, a]),
-        _ => {}
+    let mut other = [0i8; MAX_ACTION];
+    other[..n].copy_from_slice(action);
+    let differ = |i: usize, j: usize| action[i] != action[j];
+    match (card, n) {
+        (CROWN, 3) => other.swap(0, 1),
+        (GARRISON | AMBASSADOR | DISPUTE | INFLUENCE | EDICT, 4) => {
+            other[..4].copy_from_slice(&[action[2], action[3], action[0], action[1]])
+        }
+        (GARRISON | INFLUENCE | EDICT, 5) | (MARCH, 4) | (RESIST | MUSTER | QUELL, 3)
+            if differ(1, 2) =>
+        {
+            other.swap(1, 2)
+        }
+        (EDICT, 6) if differ(4, 5) => other.swap(4, 5),
+        (FACTION_CARD..SPY, 2) if differ(0, 1) => other.swap(0, 1),
+        _ => return,
     }
+    emit(&other[..n]);
 }
 
-/// The value a step stands for: a region, a faction or [`NONE`].
-#[inline]
-fn step_value(action: u8) -> i8 {
-    match action {
-        NONE_ACTION => NONE,
-        a if a >= FACTION_BASE => (a - FACTION_BASE) as i8,
-        a => (a - REGION_BASE) as i8,
-    }
+/// One spelling of a legal action of the chosen card, as the integers that build it.
+#[derive(Clone, Copy, Debug)]
+struct Spelling {
+    steps: [u8; MAX_ACTION],
+    len: u8,
 }
 
-/// The integer of an action step of the given kind.
-#[inline]
-fn step_action(kind: u8, value: i8) -> u8 {
-    match (kind, value) {
-        (b'x', NONE) => NONE_ACTION,
-        (b'f', v) => FACTION_BASE + v as u8,
-        (_, v) => REGION_BASE + v as u8,
+impl Spelling {
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The action's parts (regions, factions, seats, cards, [`NONE`]).
+    fn values(&self) -> ([i8; MAX_ACTION], usize) {
+        let mut values = [0i8; MAX_ACTION];
+        for (value, &step) in values.iter_mut().zip(&self.steps[..self.len()]) {
+            *value = step_value(step);
+        }
+        (values, self.len())
     }
 }
 
@@ -92,19 +202,19 @@ fn step_action(kind: u8, value: i8) -> u8 {
 #[derive(Clone, Debug)]
 pub struct SteppedGame {
     pub state: State,
-    steps: [u8; MAX_STEPS],
+    steps: [u8; LONGEST_MOVE],
     taken: usize,
     /// Bit a set when integer a is offered next (0 once the game is over).
-    offered: u32,
+    offered: u64,
     /// Whether the 3-player last-card rule binds the player to move.
     last_card: bool,
     /// Under the last-card rule: the winning card moves, in legal-move order.
     winning: Vec<Move>,
-    /// Every spelling of every legal action of the chosen card that the
-    /// action steps so far begin.
-    spellings: Vec<[i8; 5]>,
-    /// The number of choices in each of those actions.
-    length: usize,
+    /// Every spelling of every legal action of the chosen card that the steps
+    /// so far begin, in Python's order (those complete before the last step kept).
+    spellings: Vec<Spelling>,
+    /// The action the steps chose, once they make a whole one.
+    chosen: Option<Spelling>,
     /// The court calls left once the action is complete, as `region * 4 + faction` bits.
     courts: u32,
 }
@@ -113,13 +223,13 @@ impl SteppedGame {
     pub fn new(state: State) -> SteppedGame {
         let mut game = SteppedGame {
             state,
-            steps: [0; MAX_STEPS],
+            steps: [0; LONGEST_MOVE],
             taken: 0,
             offered: 0,
             last_card: false,
             winning: Vec::new(),
             spellings: Vec::new(),
-            length: 0,
+            chosen: None,
             courts: 0,
         };
         game.begin_move();
@@ -133,7 +243,7 @@ impl SteppedGame {
     }
 
     /// The integers offered next as a bitmask (bit a for integer a).
-    pub fn offered(&self) -> u32 {
+    pub fn offered(&self) -> u64 {
         self.offered
     }
 
@@ -153,7 +263,7 @@ impl SteppedGame {
 
     /// Whether `action` may be chosen now.
     pub fn offers(&self, action: i64) -> bool {
-        (0..NUM_ACTIONS as i64).contains(&action) && self.offered >> action & 1 == 1
+        (0..num_actions(&self.state) as i64).contains(&action) && self.offered >> action & 1 == 1
     }
 
     /// Take one step; the move once the steps complete one (it is then played).
@@ -166,14 +276,15 @@ impl SteppedGame {
             return Err(self.refusal(action));
         }
         let action = action as u8;
+        let k = self.taken.saturating_sub(1); // the part of the action this step chooses
         self.steps[self.taken] = action;
         self.taken += 1;
         if self.taken == 1 && action != PASS_ACTION {
-            self.choose_card(action - CARD_BASE);
-        } else if self.taken >= 2 && self.taken - 2 < self.length {
-            // Keep only the spellings that go on from this choice.
-            let (k, value) = (self.taken - 2, step_value(action));
-            self.spellings.retain(|spelling| spelling[k] == value);
+            self.choose_card(step_value(action) as u8);
+        } else if self.taken >= 2 && self.chosen.is_none() {
+            // Keep the spellings that go on with this choice (and those already complete).
+            self.spellings
+                .retain(|spelling| spelling.len() <= k || spelling.steps[k] == action);
         }
         self.offered = self.options();
         if self.offered != 0 {
@@ -187,18 +298,21 @@ impl SteppedGame {
 
     /// Why `action` is refused, with the choices offered (Python `SteppedGame.step`'s message).
     pub fn refusal(&self, action: i64) -> String {
-        if !(0..NUM_ACTIONS as i64).contains(&action) {
+        let limit = num_actions(&self.state);
+        if !(0..limit as i64).contains(&action) {
             return format!(
                 "action must be an integer from 0 to {}, got {action}",
-                NUM_ACTIONS - 1
+                limit - 1
             );
         }
-        let choices: Vec<String> = Bits(self.offered)
-            .map(|a| format!("{a} ({})", action_name(a as u8)))
+        let edition = self.state.rules();
+        let choices: Vec<String> = (0..limit as u8)
+            .filter(|&a| self.offered >> a & 1 == 1)
+            .map(|a| format!("{a} ({})", action_name(a, edition)))
             .collect();
         format!(
             "action {action} ({}) is not offered; the choices are: {}",
-            action_name(action as u8),
+            action_name(action as u8, edition),
             choices.join(", ")
         )
     }
@@ -207,7 +321,7 @@ impl SteppedGame {
         self.taken = 0;
         self.spellings.clear();
         self.winning.clear();
-        self.length = 0;
+        self.chosen = None;
         self.courts = 0;
         self.last_card = !self.is_over() && lastcard::last_card_applies(&self.state);
         if self.last_card {
@@ -216,14 +330,20 @@ impl SteppedGame {
         self.offered = self.options();
     }
 
-    /// The spellings of the chosen card's actions (Python `MoveBuilder._card_actions`).
+    /// The spellings of the chosen card's actions, as integers (Python `MoveBuilder._card_actions`).
     fn choose_card(&mut self, card: u8) {
-        let (spellings, length) = (&mut self.spellings, &mut self.length);
+        let spellings = &mut self.spellings;
         let mut add = |action: &[i8]| {
-            let mut parts = [0i8; 5];
-            parts[..action.len()].copy_from_slice(action);
-            spellings.push(parts);
-            *length = action.len();
+            let mut kinds = [0u8; MAX_ACTION];
+            action_kinds(card, action, &mut kinds);
+            let mut steps = [0u8; MAX_ACTION];
+            for ((step, &kind), &value) in steps.iter_mut().zip(&kinds).zip(action) {
+                *step = step_action(kind, value);
+            }
+            spellings.push(Spelling {
+                steps,
+                len: action.len() as u8,
+            });
         };
         if self.last_card {
             let mut seen: Vec<Move> = Vec::new();
@@ -240,18 +360,17 @@ impl SteppedGame {
     }
 
     /// The integers that can follow the steps so far (Python `MoveBuilder.options`).
-    fn options(&mut self) -> u32 {
+    fn options(&mut self) -> u64 {
         let s = &self.state;
         if s.is_over() {
             return 0;
         }
         if self.taken == 0 {
-            let hand = s.hands[s.player as usize];
             let mut mask = 1 << PASS_ACTION;
-            for card in 0..NUM_CARDS as u8 {
-                let playable = !self.last_card || self.winning.iter().any(|m| m.card == card as i8);
-                if hand[card as usize] > 0 && playable {
-                    mask |= 1 << (CARD_BASE + card);
+            // Plot is never played; under the last-card rule only the cards with a winning move.
+            for card in rules::held_cards(s).filter(|&card| card != PLOT) {
+                if !self.last_card || self.winning.iter().any(|m| m.card == card as i8) {
+                    mask |= 1 << card_action(card);
                 }
             }
             return mask;
@@ -259,24 +378,31 @@ impl SteppedGame {
         if self.steps[0] == PASS_ACTION {
             return 0;
         }
-        let card = self.steps[0] - CARD_BASE;
-        let length = self.length;
-        let chosen_len = (self.taken - 1).min(length);
-        if chosen_len < length {
-            let kind = step_kinds(card, length)[chosen_len];
-            return self.spellings.iter().fold(0, |mask, spelling| {
-                mask | 1 << step_action(kind, spelling[chosen_len])
-            });
-        }
-        let called = self.taken - 1 - length;
-        if called == 0 {
-            let mut chosen = [0i8; 5];
-            for (value, &action) in chosen.iter_mut().zip(&self.steps[1..1 + length]) {
-                *value = step_value(action);
+        let chosen = match self.chosen {
+            Some(chosen) => chosen,
+            None => {
+                let n = self.taken - 1;
+                let longer = self
+                    .spellings
+                    .iter()
+                    .filter(|spelling| spelling.len() > n)
+                    .fold(0, |mask, spelling| mask | 1 << spelling.steps[n]);
+                if longer != 0 {
+                    return longer;
+                }
+                let chosen = *self
+                    .spellings
+                    .iter()
+                    .find(|spelling| spelling.len() <= n)
+                    .expect("the steps offered begin a legal action");
+                let (values, len) = chosen.values();
+                self.courts = self.court_calls(step_value(self.steps[0]) as u8, &values[..len]);
+                self.chosen = Some(chosen);
+                chosen
             }
-            self.courts = self.court_calls(card, &chosen[..length]);
-        }
-        match called {
+        };
+        let length = chosen.len();
+        match self.taken - 1 - length {
             0 => Bits(self.courts).fold(0, |m, cell| {
                 m | 1 << (REGION_BASE as usize + cell / NUM_KINDS)
             }),
@@ -299,9 +425,8 @@ impl SteppedGame {
                 .filter(|m| m.card == play.card && m.action() == play.action() && m.court >= 0)
                 .fold(0, |mask, m| mask | 1 << m.court);
         }
-        let mut board = self.state.board;
-        rules::apply_to_board(&mut board, card, play.action());
-        rules::court_mask(&board, self.state.open)
+        let s = &self.state;
+        rules::calls_after(s, card, play.action(), rules::court_mask(&s.board, s.open))
     }
 
     /// The move the steps make, canonical (Python `MoveBuilder.move`).
@@ -309,14 +434,15 @@ impl SteppedGame {
         if self.steps[0] == PASS_ACTION {
             return Move::PASS;
         }
-        let card = self.steps[0] - CARD_BASE;
-        let length = self.length;
-        let values: Vec<i8> = self.steps[1..self.taken]
-            .iter()
-            .map(|&a| step_value(a))
-            .collect();
-        let court =
-            (values.len() > length).then(|| (values[length] as usize, values[length + 1] as usize));
+        let card = step_value(self.steps[0]) as u8;
+        let chosen = self.chosen.expect("a complete move has its action");
+        let (values, length) = chosen.values();
+        let court = (self.taken - 1 > length).then(|| {
+            (
+                step_value(self.steps[1 + length]) as usize,
+                step_value(self.steps[2 + length]) as usize,
+            )
+        });
         rules::canonical(&Move::card_play(card, &values[..length], court))
     }
 }
@@ -324,18 +450,35 @@ impl SteppedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{ADVANCED, ALL_MODE_BITS, LAST_CARD_MUST_WIN, SECOND_EDITION};
     use crate::rng::SplitMix64;
-    use crate::setup::{new_game, test_game};
+    use crate::setup::{new_game, new_game_in_mode, test_game};
+
+    /// The integers of a mask of offered ones, ascending.
+    fn integers(mask: u64) -> impl Iterator<Item = u8> {
+        (0..64u8).filter(move |&a| mask >> a & 1 == 1)
+    }
+
+    /// An advanced game; `variant` picks the options (defaults, every advanced
+    /// option, the 3-player last card's `must_win`).
+    fn advanced_game(players: u8, variant: u8, seed: u64) -> State {
+        let (options, mode) = match variant {
+            0 => (0, ADVANCED),
+            1 => (0, ALL_MODE_BITS & !crate::board::SPY_NEGOTIATE_NO_EFFECT),
+            _ => (LAST_CARD_MUST_WIN, ADVANCED),
+        };
+        new_game_in_mode(SECOND_EDITION, options, mode, players, false, seed, 0).unwrap()
+    }
 
     /// Plays random offered integers to the end; checks every move is legal.
-    fn random_game(players: u8, variant: u8, seed: u64) -> (SteppedGame, usize) {
-        let mut game = SteppedGame::new(test_game(players, variant, seed, 0));
+    fn random_game(s: State, seed: u64) -> (SteppedGame, usize) {
+        let mut game = SteppedGame::new(s);
         let mut rng = SplitMix64::new(seed ^ 0x5eed);
         let mut steps = 0;
         while !game.is_over() {
             let offered = game.offered();
             assert_ne!(offered, 0, "a running game always offers a step");
-            let pick = Bits(offered)
+            let pick = integers(offered)
                 .nth(rng.index(offered.count_ones() as usize))
                 .unwrap();
             let before = game.state;
@@ -352,7 +495,7 @@ mod tests {
         for players in 2..=4 {
             for variant in 0..4 {
                 for seed in 0..10 {
-                    let (game, steps) = random_game(players, variant, seed);
+                    let (game, steps) = random_game(test_game(players, variant, seed, 0), seed);
                     assert!(steps > 0);
                     assert_eq!(game.offered(), 0);
                 }
@@ -369,7 +512,7 @@ mod tests {
         let mut stack = vec![SteppedGame::new(s)];
         while let Some(game) = stack.pop() {
             assert_ne!(game.offered(), 0, "a dead end after {:?}", game.steps());
-            for a in Bits(game.offered()) {
+            for a in integers(game.offered()) {
                 let mut next = game.clone();
                 match next.step(a as i64).unwrap() {
                     Some(m) => built.push(m),
@@ -418,8 +561,112 @@ mod tests {
         let error = game.step(not_offered).unwrap_err();
         assert!(error.contains("is not offered"), "{error}");
         assert!(game.step(21).unwrap_err().contains("from 0 to 20"));
+        let advanced = SteppedGame::new(advanced_game(2, 0, 3));
+        let error = advanced.refusal(37);
+        assert!(error.contains("from 0 to 36"), "{error}");
+        let held = integers(advanced.offered())
+            .find(|&a| a >= CUNNING_BASE)
+            .unwrap();
+        let error = advanced.refusal(PLAYER_BASE as i64);
+        assert!(
+            error.contains("action 33 (player 1) is not offered"),
+            "{error}"
+        );
+        let name = CUNNING_CARDS[(held - CUNNING_BASE) as usize];
+        assert!(error.contains(&format!("{held} ({name})")), "{error}");
         assert!(game.step(-1).is_err());
         assert_eq!((game.state, game.offered()), before);
         assert!(game.steps().is_empty());
+    }
+
+    #[test]
+    fn random_steps_build_legal_advanced_moves_to_the_end() {
+        let mut cunning_moves = 0;
+        for players in 2..=4 {
+            for variant in 0..3 {
+                for seed in 0..8 {
+                    let mut game = SteppedGame::new(advanced_game(players, variant, seed));
+                    let mut rng = SplitMix64::new(seed ^ 0xadd);
+                    while !game.is_over() {
+                        let offered = game.offered();
+                        assert!(offered != 0 && offered >> ADVANCED_NUM_ACTIONS == 0);
+                        let pick = integers(offered)
+                            .nth(rng.index(offered.count_ones() as usize))
+                            .unwrap();
+                        let before = game.state;
+                        if let Some(m) = game.step(pick as i64).unwrap() {
+                            assert!(rules::is_legal(&before, &m), "built an illegal {m:?}");
+                            cunning_moves += usize::from(m.card >= FIRST_CUNNING as i8);
+                        }
+                        assert!(game.steps().len() <= ADVANCED_MAX_STEPS);
+                    }
+                }
+            }
+        }
+        assert!(
+            cunning_moves > 100,
+            "only {cunning_moves} Cunning cards played"
+        );
+    }
+
+    #[test]
+    fn every_legal_advanced_move_can_be_built_by_its_offered_steps() {
+        // Positions along random games, the Cunning cards' (the Spy's copies) included.
+        let mut walked = [0usize; NUM_CUNNING];
+        for players in 2..=4 {
+            for variant in 0..3 {
+                let seed = 60 + players as u64 * 3 + variant as u64;
+                let mut s = advanced_game(players, variant, seed);
+                let mut rng = SplitMix64::new(seed);
+                let mut ply = 0;
+                while !s.is_over() {
+                    if ply % 5 == 0 || lastcard::last_card_applies(&s) {
+                        for i in Bits(u32::from(s.cunning[s.player as usize])) {
+                            walked[i] += 1;
+                        }
+                        assert_builds_exactly_the_legal_moves(s);
+                    }
+                    crate::playout::play_random(&mut s, &mut rng);
+                    ply += 1;
+                }
+            }
+        }
+        let spy = (SPY - FIRST_CUNNING) as usize;
+        assert!(
+            walked[spy] > 0 && walked.iter().filter(|&&n| n > 0).count() >= 8,
+            "{walked:?}"
+        );
+    }
+
+    #[test]
+    fn a_spy_copy_is_built_seat_then_card_then_the_copied_parts() {
+        // Seat 0 holds the Spy; seat 1's pile shows a Garrison.
+        let mut s = advanced_game(2, 0, 5);
+        s.cunning[0] = 1 << (SPY - FIRST_CUNNING);
+        s.tops[1] = GARRISON as i8;
+        let mut game = SteppedGame::new(s);
+        let spy = card_action(SPY);
+        assert!(game.offers(spy as i64));
+        game.step(spy as i64).unwrap();
+        assert_eq!(game.offered(), 1 << (PLAYER_BASE + 1), "only seat 1's pile");
+        game.step(PLAYER_BASE as i64 + 1).unwrap();
+        assert_eq!(game.offered(), 1 << card_action(GARRISON));
+        game.step(card_action(GARRISON) as i64).unwrap();
+        let regions = game.offered();
+        assert!(
+            regions != 0 && integers(regions).all(|a| (REGION_BASE..FACTION_BASE).contains(&a))
+        );
+        let mut built = None;
+        let mut rng = SplitMix64::new(1);
+        while built.is_none() {
+            let offered = game.offered();
+            let pick = integers(offered).nth(rng.index(offered.count_ones() as usize));
+            built = game.step(pick.unwrap() as i64).unwrap();
+        }
+        let m = built.unwrap();
+        assert_eq!(
+            (m.card, m.action()[..2].to_vec()),
+            (SPY as i8, vec![1, GARRISON as i8])
+        );
     }
 }

@@ -65,11 +65,15 @@ def selfplay_game(
 # The batched environment (core/src/python_vecenv.rs), driven by kingisdead.interfaces.vector.
 OBSERVATION_SIZE: int
 NUM_ACTIONS: int
+ADVANCED_OBSERVATION_SIZE: int
+ADVANCED_NUM_ACTIONS: int
 
 class VecEnv:
     """len(seeds) games stepped together; buffers are C-contiguous NumPy arrays filled in place."""
 
     num_envs: int
+    observation_size: int
+    num_actions: int
     def __init__(self, players: int, mordred: bool, first_player: int, seeds: Any, same_step: bool = False,
                  edition: Edition | None = None) -> None: ...
     def reset(self, seeds: Any, first_player: int, observations: Any, masks: Any, seats: Any) -> None: ...

@@ -5,14 +5,18 @@ seen through the seat to act: each call to :meth:`KingIsDeadVectorEnv.step`
 takes one building step (one integer of :mod:`.encoding`) in every game at
 once, and returns NumPy arrays with one row per game:
 
-- observations ``(N, 456)`` float32: the observation of the seat to act
-  (``infos["seat"]``), with the steps of its move so far;
+- observations ``(N, 456)`` float32 (``(N, 770)`` in the advanced game): the
+  observation of the seat to act (``infos["seat"]``), with the steps of its move
+  so far; in the advanced game it is built from that seat's view alone
+  (:func:`.encoding.view_observation`: its own Cunning cards, every card played,
+  how many each other seat holds, never which);
 - rewards ``(N,)`` float32: the reward of the seat that took the step (it is
   nonzero only at the end of a game); ``infos["seat_rewards"]`` ``(N, players)``
   holds every seat's, as the PettingZoo environment pays them;
 - terminations ``(N,)`` bool (a game ends only by its rules), truncations
   ``(N,)`` always False;
-- ``infos["action_mask"]`` ``(N, 21)`` int8 (also :meth:`~KingIsDeadVectorEnv.action_masks`),
+- ``infos["action_mask"]`` ``(N, 21)`` int8 (``(N, 37)`` in the advanced game; also
+  :meth:`~KingIsDeadVectorEnv.action_masks`),
   ``infos["seat"]`` ``(N,)`` int8 and ``infos["game_seed"]`` ``(N,)`` uint64, the
   ``GameState.new`` seed of each game under way.
 
@@ -40,7 +44,7 @@ from .. import engine
 from ..edition import Edition, get_edition
 from ..moves import IllegalMoveError
 from ..state import GameState
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE
+from .encoding import num_actions, observation_size
 from .pettingzoo_env import SEED_BOUND, observation_space, render_text
 from .stepping import SteppedGame
 
@@ -56,9 +60,11 @@ class KingIsDeadVectorEnv(VectorEnv):
     ``edition`` is "first" (the default), "second" or an
     :class:`~kingisdead.edition.Edition` with options; the encodings have the
     same shapes in both (ValueError for an unknown edition, or Mordred in the second).
-    ``mode`` "standard" (or None: the edition's own); the advanced game is refused
-    with a ValueError: the core's batched environment (core/src/vecenv.rs) knows
-    only the standard game yet (its PettingZoo and Gymnasium environments play it). Needs the compiled core (RuntimeError otherwise).
+    ``mode`` is "standard" or "advanced" (None: the edition's own): the second
+    edition's advanced game has the advanced encodings (observations of 770
+    numbers from the seat to act's view alone, 37 integers; docs/rl.md), its
+    spaces sized as the Gymnasium environment's (ValueError for a mode the edition
+    does not have). Needs the compiled core (RuntimeError otherwise).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
@@ -70,9 +76,6 @@ class KingIsDeadVectorEnv(VectorEnv):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.edition = get_edition(edition, mode)
-        if self.edition.advanced:
-            raise ValueError("the vector environment does not play the advanced game yet (the core's batched "
-                             "environment knows only the standard game): use aec_env or gym_env with mode='advanced'")
         engine.check_setup(players, variant, 0, self.edition)
         mordred = variant == "mordred"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -87,16 +90,21 @@ class KingIsDeadVectorEnv(VectorEnv):
         self.variant = variant
         self.copy = copy
         self.render_mode = render_mode
-        self.single_observation_space = observation_space()
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_observation_space = observation_space(self.edition)
+        self.single_action_space = spaces.Discrete(num_actions(self.edition))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._same_step = autoreset is AutoresetMode.SAME_STEP
         self._core = engine.vector_env(players, mordred, 0, np.zeros(num_envs, dtype=np.uint64),
                                        self._same_step, self.edition)
+        width, actions = observation_size(self.edition), num_actions(self.edition)
+        if (self._core.observation_size, self._core.num_actions) != (width, actions):
+            raise RuntimeError(f"the compiled core's encodings ({self._core.observation_size} numbers, "
+                               f"{self._core.num_actions} integers) are not this edition's ({width}, {actions}): "
+                               "rebuild the core")
         self._generators: list[np.random.Generator] | None = None
-        self._observations = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
+        self._observations = np.zeros((num_envs, width), dtype=np.float32)
+        self._masks = np.zeros((num_envs, actions), dtype=np.int8)
         self._seats = np.zeros(num_envs, dtype=np.int8)
         self._rewards = np.zeros(num_envs, dtype=np.float32)
         self._seat_rewards = np.zeros((num_envs, players), dtype=np.float32)
@@ -105,7 +113,7 @@ class KingIsDeadVectorEnv(VectorEnv):
         self._reset_flags = np.zeros(num_envs, dtype=np.bool_)
         self._game_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._next_seeds = np.zeros(num_envs, dtype=np.uint64)
-        self._final_observations = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32) \
+        self._final_observations = np.zeros((num_envs, width), dtype=np.float32) \
             if self._same_step else None
         self._started = False
 
@@ -188,11 +196,13 @@ class KingIsDeadVectorEnv(VectorEnv):
                 out(self._truncations), infos)
 
     def action_masks(self) -> np.ndarray:
-        """The integers each game's seat to act may choose now, as booleans ``(num_envs, 21)``."""
+        """The integers each game's seat to act may choose now, as booleans ``(num_envs, 21)`` (37 wide in the
+        advanced game)."""
         return self._masks.astype(bool)
 
     def render(self) -> tuple[str, ...] | None:
-        """Each game's table as text, with the move being built (render mode "ansi")."""
+        """Each game's table as text, with the move being built (render mode "ansi"); as the PettingZoo
+        environment's render, it shows the whole table, every hand included."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
