@@ -32,6 +32,7 @@ SPY, PLOT = CUNNING_CARDS.index("Spy"), CUNNING_CARDS.index("Plot")  # bits of G
 # The twelve Cunning faces at the hand's size, then the smaller ones, on a page of the server.
 SHEET = """async ([facts]) => {
   const { cardFace } = await import('/static/cards.js');
+  await import('/static/cunning.js');  // the primitives only the Cunning cards draw
   const { useBoard } = await import('/static/board.js');
   useBoard(await (await fetch('/static/editions/second/board.json')).json());
   const cards = await (await fetch('/static/editions/second/cards.json')).json();
@@ -83,6 +84,7 @@ def test_each_cunning_card_draws_its_pictogram_and_shows_its_rule_on_hover(serve
 
     errors = page.evaluate("""async () => {
       const { drawPictogram } = await import('/static/cards.js');
+      await import('/static/cunning.js');
       const g = document.createElementNS('http://www.w3.org/2000/svg', 'g');
       const tried = [[{type: 'card', x: 0, y: 0, w: 30, h: 40, side: 'sideways'}],
                      [{type: 'card', x: 0, y: 0, w: 30, h: 40, side: 'front', pile: 9}],

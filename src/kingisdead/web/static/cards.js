@@ -18,19 +18,20 @@
 //   disc       {x, y, r?}                   a player's disc (the second edition's negotiation disc)
 //   stock      {x, y, factions?, scale?}    the stock: a tray of pieces of those factions
 //   count      {x, y, n}                    a number badge centred on x,y
+// and, added by cunning.js (addPrimitives: a second-edition table loads it before it draws a card):
 //   card       {x, y, w, h, side, rotate?, pile?}   an action card in the box x,y,w,h: side "front" (a
 //                                           card played, face up), "back" (a card held in secret) or
 //                                           "copy" (a dashed outline: the card carried out again);
-//                                           `pile` cards drawn under it (a player's pile)
+//                                           `pile` (0-5) cards drawn under it (a player's pile)
 //   eye        {x, y, size?}                an open eye centred on x,y (a look at another's cards)
 // An unknown primitive or a bad parameter throws an Error naming it: a mistake in the data shows at once.
 import { cube, FACTION_COLOURS } from "/static/board.js";
 import { el } from "/static/common.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const INK = "#5b4a2e";
+export const INK = "#5b4a2e";
 const ARROW = "#9c2b22";
-const LAND = "#eadcb4";
+export const LAND = "#eadcb4";
 
 // A faction's colour mixed 70% with white: the ground of a region it holds.
 function tint(hex) {
@@ -38,14 +39,14 @@ function tint(hex) {
   return `rgb(${rgb.map((c) => Math.round(c + (255 - c) * 0.7)).join(",")})`;
 }
 
-function svgEl(name, attrs = {}, parent = null) {
+export function svgEl(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   if (parent) parent.appendChild(node);
   return node;
 }
 
-function need(primitive, ...names) {
+export function need(primitive, ...names) {
   for (const name of names) {
     if (typeof primitive[name] !== "number" || !Number.isFinite(primitive[name])) {
       throw new Error(`card face: primitive "${primitive.type}" needs a number "${name}", got ${JSON.stringify(primitive[name])}`);
@@ -71,7 +72,7 @@ function faction(primitive, value, allowAny = true) {
 
 // A closed smooth outline through points around an ellipse, each pushed in or out by the seed:
 // land, not a geometric shape.
-function blobPath(x, y, w, h, seed) {
+export function blobPath(x, y, w, h, seed) {
   const n = 9, points = [];
   for (let i = 0; i < n; i++) {
     const angle = (i / n) * 2 * Math.PI;
@@ -128,7 +129,7 @@ function piece(g, p) {
 
 // One arrow along a quadratic curve (bend 0: straight), its head a drawn triangle (no marker:
 // markers are looked up by id across the page, and a page shows many cards).
-function arrowAlong(g, [x1, y1], [x2, y2], bend) {
+export function arrowAlong(g, [x1, y1], [x2, y2], bend) {
   const length = Math.hypot(x2 - x1, y2 - y1) || 1;
   const cx = (x1 + x2) / 2 - (y2 - y1) * bend, cy = (y1 + y2) / 2 + (x2 - x1) * bend;
   const dx = x2 - cx, dy = y2 - cy, d = Math.hypot(dx, dy) || 1, ux = dx / d, uy = dy / d;
@@ -210,53 +211,11 @@ function count(g, p) {
                   "font-family": "system-ui, sans-serif" }, c).textContent = String(p.n);
 }
 
-// A card's back: the Cunning cards' colour with a gold lozenge (the same colours as .card-back in cards.css).
-const BACK = "#3f2b55", GOLD = "#d9b45a";
+const PRIMITIVES = { region, sea, piece, arrow, regionCard, crown, disc, stock, count };
 
-function card(g, p) {
-  need(p, "x", "y", "w", "h");
-  if (!["front", "back", "copy"].includes(p.side)) {
-    throw new Error(`card face: card side ${JSON.stringify(p.side)} is not "front", "back" or "copy"`);
-  }
-  if (p.pile !== undefined && (!Number.isInteger(p.pile) || p.pile < 0 || p.pile > 5)) {
-    throw new Error(`card face: primitive "card" needs "pile" as a whole number 0-5, got ${JSON.stringify(p.pile)}`);
-  }
-  const { w, h } = p;
-  const c = svgEl("g", { class: `art-card ${p.side}`, "data-side": p.side,
-                         transform: `translate(${p.x + w / 2},${p.y + h / 2}) rotate(${p.rotate || 0})` }, g);
-  for (let i = p.pile || 0; i > 0; i--) {  // the pile's cards below, each a little lower and to the left
-    svgEl("rect", { x: -w / 2 - i * 2, y: -h / 2 + i * 2.5, width: w, height: h, rx: 3, fill: "#f3e7c6", stroke: INK, "stroke-width": 1 }, c);
-  }
-  if (p.side === "back") {
-    svgEl("rect", { x: -w / 2 + 1, y: -h / 2 + 1.5, width: w, height: h, rx: 3, fill: "#00000030" }, c);
-    svgEl("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 3, fill: BACK, stroke: "#21162e", "stroke-width": 1.2 }, c);
-    svgEl("rect", { x: -w / 2 + 3, y: -h / 2 + 3, width: w - 6, height: h - 6, rx: 2, fill: "none", stroke: GOLD, "stroke-width": 1 }, c);
-    const r = Math.min(w, h) * 0.3;
-    svgEl("path", { d: `M0,${-r * 1.3} L${r},0 L0,${r * 1.3} L${-r},0 Z`, fill: "none", stroke: GOLD, "stroke-width": 1.4 }, c);
-    svgEl("text", { y: r * 0.42, "text-anchor": "middle", "font-size": r * 1.2, "font-weight": 700, fill: GOLD,
-                    "font-family": "Georgia, serif" }, c).textContent = "?";
-    return;
-  }
-  const copy = p.side === "copy";
-  svgEl("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 3, fill: copy ? "#fbf3dc99" : "#fbf3dc", stroke: INK,
-                  "stroke-width": 1.3, "stroke-dasharray": copy ? "4 2.5" : "none" }, c);
-  // a small scene on its face: land, and an arrow for the action it carries out
-  svgEl("path", { d: blobPath(-w * 0.32, -h * 0.05, w * 0.64, h * 0.4, 3), fill: LAND, stroke: INK, "stroke-width": 0.9,
-                  "stroke-dasharray": copy ? "3 2" : "none" }, c);
-  arrowAlong(c, [-w * 0.22, -h * 0.22], [w * 0.16, h * 0.08], 0.3);
-}
-
-function eye(g, p) {
-  need(p, "x", "y");
-  const s = (p.size || 20) / 20;
-  const e = svgEl("g", { class: "art-eye", transform: `translate(${p.x},${p.y}) scale(${s})` }, g);
-  svgEl("path", { d: "M-10,0 Q0,-10 10,0 Q0,10 -10,0 Z", fill: "#fffaf0", stroke: INK, "stroke-width": 1.5, "stroke-linejoin": "round" }, e);
-  svgEl("circle", { r: 4, fill: "#4f7a3a", stroke: INK, "stroke-width": 1 }, e);
-  svgEl("circle", { r: 1.8, fill: "#1b1b1b" }, e);
-  svgEl("circle", { cx: -1.3, cy: -1.4, r: 0.9, fill: "#fff" }, e);
-}
-
-const PRIMITIVES = { region, sea, piece, arrow, regionCard, crown, disc, stock, count, card, eye };
+// More primitives, by name: cunning.js's (card, eye), which only the Cunning cards draw, so that a first-edition
+// table's first load does not carry them.
+export function addPrimitives(more) { Object.assign(PRIMITIVES, more); }
 
 // Draw `primitives` (a card's pictogram, from cards.json) into the SVG group `g`; throws on an unknown one.
 export function drawPictogram(g, primitives) {

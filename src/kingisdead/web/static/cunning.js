@@ -1,8 +1,50 @@
-// The advanced game's Cunning cards (numbers 7 to 18) in a move built by clicks: choices.js's Choices with the
-// view's `choices.cunning` (web/choices.py). Loaded by the table of a second-edition game only, so that a
+// The advanced game's Cunning cards (numbers 7 to 18) at the table: a move built by clicks (choices.js's Choices
+// with the view's `choices.cunning`, web/choices.py); the two pictogram primitives only their faces draw (card and
+// eye, added to cards.js's, which documents them); the players' boxes' parts (a Spy's choices by their cards, the
+// backs of a secret hand, Plot revealed at the end). Loaded by the table of a second-edition game only, so that a
 // first-edition table's first load does not carry it.
+import { addPrimitives, arrowAlong, blobPath, cardFace, INK, LAND, need, svgEl } from "/static/cards.js";
 import { Choices } from "/static/choices.js";
+import { el } from "/static/common.js";
 import { t } from "/static/i18n.js";
+
+// A card's back: the Cunning cards' colour with gold (as .card-back in cards.css).
+const BACK = "#3f2b55", GOLD = "#d9b45a";
+
+function card(g, p) {
+  need(p, "x", "y", "w", "h");
+  const { w, h, side } = p, pile = p.pile || 0, back = side === "back", copy = side === "copy";
+  if (!["front", "back", "copy"].includes(side)) throw new Error(`card face: card side ${JSON.stringify(side)} is not "front", "back" or "copy"`);
+  if (!Number.isInteger(pile) || pile < 0 || pile > 5) throw new Error(`card face: primitive "card" needs "pile" as a whole number 0-5, got ${JSON.stringify(p.pile)}`);
+  const c = svgEl("g", { class: `art-card ${side}`, transform: `translate(${p.x + w / 2},${p.y + h / 2}) rotate(${p.rotate || 0})` }, g);
+  // the pile's cards under it, each a little lower and to the left; then the card
+  const rect = (i, fill, inset = 0) => svgEl("rect", { x: inset - w / 2 - i * 2, y: inset - h / 2 + i * 2.5, width: w - 2 * inset, height: h - 2 * inset,
+                                                     rx: 3, fill, stroke: inset ? GOLD : INK, "stroke-width": 1.2 }, c);
+  for (let i = pile; i > 0; i--) rect(i, "#f3e7c6");
+  const face = rect(0, back ? BACK : copy ? "#fbf3dc99" : "#fbf3dc");
+  if (back) {  // a gold frame and lozenge, and a question mark: a card no one else may see
+    rect(0, "none", 3);
+    const r = Math.min(w, h) * 0.3;
+    svgEl("path", { d: `M0,${-r * 1.3}L${r},0L0,${r * 1.3}L${-r},0Z`, fill: "none", stroke: GOLD, "stroke-width": 1.4 }, c);
+    svgEl("text", { y: r * 0.42, "text-anchor": "middle", "font-size": r * 1.2, fill: GOLD, "font-family": "Georgia, serif" }, c).textContent = "?";
+    return;
+  }
+  if (copy) face.setAttribute("stroke-dasharray", "4 2.5");
+  // a small scene on its face: land, and an arrow for the action it carries out
+  svgEl("path", { d: blobPath(-w * 0.32, -h * 0.05, w * 0.64, h * 0.4, 3), fill: LAND, stroke: INK }, c);
+  arrowAlong(c, [-w * 0.22, -h * 0.22], [w * 0.16, h * 0.08], 0.3);
+}
+
+function eye(g, p) {
+  need(p, "x", "y");
+  const e = svgEl("g", { class: "art-eye", transform: `translate(${p.x},${p.y}) scale(${(p.size || 20) / 20})` }, g);
+  svgEl("path", { d: "M-10,0Q0,-10 10,0Q0,10 -10,0Z", fill: "#fffaf0", stroke: INK, "stroke-width": 1.5 }, e);
+  svgEl("circle", { r: 4, fill: "#4f7a3a", stroke: INK, "stroke-width": 1 }, e);
+  svgEl("circle", { r: 1.8, fill: "#1b1b1b" }, e);
+  svgEl("circle", { cx: -1.3, cy: -1.4, r: 0.9, fill: "#fff" }, e);
+}
+
+addPrimitives({ card, eye });
 
 const NONE = -1, FIRST_CUNNING = 7, DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";  // values in base 36
 // a step's kind: r a region, x a region or none, f a faction, y a faction or none, p a player (the pile a Spy
@@ -114,4 +156,30 @@ export class CunningChoices extends Choices {
 
   // no preview of a Cunning card's effect: the server alone carries it out
   preview(steps, table, seat) { return this.played(steps) ? null : super.preview(steps, table, seat); }
+}
+
+// A Spy's choice as the table shows it, beside its words: a pile by the card on its top, the card to copy by its face;
+// "" for any other choice. `cards`: the edition's cards.json.
+export function choiceCard(option, table, facts, cards) {
+  const card = option.kind === "player" ? table.tops[option.value] : option.kind === "copy" ? option.value : -1;
+  return card >= 0 ? cardFace(card, facts, cards, { size: "icon", attrs: { "data-testid": "choice-card", "data-card": card } }) : "";
+}
+
+// Seat `p`'s hand in the advanced game, where hands are secret, as the seat `you` (null: a watcher) sees it: the
+// backs of its cards (their number stands beside, "n cards left"); "" for its own hand, the standard game and the end.
+export function secretHand(table, p, you) {
+  if (table.mode !== "advanced" || table.hands || p === you || !table.cards_left[p]) return "";
+  return el("span", { class: "card-backs", "data-testid": "card-backs", "aria-hidden": "true" },
+    ...Array.from({ length: table.cards_left[p] }, () => el("span", { class: "card-back" })));
+}
+
+// At the end of the advanced game: the Plot seat `p` held, face up, with the explanation's words on what it counted
+// as (its "plot" step); "" if it held none. `cards`: the edition's cards.json.
+export function plotRevealed(table, p, facts, cards) {
+  const plot = facts.card_keys.length + facts.cunning_cards.indexOf("Plot");
+  if (!((table.cunning_hands || [])[p] || []).includes(plot)) return "";
+  const step = ((table.explanation || {}).steps || []).find((st) => st.kind === "plot" && String(p) in st.values);
+  return el("div", { class: "row plot-revealed", "data-testid": "plot-revealed" },
+    cardFace(plot, facts, cards, { size: "small", attrs: { "data-card": plot } }),
+    step ? el("span", {}, step.text) : "");
 }

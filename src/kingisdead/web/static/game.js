@@ -17,7 +17,9 @@ const $ = (id) => document.getElementById(id);
 
 let facts = null;          // the board's fixed data in the game's edition (GET /api/meta?edition=)
 let board = null;          // the drawing of the edition's board (its board.json)
-let CunningChoices = null;  // cunning.js's, in a second-edition game
+// cunning.js's, in a second-edition game: the Cunning cards' moves, a Spy's choices' cards, the backs of a secret
+// hand, Plot at the end ("": none)
+let CunningChoices = null, choiceCard = () => "", secretHand = choiceCard, plotRevealed = choiceCard;
 let cardFaces = null;      // the edition's card faces (its cards.json), drawn by cards.js
 let view = null;           // the latest view shown (private when a seat is active)
 let publicView = null;     // the latest spectator view (hot-seat mode follows this one)
@@ -56,7 +58,7 @@ async function start() {
   useBoard(board);
   cardFaces = (await loadEdition(facts.edition)).cards;
   // the advanced game's Cunning cards in a move built by clicks: the second edition's only, loaded for it alone
-  if ((facts.cunning_cards || []).length) ({ CunningChoices } = await import("/static/cunning.js"));
+  if ((facts.cunning_cards || []).length) ({ CunningChoices, choiceCard, secretHand, plotRevealed } = await import("/static/cunning.js"));
   document.body.dataset.edition = facts.edition;
   if (facts.edition === "second") $("rules").href = "/rules#second-edition";  // the differences, with the rest
   knowLevels(facts.levels);
@@ -410,10 +412,7 @@ function stepLabel(step) { return step.kind === "none" ? t("none (stock empty)")
 function choiceButton(option) {
   const content = [];
   if (option.kind === "faction") content.push(cubeIcon(option.value, 12));
-  // a Spy's choices: the pile by the card on top of it, then that card
-  const shown = option.kind === "player" ? view.table.tops[option.value] : option.kind === "copy" ? option.value : -1;
-  if (shown >= 0) content.push(cardFace(shown, facts, cardFaces, { size: "icon", attrs: { "data-testid": "choice-card", "data-card": shown } }));
-  content.push(stepLabel(option));
+  content.push(choiceCard(option, view.table, facts, cardFaces), stepLabel(option));
   const b = el("button", { class: `choice k-${option.kind}`, "data-testid": "choice", "data-kind": option.kind, "data-value": option.value }, ...content);
   b.addEventListener("click", () => choose(option));
   return b;
@@ -466,23 +465,6 @@ function renderHand(offered) {
 function renderHint() { return hintList(hint, sendMove, (card) => cardFace(card, facts, cardFaces,
   { size: "small", attrs: { "data-testid": "hint-card", "data-card": card } })); }
 
-// Another seat's hand in the advanced game, where hands are secret: the backs of its cards (their number beside).
-function secretHand(table, p) {
-  if (table.mode !== "advanced" || table.hands || p === view.you || !table.cards_left[p]) return "";
-  return el("span", { class: "card-backs", "data-testid": "card-backs", "aria-hidden": "true" },
-    ...Array.from({ length: table.cards_left[p] }, () => el("span", { class: "card-back" })));
-}
-
-// At the end of the advanced game: the Plot a player held, face up, with the explanation's words on what it counted as.
-function plotRevealed(table, p) {
-  const plot = facts.card_keys.length + facts.cunning_cards.indexOf("Plot");
-  if (!((table.cunning_hands || [])[p] || []).includes(plot)) return null;
-  const step = ((table.explanation || {}).steps || []).find((st) => st.kind === "plot" && String(p) in st.values);
-  return el("div", { class: "row plot-revealed", "data-testid": "plot-revealed" },
-    cardFace(plot, facts, cardFaces, { size: "small", attrs: { "data-card": plot } }),
-    step ? el("span", {}, step.text) : "");
-}
-
 function renderPlayers(table) {
   const result = table.result;
   const cards = [];
@@ -509,14 +491,13 @@ function renderPlayers(table) {
                              : el("span", { class: "muted" }, t("no card played"));
     const rows = [el("div", { class: "row" }, el("span", { class: "muted" }, t("Court")), court),
                   el("div", { class: "row top-card" }, el("span", { class: "muted" }, t("Top card")), topCard,
-                     secretHand(table, p),
+                     secretHand(table, p, view.you),
                      el("span", { class: "muted", "data-testid": "cards-left" }, tn("{n} card left", "{n} cards left", { n: table.cards_left[p] })))];
     if (table.hands) {
       const left = table.hands[p].flatMap((n, c) => Array(n).fill(facts.cards[c]))
         .concat(((table.cunning_hands || [])[p] || []).map((c) => facts.cunning_cards[c - facts.card_keys.length]));
       rows.push(el("div", { class: "row muted" }, left.length ? t("Hand: {cards}", { cards: left.join(", ") }) : t("Hand: empty")));
-      const plot = plotRevealed(table, p);
-      if (plot) rows.push(plot);
+      rows.push(plotRevealed(table, p, facts, cardFaces));
     }
     const invite = seat.kind === "human" && !seat.claimed ? tableInvite(view, seat) : null;  // the creator's link
     cards.push(el("div", { class: classes.join(" "), "data-testid": "player", "data-seat": p },
