@@ -16,7 +16,7 @@ import httpx
 import test_browser
 from test_browser import LAPTOP, PHONE, shoot, wait_for_turn
 from test_cards_browser import EDITIONS, KINDS
-from webtools import auth, bot, create, human
+from webtools import OUTPUT, auth, bot, create, human
 
 from kingisdead.edition import CUNNING_CARDS, SECOND
 from kingisdead.state import GameState
@@ -80,7 +80,8 @@ def test_each_cunning_card_draws_its_pictogram_and_shows_its_rule_on_hover(serve
         assert page.locator(f".sheet-{size} .card-face.k-cunning svg.card-art").count() == 12
     page.mouse.move(0, 0)
     tip.wait_for(state="hidden")
-    shoot(page, "cunning-faces", full_page=True)
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    page.locator("body").screenshot(path=str(OUTPUT / "cunning-faces.png"))  # the sheet alone
 
     errors = page.evaluate("""async () => {
       const { drawPictogram } = await import('/static/cards.js');
