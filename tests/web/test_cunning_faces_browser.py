@@ -204,6 +204,11 @@ def test_the_advanced_table_shows_backs_the_spys_piles_and_plot_at_the_end(serve
     assert revealed.locator(".card-face[data-cunning=Plot] svg.card-art").count() == 1
     assert "reveals Plot, which counts as one" in revealed.inner_text()
     assert page.locator(".card-back").count() == 0  # every hand is shown now
+    # the Cunning cards the bots played carry their pictures in the log too (random bots play them often)
+    played = page.locator("[data-testid=log-card].k-cunning")
+    assert played.count() >= 1
+    for i in range(played.count()):
+        assert played.nth(i).locator("svg.card-art g > *").count() >= 3
     page.locator("#players").scroll_into_view_if_needed()
     shoot(page, "advanced-end-laptop")
     assert not page.errors, page.errors
