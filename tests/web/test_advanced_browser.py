@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from random import Random
 
+import httpx
+
 import test_browser
 from test_browser import shoot, wait_for_turn
 
@@ -39,9 +41,23 @@ def test_a_person_plays_a_cunning_card_by_clicks_against_a_bot(server, new_page)
         "options => options.map((o) => o.value)")
     assert levels and {value.removeprefix("bot:") for value in levels} <= set(ADVANCED_LEVELS), levels
     page.select_option("[data-testid=seat-1]", "bot:beginner")
+    # the advanced game's own rule options: shown for it alone, and sent when changed from their defaults
+    page.click("[data-testid=rule-options] summary")
+    assert page.locator("[data-testid=advanced-options]").is_visible()
+    page.select_option("[data-testid=option-spy_spy]", "allowed")
+    page.select_option("[data-testid=option-tie_faction]", "strict")
+    assert page.inner_text("[data-testid=rule-options-state]") == "2 options changed from the defaults"
+    shoot(page, "advanced-rule-options")
+    page.click("#variant [data-v=standard]")
+    assert page.locator("[data-testid=advanced-options]").is_hidden()
+    assert page.inner_text("[data-testid=rule-options-state]") == "1 option changed from the defaults"
+    choice.click()
     page.fill("[data-testid=seed]", "3")
     page.click("[data-testid=create]")
     page.wait_for_url(re.compile(r"/game/"))
+    game_id = page.url.rsplit("/", 1)[1].split("?")[0].split("#")[0]
+    assert httpx.get(f"{server.url}/api/games/{game_id}").json()["options"] == {"spy_spy": "allowed",
+                                                                             "tie_faction": "strict"}
     assert wait_for_turn(page) == "you"  # seat 1 starts
     assert "Advanced game" in page.inner_text("#game-meta")
 

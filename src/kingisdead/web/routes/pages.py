@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ...edition import OPTIONS
+from ...edition import ADVANCED_OPTIONS, OPTIONS
 from ..errors import GameError
 from .deps import game_of, page
 
@@ -19,7 +19,9 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
 
     @pages.get("/")
     async def lobby_page(request: Request) -> HTMLResponse:
-        return page("index.html", request, rule_options=OPTIONS)  # the second edition's, offered by the lobby
+        # the second edition's options, offered by the lobby; the advanced game's where there is a choice
+        return page("index.html", request, rule_options=OPTIONS,
+                    advanced_options={name: values for name, values in ADVANCED_OPTIONS.items() if len(values) > 1})
 
     @pages.get("/game/{game_id}")
     async def game_page(game_id: str, request: Request) -> HTMLResponse:

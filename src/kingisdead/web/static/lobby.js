@@ -29,7 +29,8 @@ async function start() {
     const help = $("variant-help").dataset;
     $("variant-help").textContent = (edition === "second" && help[`${variant}Second`]) || help[variant];
   };
-  segmented("variant", (b) => { variant = b.dataset.v; variantHelp(); renderSeats(); });  // the advanced game allows fewer bots
+  // the advanced game allows fewer bots, and has rule options of its own
+  segmented("variant", (b) => { variant = b.dataset.v; variantHelp(); ruleOptionsState(); renderSeats(); });
   segmented("edition", (b) => {
     edition = b.dataset.e;
     $("edition-help").textContent = $("edition-help").dataset[edition];
@@ -45,6 +46,7 @@ async function start() {
     mordred.disabled = edition === "second";
     if (mordred.disabled && variant === "mordred") $("variant").querySelector("[data-v=standard]").click();
     variantHelp();
+    ruleOptionsState();
     renderSeats();  // the levels offered depend on the edition
   });
   // the folded rule options say on their line whether any differs from the rules' defaults
@@ -115,11 +117,16 @@ function renderSeats() {
   updateAccess();
 }
 
-// The second edition's rule options changed from their defaults (the first value of each list), as the API takes them.
+// The rule options that apply: the second edition's, and the advanced game's own when it is chosen.
+function optionSelects() {
+  if (edition !== "second") return [];
+  return [...document.querySelectorAll("[data-option]")].filter((select) => advanced() || !("advanced" in select.dataset));
+}
+
+// The rule options changed from their defaults (the first value of each list), as the API takes them.
 function ruleOptions() {
-  if (edition !== "second") return {};
   const chosen = {};
-  for (const select of document.querySelectorAll("[data-option]")) {
+  for (const select of optionSelects()) {
     if (select.selectedIndex === 0) continue;
     chosen[select.dataset.option] = select.value === "true" ? true : select.value === "false" ? false : select.value;
   }
@@ -127,8 +134,9 @@ function ruleOptions() {
 }
 
 function ruleOptionsState() {
+  $("advanced-options").classList.toggle("hidden", !advanced());
   const state = document.querySelector("[data-testid=rule-options-state]");
-  const changed = [...document.querySelectorAll("[data-option]")].filter((select) => select.selectedIndex !== 0).length;
+  const changed = optionSelects().filter((select) => select.selectedIndex !== 0).length;
   state.textContent = changed ? tn("{n} option changed from the defaults", "{n} options changed from the defaults", { n: changed })
                               : state.dataset.default;
 }
