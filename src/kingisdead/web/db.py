@@ -38,6 +38,7 @@ from sqlalchemy import (
     event,
     false,
     text,
+    true,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.pool import ConnectionPoolEntry, NullPool, StaticPool
@@ -139,6 +140,28 @@ class UserRow(Base):
     kind: Mapped[str] = mapped_column(String(8), default="person", server_default="person")
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    allow_follow: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  # others may follow
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)  # last request, ±1 min
+
+
+class FollowRow(Base):
+    """One account following another (a friend and a follow are the same thing; see web/friends.py)."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    followed_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class BlockRow(Base):
+    """One account on another's block list: no follows either way, no chat (see web/friends.py)."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
