@@ -293,6 +293,59 @@ class OutboxRow(Base):
     recipient: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)  # sha256 of the address
 
 
+class ChatLineRow(Base):
+    """One line said in a game's chat (see web/chat.py): ``room`` "seats" (its players) or "watchers";
+    ``move_number`` the moves played when it was said; ``name`` the account's name then."""
+
+    __tablename__ = "chat_lines"
+    __table_args__ = (Index("ix_chat_lines_game_room_id", "game_id", "room", "id"),
+                      Index("ix_chat_lines_user_created", "user_id", "created_at"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    room: Mapped[str] = mapped_column(String(8))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the author's seat in the seats' chat
+    move_number: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class ChatReportRow(Base):
+    """A chat line reported to the site's operator, by one account once (``kingisdead chat reports``)."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (UniqueConstraint("line_id", "reporter_id", name="uq_chat_reports_line_reporter"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    line_id: Mapped[int] = mapped_column(ForeignKey("chat_lines.id"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    move_number: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class ChatMuteRow(Base):
+    """A game whose chat an account muted: none of its lines reach that account."""
+
+    __tablename__ = "chat_mutes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+
+
+class ChatSettingsRow(Base):
+    """An account's chat: ``off`` in all its games (its choice), ``timeout_until`` (an operator's time-out)."""
+
+    __tablename__ = "chat_settings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    timeout_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 def normalise_url(url: str) -> str:
     """Plain ``postgresql://`` URLs (as hosting services hand them out) use the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
