@@ -78,7 +78,7 @@ pub fn observe(s: &State, player: usize, steps: &[u8], out: &mut [f32]) {
     let rel = |q: usize| (q + n - player) % n;
     let over = s.is_over();
     if !s.advanced() {
-        public(s, player, 0, out);
+        public::<0>(s, player, out);
         out[SAXONS] = s.saxons as f32;
         for q in 0..n {
             out[CARDS_LEFT + rel(q)] = s.cards_left(q) as f32;
@@ -90,7 +90,7 @@ pub fn observe(s: &State, player: usize, steps: &[u8], out: &mut [f32]) {
         return;
     }
     let shift = ADVANCED_SHIFT;
-    public(s, player, shift, out);
+    public::<ADVANCED_SHIFT>(s, player, out);
     // The view's count of invaded regions (Python `view.control.count(SAXONS)`).
     let invaded = s
         .control
@@ -130,8 +130,10 @@ pub fn observe(s: &State, player: usize, steps: &[u8], out: &mut [f32]) {
 
 /// Writes the fields every seat sees (Python `encoding._public`): the board, the
 /// stock, the courts, the Action cards in hand, the piles' standard top cards,
-/// the regions and the turn; the fields from `top_card` on `shift` slots earlier.
-fn public(s: &State, player: usize, shift: usize, out: &mut [f32]) {
+/// the regions and the turn; the fields from `top_card` on `SHIFT` slots earlier
+/// (a constant: the offsets fold).
+fn public<const SHIFT: usize>(s: &State, player: usize, out: &mut [f32]) {
+    let shift = SHIFT;
     let n = s.players as usize;
     let rel = |q: usize| (q + n - player) % n;
     for (r, row) in s.board.iter().enumerate() {

@@ -82,21 +82,19 @@ fn card_action(card: u8) -> u8 {
     }
 }
 
-/// What each part of `card`'s `action` chooses, into `out[..action.len()]`:
-/// r a region, f a faction, x a region or none, y a faction or none, p a
-/// seat, c a card (Python `building.action_kinds`).
-fn action_kinds(card: u8, action: &[i8], out: &mut [u8]) {
+/// What part `k` of `card`'s `action` chooses: r a region, f a faction, x a
+/// region or none, y a faction or none, p a seat, c a card (Python
+/// `building.action_kinds`, one part: only the spellings still open are asked).
+fn part_kind(card: u8, action: &[i8], k: usize) -> u8 {
     let n = action.len();
     let kinds: &[u8] = match card {
+        // The seat, the copied card, then that card's own parts.
         SPY => {
-            // The seat, the copied card, then that card's own parts.
-            for (slot, &kind) in out.iter_mut().zip(b"pc").take(n) {
-                *slot = kind;
+            return match k {
+                0 => b'p',
+                1 => b'c',
+                _ => part_kind(action[1] as u8, &action[2..], k - 2),
             }
-            if n > 2 {
-                action_kinds(action[1] as u8, &action[2..], &mut out[2..]);
-            }
-            return;
         }
         CROWN if n == 3 && action[2] == NONE => b"rrx", // a spied Negotiate: the swap alone
         CROWN => b"rrr",
@@ -114,7 +112,7 @@ fn action_kinds(card: u8, action: &[i8], out: &mut [u8]) {
         RESIST | MUSTER | QUELL => b"rff", // a region, then the kinds placed
         _ => b"rr",                        // a faction card's regions
     };
-    out[..n].copy_from_slice(&kinds[..n]);
+    kinds[k]
 }
 
 /// The value a step stands for: a card, a region, a faction, a seat or [`NONE`].
@@ -130,7 +128,7 @@ fn step_value(action: u8) -> i8 {
     }) as i8
 }
 
-/// The integer of an action part of the given kind (see [`action_kinds`]).
+/// The integer of an action part of the given kind (see [`part_kind`]).
 #[inline]
 fn step_action(kind: u8, value: i8) -> u8 {
     match kind {
@@ -176,25 +174,17 @@ fn mirrors(card: u8, action: &[i8], emit: &mut dyn FnMut(&[i8])) {
     emit(&other[..n]);
 }
 
-/// One spelling of a legal action of the chosen card, as the integers that build it.
+/// One spelling of a legal action of the chosen card.
 #[derive(Clone, Copy, Debug)]
 struct Spelling {
-    steps: [u8; MAX_ACTION],
+    /// The parts: regions, factions, seats, cards, [`NONE`].
+    values: [i8; MAX_ACTION],
     len: u8,
 }
 
 impl Spelling {
-    fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// The action's parts (regions, factions, seats, cards, [`NONE`]).
-    fn values(&self) -> ([i8; MAX_ACTION], usize) {
-        let mut values = [0i8; MAX_ACTION];
-        for (value, &step) in values.iter_mut().zip(&self.steps[..self.len()]) {
-            *value = step_value(step);
-        }
-        (values, self.len())
+    fn values(&self) -> &[i8] {
+        &self.values[..self.len as usize]
     }
 }
 
@@ -276,7 +266,8 @@ impl SteppedGame {
             return Err(self.refusal(action));
         }
         let action = action as u8;
-        let k = self.taken.saturating_sub(1); // the part of the action this step chooses
+        // The part of the action this step chooses, and its value.
+        let (k, value) = (self.taken.saturating_sub(1), step_value(action));
         self.steps[self.taken] = action;
         self.taken += 1;
         if self.taken == 1 && action != PASS_ACTION {
@@ -284,7 +275,7 @@ impl SteppedGame {
         } else if self.taken >= 2 && self.chosen.is_none() {
             // Keep the spellings that go on with this choice (and those already complete).
             self.spellings
-                .retain(|spelling| spelling.len() <= k || spelling.steps[k] == action);
+                .retain(|spelling| spelling.len as usize <= k || spelling.values[k] == value);
         }
         self.offered = self.options();
         if self.offered != 0 {
@@ -330,18 +321,14 @@ impl SteppedGame {
         self.offered = self.options();
     }
 
-    /// The spellings of the chosen card's actions, as integers (Python `MoveBuilder._card_actions`).
+    /// The spellings of the chosen card's actions (Python `MoveBuilder._card_actions`).
     fn choose_card(&mut self, card: u8) {
         let spellings = &mut self.spellings;
         let mut add = |action: &[i8]| {
-            let mut kinds = [0u8; MAX_ACTION];
-            action_kinds(card, action, &mut kinds);
-            let mut steps = [0u8; MAX_ACTION];
-            for ((step, &kind), &value) in steps.iter_mut().zip(&kinds).zip(action) {
-                *step = step_action(kind, value);
-            }
+            let mut values = [0i8; MAX_ACTION];
+            values[..action.len()].copy_from_slice(action);
             spellings.push(Spelling {
-                steps,
+                values,
                 len: action.len() as u8,
             });
         };
@@ -378,30 +365,38 @@ impl SteppedGame {
         if self.steps[0] == PASS_ACTION {
             return 0;
         }
+        let card = step_value(self.steps[0]) as u8;
         let chosen = match self.chosen {
             Some(chosen) => chosen,
             None => {
                 let n = self.taken - 1;
+                // Only a Spy's parts differ in kind between spellings of one length.
+                let mut kind_of_length = (usize::MAX, 0);
                 let longer = self
                     .spellings
                     .iter()
-                    .filter(|spelling| spelling.len() > n)
-                    .fold(0, |mask, spelling| mask | 1 << spelling.steps[n]);
+                    .filter(|spelling| spelling.len as usize > n)
+                    .fold(0, |mask, spelling| {
+                        let values = spelling.values();
+                        if card == SPY || values.len() != kind_of_length.0 {
+                            kind_of_length = (values.len(), part_kind(card, values, n));
+                        }
+                        mask | 1 << step_action(kind_of_length.1, values[n])
+                    });
                 if longer != 0 {
                     return longer;
                 }
                 let chosen = *self
                     .spellings
                     .iter()
-                    .find(|spelling| spelling.len() <= n)
+                    .find(|spelling| spelling.len as usize <= n)
                     .expect("the steps offered begin a legal action");
-                let (values, len) = chosen.values();
-                self.courts = self.court_calls(step_value(self.steps[0]) as u8, &values[..len]);
+                self.courts = self.court_calls(card, chosen.values());
                 self.chosen = Some(chosen);
                 chosen
             }
         };
-        let length = chosen.len();
+        let length = chosen.len as usize;
         match self.taken - 1 - length {
             0 => Bits(self.courts).fold(0, |m, cell| {
                 m | 1 << (REGION_BASE as usize + cell / NUM_KINDS)
@@ -436,14 +431,14 @@ impl SteppedGame {
         }
         let card = step_value(self.steps[0]) as u8;
         let chosen = self.chosen.expect("a complete move has its action");
-        let (values, length) = chosen.values();
+        let (values, length) = (chosen.values(), chosen.len as usize);
         let court = (self.taken - 1 > length).then(|| {
             (
                 step_value(self.steps[1 + length]) as usize,
                 step_value(self.steps[2 + length]) as usize,
             )
         });
-        rules::canonical(&Move::card_play(card, &values[..length], court))
+        rules::canonical(&Move::card_play(card, values, court))
     }
 }
 
