@@ -16,7 +16,7 @@ import time
 from enum import StrEnum
 from pathlib import Path
 from random import Random
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -836,3 +836,61 @@ def analyse(
     if result.exact is not None:
         verdict = {1: "wins", 0: "shares the win", -1: "loses"}[result.exact]
         console.print(f"Exact: with best play the player to move {verdict} ({result.exact_move}).")
+
+
+chat = typer.Typer(help="Moderate the web server's chats: the operator is whoever runs the site.",
+                   no_args_is_help=True)
+app.add_typer(chat, name="chat")
+DATABASE_HELP = "SQLAlchemy URL of the site's database (default: $DATABASE_URL, else ./kingisdead.sqlite3)."
+
+
+def site_sessions(database: str | None) -> Any:
+    """The ORM sessions of the web server's database (upgraded to the latest schema first)."""
+    import os
+
+    try:
+        from .web.db import DEFAULT_URL, make_engine, make_sessions
+    except ImportError:
+        fail("the chat commands need the web extra: pip install 'kingisdead[web]'")
+    return make_sessions(make_engine(database or os.environ.get("DATABASE_URL") or DEFAULT_URL))
+
+
+@chat.command("reports")
+def chat_reports(
+    database: Annotated[str | None, typer.Option(help=DATABASE_HELP)] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10_000, help="How many reports, newest first.")] = 50,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object per line.")] = False,
+) -> None:
+    """List the reported chat lines: when, the game and move number, the room, who said what, who reported it."""
+    from .web.chat import reports
+
+    with site_sessions(database)() as session:
+        found = reports(session, limit)
+    for report in found:
+        if json_output:
+            typer.echo(json.dumps(report))
+            continue
+        reason = f" ({report['reason']})" if report["reason"] else ""
+        typer.echo(f"{report['reported_at']}  game {report['game_id']} move {report['move_number']} "
+                   f"[{report['room']}] {report['author']}: {report['text']!r}  reported by {report['reporter']}"
+                   f"{reason}; {report['reports']} report(s) of this line")
+    if not found and not json_output:
+        typer.echo("No reports.")
+
+
+@chat.command("timeout")
+def chat_timeout(
+    name: Annotated[str, typer.Argument(help="The account's name (any case).")],
+    minutes: Annotated[int, typer.Option(help="How long the account may not write in any chat (0 lifts it).")],
+    database: Annotated[str | None, typer.Option(help=DATABASE_HELP)] = None,
+) -> None:
+    """Time a person out of every chat of the site for some minutes (0: end a time-out now)."""
+    from .web.chat import time_out
+
+    with site_sessions(database)() as session:
+        try:
+            until = time_out(session, name, minutes)
+        except ValueError as exc:
+            fail(str(exc))
+    typer.echo(f"{name} is timed out of the chat until {until.isoformat(timespec='minutes')} (UTC)." if until
+               else f"{name} may write in the chat again.")

@@ -26,11 +26,13 @@ from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import CursorResult, delete, select, update
+from sqlalchemy import CursorResult, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .db import (
+    BlockRow,
+    FollowRow,
     GameRow,
     NotificationSettingsRow,
     OutboxRow,
@@ -243,10 +245,11 @@ def delete_account(service: GameService, user: UserRow, password: str
     What goes: the name (the account and its seats are renamed ``anonymous-<hex>``, and the name is free
     again), the password, the language, every session, the e-mail settings and address, the push
     subscriptions, the outbox's messages (those waiting are dropped, and every one loses its text and
-    address), and the ratings (the account leaves the leaderboard). What stays: the games and their moves,
-    under the anonymous name, the rating changes of finished games (other players' ratings were computed
-    with them), and the outbox rows' hashed addresses and times, which the per-address limits count (a
-    deleted account must not free an address for more confirmation links). Returns the anonymous name, the ids of
+    address), its follows and blocks both ways (web/friends.py), and the ratings (the account leaves the
+    leaderboard). What stays: the games and their moves, under the anonymous name, the rating changes of
+    finished games (other players' ratings were computed with them), and the outbox rows' hashed addresses
+    and times, which the per-address limits count (a deleted account must not free an address for more
+    confirmation links). Returns the anonymous name, the ids of
     the games it held seats in (their cached copies show the old name: the caller drops them) and the
     (game id, seat) of the running games' seats the account held and had not left: the caller makes them
     leave (the stand-in plays them) and tells the games' watchers.
@@ -263,6 +266,9 @@ def delete_account(service: GameService, user: UserRow, password: str
         session.execute(update(SeatRow).where(SeatRow.user_id == user.id).values(name=anonymous))
         for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, RatingRow):
             session.execute(delete(table).where(table.user_id == user.id))
+        session.execute(delete(FollowRow).where(or_(FollowRow.follower_id == user.id,
+                                                    FollowRow.followed_id == user.id)))
+        session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == user.id, BlockRow.blocked_id == user.id)))
         session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id, OutboxRow.status == "pending")
                         .values(status="dropped", error="the account was deleted"))
         session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id).values(content={}))

@@ -24,6 +24,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
 from .clocks import enforce_deadlines
+from .chat import Chat
 from .compute import ComputePool, Refused
 from .db import DEFAULT_URL
 from .errors import GameError, allowed_methods, error_body, problem, responses
@@ -35,6 +36,7 @@ from .outage import DATABASE_DOWN, database_unavailable
 from .pubsub import Listener
 from .ratings import apply_pending, keep_applied
 from .routes import accounts, clocks, games, live, moves, notifications, pages, pwa, ratings, rematch, seats, tutorial
+from .routes.chat import router as chat_router
 from .routes.deps import STATIC, page
 from .static_files import MinifiedStaticFiles
 from .routes.languages import account_language
@@ -74,6 +76,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     hub = Hub(service)
     runner = BotRunner(service, hub, pool, bot_delay)
     notifier = Notifier(service.engine, notify, public)
+    chat = Chat(service, hub)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -81,7 +84,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         background = [asyncio.create_task(runner.resume()), asyncio.create_task(evict_idle(service, hub, runner))]
         background.append(asyncio.create_task(enforce_deadlines(service, hub, runner)))  # move time limits
         # Other processes' moves (PostgreSQL): reload those games and tell their watchers here.
-        listener = Listener(service.engine, lambda game_id, _number: hub.catch_up(game_id), hub.catch_up_all)
+        listener = Listener(service.engine, lambda game_id, _number: hub.catch_up(game_id), hub.catch_up_all,
+                            chat.catch_up)  # and their chat lines
         listener.start()
         # Rated games that ended just before a crash, their ratings not yet applied; later, those of an outage.
         await asyncio.to_thread(apply_pending, service.engine)
@@ -118,10 +122,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.state.service, app.state.hub, app.state.runner, app.state.compute = service, hub, runner, pool
     app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
     app.state.notifier = notifier
+    app.state.chat = chat
     for routes in (pages, games, seats, moves, live, accounts, ratings, rematch, clocks, tutorial, notifications,
                    pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
         app.include_router(routes.router(responses))
     app.include_router(languages_router)
+    app.include_router(chat_router(responses))  # the games' chats (the socket's messages are routes/live.py's)
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
     app.mount("/static", GZipMiddleware(MinifiedStaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")

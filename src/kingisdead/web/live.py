@@ -146,6 +146,12 @@ class Hub:
         for watcher in list(self._watchers.get(game_id, {}).values()):
             self._queue(game_id, watcher, message)
 
+    def tell(self, game_id: str, socket: WebSocket, message: dict[str, Any]) -> None:
+        """Queue a message for one socket of the game (a chat line it may read); nothing if it is gone."""
+        watcher = self._watchers.get(game_id, {}).get(socket)
+        if watcher is not None:
+            self._queue(game_id, watcher, message)
+
     async def broadcast(self, game_id: str) -> None:
         """Queue for every watcher of the game its own view of the latest position; returns at once."""
         for watcher in list(self._watchers.get(game_id, {}).values()):

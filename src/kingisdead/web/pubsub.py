@@ -2,7 +2,8 @@
 
 Each stored move is announced as ``<game id> <move number> <sender>`` on the
 channel :data:`CHANNEL`, by ``pg_notify`` in the transaction that stores it, so
-the notice leaves exactly when the move is committed. Every process listens
+the notice leaves exactly when the move is committed; a chat line the same way, as
+``<game id> chat:<line id> <sender>`` (:func:`publish_chat`). Every process listens
 (:class:`Listener`) and hands each notice from another process to a callback,
 which reloads its cached copy of the game and tells that game's watchers.
 
@@ -38,8 +39,17 @@ def publish(connection: Connection, game_id: str, number: int) -> None:
                            {"channel": CHANNEL, "payload": f"{game_id} {number} {SENDER}"})
 
 
+def publish_chat(connection: Connection, game_id: str, line_id: int) -> None:
+    """Announce, on commit of ``connection``'s transaction, the game's new chat line ``line_id`` (PostgreSQL
+    only)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_notify(:channel, :payload)"),
+                           {"channel": CHANNEL, "payload": f"{game_id} chat:{line_id} {SENDER}"})
+
+
 class Listener:
-    """Listens for other processes' moves and calls ``on_move(game_id, number)`` for each (PostgreSQL only).
+    """Listens for other processes' moves and calls ``on_move(game_id, number)`` for each, and
+    ``on_chat(game_id, line_id)`` for each chat line (PostgreSQL only).
 
     After a lost connection it reconnects (waiting longer after each failed try,
     see :class:`~.outage.Outage`) and calls ``on_reconnect()`` so the process
@@ -47,11 +57,13 @@ class Listener:
     """
 
     def __init__(self, engine: Engine, on_move: Callable[[str, int], Awaitable[None]],
-                 on_reconnect: Callable[[], Awaitable[None]]) -> None:
+                 on_reconnect: Callable[[], Awaitable[None]],
+                 on_chat: Callable[[str, int], Awaitable[None]] | None = None) -> None:
         self.enabled = engine.dialect.name == "postgresql"
         self._conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._on_move = on_move
         self._on_reconnect = on_reconnect
+        self._on_chat = on_chat
         self._task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
         self.outage = Outage("move listener")
@@ -84,6 +96,10 @@ class Listener:
                         if sender == SENDER:
                             continue
                         try:
+                            if number.startswith("chat:"):
+                                if self._on_chat is not None:
+                                    await self._on_chat(game_id, int(number[5:]))
+                                continue
                             await self._on_move(game_id, int(number))
                         except Exception:
                             log.exception("catching up with game %s failed", game_id)

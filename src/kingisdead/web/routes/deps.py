@@ -23,6 +23,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp
 
 from ..accounts import SESSION_COOKIE, user_for_secret
+from ..chat import Chat
 from ..compute import ComputePool
 from ..db import UserRow
 from ..errors import GameError
@@ -101,6 +102,11 @@ async def notifier(connection: HTTPConnection) -> Notifier:
     return found
 
 
+async def chat(connection: HTTPConnection) -> Chat:
+    found: Chat = _state(connection.app).chat
+    return found
+
+
 async def public_url(connection: HTTPConnection) -> str:
     return _public_url_of(connection.app)
 
@@ -121,6 +127,8 @@ Limiter = Annotated[RateLimiter, Depends(limiter)]
 """The per-address rate limits."""
 Notify = Annotated[Notifier, Depends(notifier)]
 """E-mail and push for players away from the site."""
+Chats = Annotated[Chat, Depends(chat)]
+"""The games' chats: stores lines and tells the sockets that may read them."""
 PublicUrl = Annotated[str, Depends(public_url)]
 """The address people reach the server at (invite links), without a trailing slash."""
 Lan = Annotated[bool, Depends(lan)]

@@ -22,6 +22,7 @@ from ..live_game import DEFAULT_STAND_IN, Seat
 from ..ratings import PROVISIONAL_GAMES, rated_stand_ins
 from ..security import PRINTABLE
 from ..views import board_facts, bot_levels
+from .chat import with_seats_chat
 from .deps import (
     Account,
     Compute,
@@ -232,12 +233,15 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         return dict(service.remember(game_id, await compute.run(known, client_of(request))))
 
     @games.get("/api/games/{game_id}/record", summary="Download the game record (JSON)",
-               responses={200: {"content": {"application/json": {}}}, **errors(404, 409)})
-    async def record(game_id: str, request: Request, service: Service) -> Response:
+               responses={200: {"content": {"application/json": {}}}, **errors(403, 404, 409, 429)})
+    async def record(game_id: str, request: Request, service: Service, credentials: Credentials,
+                     user: Account) -> Response:
         """The record in the `kingisdead replay` format; its ``seed`` is null until the game is over
-        (409 ``memory_mode`` while a memory-mode game runs)."""
+        (409 ``memory_mode`` while a memory-mode game runs). Asked by one of its seats (the seat's token, or
+        signed in), it holds the players' chat as ``chat`` too (docs/formats.md)."""
         game = await game_of(request, game_id)
-        return Response(service.public_record(game) + "\n", media_type="application/json",
+        record = await with_seats_chat(service.public_record(game), game, credentials, request, service, user)
+        return Response(record + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="kingisdead-{game_id}.json"'})
 
     @games.get("/api/games/{game_id}/replay/{number}", summary="The table after a number of moves",

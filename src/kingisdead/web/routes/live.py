@@ -16,7 +16,10 @@ from ..live import BotRunner, Hub
 from ..outage import DATABASE_DOWN, unavailable_message
 from ..security import RateLimited, parse_ws_json
 from ..service import GameService
-from .deps import LiveHub, Runner, Service, checked_seat, game_of, user_of_socket
+from ..chat import Chat
+from ..db import UserRow
+from .chat import socket_chat
+from .deps import Chats, LiveHub, Runner, Service, checked_seat, game_of, user_of_socket
 from .moves import STEPS
 
 
@@ -26,7 +29,8 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
     by_cookie: set[WebSocket] = set()  # sockets whose seat came from the cookie: a token may still replace it
 
     @live.websocket("/api/games/{game_id}/ws")
-    async def socket_route(socket: WebSocket, game_id: str, service: Service, hub: LiveHub, runner: Runner) -> None:
+    async def socket_route(socket: WebSocket, game_id: str, service: Service, hub: LiveHub, runner: Runner,
+                           chat: Chats) -> None:
         """Live updates; a player authenticates with a first message ``{"type": "auth", "token": ...}``,
         or by the session cookie sent with the upgrade (a seat the signed-in account holds).
 
@@ -46,20 +50,22 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
         seat: list[int | None] = [held]  # the account's seat, or set by an auth message
         if held is not None:
             by_cookie.add(socket)
+        chat.join(game_id, socket, None if user is None else user.id, seat)  # told the chat lines it may read
 
         async def answer(text: str | None) -> dict[str, Any] | None:
             if text is None:
                 return {"type": "error", "error": "invalid_request",
                         "detail": _("binary frames are not part of this protocol")}
-            return await handle(text, game_id, seat, socket, service, hub, runner)
+            return await handle(text, game_id, seat, socket, service, hub, runner, chat, user)
 
         try:
             await hub.serve(game_id, socket, held, answer)  # see Hub.serve: queues, drops, inbound rate
         finally:
             by_cookie.discard(socket)
+            chat.leave(game_id, socket)
 
     async def handle(text: str, game_id: str, seat: list[int | None], socket: WebSocket, service: GameService,
-                     hub: Hub, runner: BotRunner) -> dict[str, Any] | None:
+                     hub: Hub, runner: BotRunner, chat: Chat, user: UserRow | None) -> dict[str, Any] | None:
         """One client message: a reply for the sender, or None (moves are answered by the broadcast)."""
         try:
             message = parse_ws_json(text)
@@ -79,8 +85,11 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
                 by_cookie.discard(socket)
                 hub.sit(game_id, socket, seat[0])
                 return None
+            if kind in ("chat", "chat_open"):  # the game's chats (routes/chat.py)
+                return await socket_chat(message, game_id, seat[0], socket, service, chat, user)
             if kind not in ("move", "options"):
-                raise GameError(422, "invalid_request", _("message type must be 'auth', 'move', 'options' or 'ping'"))
+                raise GameError(422, "invalid_request", _("message type must be 'auth', 'move', 'options', 'chat', "
+                                                          "'chat_open' or 'ping'"))
             if seat[0] is None:
                 raise GameError(401, "no_token", _("spectators cannot play: send {message} first",
                                                     message='{"type": "auth", "token": …}'))
