@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from webtools import auth
 
 from kingisdead import GameState
-from kingisdead.board import Card, Region
+from kingisdead.board import Card, Cunning, Region
 from kingisdead.moves import parse_move
 from kingisdead.web.tutorial import LEARNER, MOVES, SEED, TUTOR, script
 
@@ -122,3 +124,91 @@ def test_the_second_editions_script_is_the_same_lesson_ended_by_three_instabilit
     assert game["edition"] == "second" and game["table"]["followers"] == [
         GameState.new(2, "standard", SECOND_SEED, LEARNER, edition="second").board[r * 4:r * 4 + 4] for r in range(8)]
     assert client.post("/api/learn", params={"edition": "third"}).status_code == 422
+
+
+def advanced_steps_source() -> list[str]:
+    """The advanced lesson's steps in static/tutorial.js, one source line each."""
+    source = (Path(__file__).parents[2] / "src/kingisdead/web/static/tutorial.js").read_text(encoding="utf-8")
+    block = source.split("const ADVANCED_STEPS = [", 1)[1].split("\n];", 1)[0]
+    return [line for line in block.splitlines() if line.strip().startswith("{ ")]
+
+
+def test_the_advanced_lesson_plays_two_cunning_cards_and_ends_with_the_learners_plot_counted():
+    from kingisdead.web.tutorial import ADVANCED_MOVES, TUTORIALS
+
+    state = TUTORIALS["advanced"].new_game()
+    assert state.edition.advanced and state.cunning[LEARNER] == (1 << 0 | 1 << 4 | 1 << 11)  # Spy, Influence, Plot
+    entries = script("advanced")
+    assert [e["move"] for e in entries] == list(ADVANCED_MOVES) and 12 <= len(entries) <= 16
+    played: dict[int, list[int]] = {LEARNER: [], TUTOR: []}
+    for number, entry in enumerate(entries, start=1):
+        assert entry["seat"] == state.player
+        move = state.parse(entry["move"])
+        assert move in state.legal_moves(), entry  # every move legal, in order
+        if move.card is not None:
+            played[entry["seat"]].append(int(move.card))
+        state.apply(move)
+        if number == 5:  # Moray, tied at one follower of each faction: the first instability disc
+            assert state.resolved == 1 and state.saxons == 1
+    assert {Cunning.SPY, Cunning.INFLUENCE} <= set(played[LEARNER]) and Cunning.AMBUSH in played[TUTOR]
+    # the Spy is built by the table's clicks: Morgan's pile, the card it copies, then that card's own choices
+    assert entries[2]["steps"] == [{"kind": "card", "value": 7}, {"kind": "player", "value": TUTOR},
+                                   {"kind": "copy", "value": 2}, {"kind": "region", "value": 0},
+                                   {"kind": "faction", "value": 2}, {"kind": "region", "value": 5},
+                                   {"kind": "faction", "value": 1}, {"kind": "region", "value": 5},
+                                   {"kind": "faction", "value": 2}]
+    result = state.result
+    assert result is not None and result.ending == "invasion" and result.winners == (LEARNER,)
+    assert state.saxons == 3 and result.steps[0].kind == "plot" and result.steps[0].faction == 0  # a Scottish one
+    assert dict(result.steps[0].values) == {LEARNER: 1}
+    # without Plot, no set on either side: the tie would go to the tutor, who played a card last
+    assert [list(state.court(p)) for p in (LEARNER, TUTOR)] == [[0, 3, 2], [0, 2, 3]]
+    assert state.last_play[TUTOR] > state.last_play[LEARNER]
+
+
+def test_the_advanced_lessons_texts_name_no_card_of_the_tutors_hand_before_it_is_played():
+    """Morgan's hand is secret: a step that shows before Morgan plays a Cunning card names it nowhere (neither
+    by its number through the board's names nor written out), and the cards Morgan never plays not at all."""
+    from kingisdead.edition import CUNNING_CARDS
+    from kingisdead.web.tutorial import ADVANCED_MOVES, TUTORIALS
+
+    state = TUTORIALS["advanced"].new_game()
+    hidden = [7 + i for i in range(12) if state.cunning[TUTOR] >> i & 1]
+    assert [CUNNING_CARDS[c - 7] for c in hidden] == ["Ambush", "Edict", "Muster"]
+    played_at = {int(state.parse(text).card): n + 1 for n, text in enumerate(ADVANCED_MOVES)
+                 if n % 2 == TUTOR and text != "pass"}
+    steps = advanced_steps_source()
+    assert len(steps) == 11
+    named = 0
+    for line in steps:
+        shown_after = int(re.search(r"\{ (?:after|move): (\d+)", line).group(1))  # moves made before it shows
+        for card in hidden:
+            names_it = (re.search(rf"(?:n\.card\(|card: ){card}\b", line) is not None
+                        or CUNNING_CARDS[card - 7] in line)
+            if names_it:
+                named += 1
+                assert card in played_at and shown_after >= played_at[card], (card, line[:80])
+    assert named == 1  # Ambush, once played
+
+
+def test_the_advanced_lesson_starts_an_advanced_game_whose_learner_sees_only_their_own_hand(client: Any):
+    from kingisdead.web.tutorial import ADVANCED_SEED
+
+    answer = client.get("/api/learn", params={"edition": "second", "mode": "advanced"}).json()
+    assert answer["mode"] == "advanced" and answer["seed"] == ADVANCED_SEED
+    assert answer["moves"] == script("advanced")
+    started = client.post("/api/learn", params={"edition": "second", "mode": "advanced"})
+    assert started.status_code == 201, started.text
+    body = started.json()
+    game = client.get(f"/api/games/{body['id']}", headers=auth(body["token"])).json()
+    assert game["edition"] == "second" and game["you"] == LEARNER and game["table"]["mode"] == "advanced"
+    assert game["table"]["cunning"] == [7, 11, 18] and "cunning_hands" not in game["table"]
+    tutor = client.get(f"/api/games/{body['id']}", headers=auth(body["tutor_token"])).json()
+    assert tutor["table"]["cunning"] == [9, 12, 15]
+    first = script("advanced")[0]
+    played = client.post(f"/api/games/{body['id']}/moves", json={"move": first["move"], "move_number": 0},
+                         headers=auth(body["token"]))
+    assert played.status_code == 200, played.text
+    for params in ({"edition": "first", "mode": "advanced"}, {"edition": "second", "mode": "expert"}):
+        assert client.get("/api/learn", params=params).status_code == 422
+        assert client.post("/api/learn", params=params).status_code == 422

@@ -9,8 +9,10 @@ import { cardFace } from "/static/cards.js";
 import { loadEdition } from "/static/edition.js";
 import { t } from "/static/i18n.js";
 
-export const TUTORIAL_KEY = "kid:tutorial";  // this browser's tutorial game: {id, tutor (token), step}
-const TUTOR_DELAY_MS = 700;  // the tutor's reply comes a moment after the learner's move, as at a table
+export const TUTORIAL_KEY = "kid:tutorial";  // this browser's tutorial game: {id, tutor (token), step, edition, mode}
+// the tutor's reply comes a moment after the learner's move, as at a table; the browser tests set
+// window.kidTutorDelayMs before the page's scripts run, to play the lessons faster
+const TUTOR_DELAY_MS = window.kidTutorDelayMs ?? 700;
 
 // Each step: `focus` the id of the table's part it outlines; `move` the index in the script of the
 // learner's move it asks for (it ends once that move is made), else `after` the number of moves the game
@@ -56,10 +58,28 @@ const SECOND_STEPS = [
   { after: 13, focus: "result", text: (n) => t("The French invaded. After an invasion the winner is the player with the most complete sets (one follower of each faction): neither you nor {tutor} has one, a tie. A tie goes to the tied player who played a card most recently: your {card} came after {tutor}'s {other}, so you win. Ties decide many games; the end screen shows every comparison that decided. Had all eight struggles been fought, the game would have ended in a coronation: the faction that holds the most regions rules, and the player with the most of its followers is crowned. You know the game now: start a real one from the lobby.", { tutor: n.tutor, card: n.card(3), other: n.card(0) }) },
 ];
 
+// The second edition's advanced game (web/tutorial.py, ADVANCED_MOVES), for those who know the standard game: the
+// learner plays Influence and Spy, the tutor Ambush. The tutor's hand is secret: a step names a card of it only
+// once played (tests/web/test_tutorial.py checks).
+const ADVANCED_STEPS = [
+  { after: 0, focus: "action", text: (n) => t("This is the second edition's advanced game, for those who know the standard game. Each player puts the three Support cards back in the box and is dealt three of the twelve Cunning cards in secret: yours are {a}, {b} and {c}, after your other cards. Hands are secret now: you see your own, every card played and how many cards {tutor} holds, never which; the Cunning cards no one was dealt go back to the box unseen. Point at a card to read what it does.", { a: n.card(7), b: n.card(11), c: n.card(18), tutor: n.tutor }) },
+  { move: 0, focus: "action", card: 11, regions: [0], text: (n) => t("{card}: one {e} follower of one region changes places with two followers of the other factions from any other region. Send a {s} and a {w} follower from {x} to {y} for an {e} one, then call an {e} follower of {z} to your court: {x}, fought first, is left with 1 {s} against 2 {e}.", { card: n.card(11), s: n.faction(0), w: n.faction(1), e: n.faction(2), x: n.region(0), y: n.region(2), z: n.region(3) }) },
+  { after: 2, focus: "last-moves", card: 2, text: (n) => t("{tutor} played {card}: a {w} follower of {x} and an {e} one of {y} changed places; then {tutor} called a follower to court. Every card played is seen by all: the latest moves are listed here, all of them in the log.", { tutor: n.tutor, card: n.card(2), w: n.faction(1), e: n.faction(2), x: n.region(2), y: n.region(6) }) },
+  { move: 2, focus: "action", card: 7, regions: [0, 5], text: (n) => t("{card} carries out the card on top of another player's pile as if you had played it. {copied} lies on top of {tutor}'s pile: choose {tutor}'s pile, then {copied}, and swap an {e} follower of {x} for a {w} one of {y}; then call an {e} follower of {y} to your court. {x} is left with one follower of each faction.", { card: n.card(7), copied: n.card(2), tutor: n.tutor, w: n.faction(1), e: n.faction(2), x: n.region(0), y: n.region(5) }) },
+  { move: 4, focus: "action", regions: [0], text: (n) => t("{tutor} passed. Pass too: {region} is tied, so it becomes unstable and the first instability disc leaves France. The third disc brings the French invasion.", { tutor: n.tutor, region: n.region(0) }) },
+  { after: 6, focus: "last-moves", card: 9, regions: [3], text: (n) => t("{region} became unstable. {tutor} began the struggle for {next} with {card}, a Cunning card you could not see until now: 2 {s} followers from the stock into {x}, then one follower of {x} back to the stock (a {s} one). What {tutor} still holds stays secret: the card backs beside the name only count the cards left.", { region: n.region(0), next: n.region(4), tutor: n.tutor, card: n.card(9), s: n.faction(0), x: n.region(3) }) },
+  { move: 6, focus: "action", card: 3, regions: [4], text: (n) => t("{card} works as in the standard game. Put the {s} and the {w} follower into {x} and the {e} one into {y}, then call a {w} follower of {z} to your court: {z}, fought now, is left with 1 {w} against 1 {e}, a tie.", { card: n.card(3), s: n.faction(0), w: n.faction(1), e: n.faction(2), x: n.region(1), y: n.region(3), z: n.region(4) }) },
+  { after: 8, focus: "track", regions: [6, 7], card: 0, text: (n) => t("{tutor} played {card}: {a} is now fought before {b}, and {tutor}'s disc lies on the card of {b}. Then {tutor} called an {e} follower of {a}, which is left with 1 {w} against 1 {e}.", { tutor: n.tutor, card: n.card(0), a: n.region(6), b: n.region(7), w: n.faction(1), e: n.faction(2) }) },
+  { move: 8, focus: "map", regions: [4], text: (n) => t("{region}: 1 {w} against 1 {e}. Pass; when {tutor} passes too, the second disc leaves France.", { region: n.region(4), w: n.faction(1), e: n.faction(2), tutor: n.tutor }) },
+  { move: 10, focus: "map", regions: [6], text: (n) => t("{region} is next: 1 {w} against 1 {e}, tied again. The third disc brings the French invasion. Pass.", { region: n.region(6), w: n.faction(1), e: n.faction(2) }) },
+  { after: 12, focus: "result", card: 18, text: (n) => t("The French invaded: the winner is the player with the most complete sets (one follower of each faction). Neither court holds a {s} follower, so neither has a set, and the tie would go to {tutor}, who played a card last. But you held {card}: it is never played; at the end it is revealed and counts as one follower of the faction best for its holder, here a {s} one. It completes your set: 1 against 0, you win. At a coronation it counts for the ruling faction. You know the advanced game now: start one from the lobby.", { s: n.faction(0), tutor: n.tutor, card: n.card(18) }) },
+];
+
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const saved = location.pathname.startsWith("/game/") ? JSON.parse(localStorage.getItem(TUTORIAL_KEY) || "null") : null;
 const edition = saved && saved.edition === "second" ? "second" : "first";
-const STEPS = edition === "second" ? SECOND_STEPS : FIRST_STEPS;
+const mode = edition === "second" && saved.mode === "advanced" ? "advanced" : "standard";
+const STEPS = mode === "advanced" ? ADVANCED_STEPS : edition === "second" ? SECOND_STEPS : FIRST_STEPS;
 let table = null;      // the latest {view, steps} the table showed
 let script = null;     // GET /api/learn's moves
 let names = null;      // the board's names in the page's language
@@ -101,6 +121,9 @@ function label(choice) {
   if (choice.kind === "faction") return names.faction(choice.value);
   if (choice.kind === "pass") return t("Pass");
   if (choice.kind === "confirm") return t("Confirm");
+  if (choice.kind === "player") return t("{player}'s pile", { player: names.tutor });  // the only other pile
+  if (choice.kind === "copy") return names.card(choice.value);
+  if (choice.kind === "end") return t("nothing more");
   return t("none (stock empty)");
 }
 
@@ -214,10 +237,11 @@ function render() {
   const s = step();
   if (!s) {
     box.dataset.wait = "done";
-    box.replaceChildren(el("h2", {}, t("Learn to play")), el("p", { "data-testid": "tutorial-step" }, t("Well done: you have played your first game of The King Is Dead.")),
+    box.replaceChildren(el("h2", {}, t("Learn to play")), el("p", { "data-testid": "tutorial-step" }, mode === "advanced"
+      ? t("Well done: you have played your first advanced game.") : t("Well done: you have played your first game of The King Is Dead.")),
       el("div", { class: "buttons", "data-testid": "tutorial-done" },
         el("a", { class: "btn", href: "/" }, t("Play a real game")),
-        el("a", { class: "btn secondary", href: "/learn?again=1" }, t("Start the tutorial again"))));
+        el("a", { class: "btn secondary", href: `/learn?${new URLSearchParams({ edition, mode, again: 1 })}` }, t("Start the tutorial again"))));
     return;
   }
   // A step that asks for a move waits for the table to show the game (the learner may press Next before it does).
@@ -245,11 +269,15 @@ async function start() {
   const box = el("section", { class: "tutorial panel", id: "tutorial", "data-testid": "tutorial", "aria-live": "polite",
                               "aria-label": t("Learn to play") });
   place(box);
-  const [learn, facts] = await Promise.all([api("GET", `/api/learn?edition=${edition}`),
-                                            api("GET", `/api/meta?edition=${edition}`)]);
+  const [learn, facts] = await Promise.all([api("GET", `/api/learn?edition=${edition}&mode=${mode}`),
+                                            api("GET", `/api/meta?edition=${edition}`),
+                                            // the Cunning cards' faces draw with cunning.js's primitives
+                                            mode === "advanced" ? import("/static/cunning.js") : null]);
   script = learn.moves;
   const cards = (await loadEdition(facts.edition)).cards;
-  names = { facts, cards, tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k], card: (c) => facts.cards[c] };
+  const kinds = facts.card_keys.length;  // the Cunning cards come after the edition's other cards
+  names = { facts, cards, tutor: learn.tutor_name, region: (r) => facts.regions[r].name, faction: (k) => facts.factions[k],
+            card: (c) => (c < kinds ? facts.cards[c] : facts.cunning_cards[c - kinds]) };
   WIDE.addEventListener("change", () => place(box));
   // measured again whenever its width changes: the window's, or the column's once the board takes its own
   new ResizeObserver(() => { if (box.offsetWidth !== reservedWidth) reserveHeight(box); }).observe(box);
