@@ -35,7 +35,21 @@ from .notify import Notifier, NotifySettings
 from .outage import DATABASE_DOWN, database_unavailable
 from .pubsub import Listener
 from .ratings import apply_pending, keep_applied
-from .routes import accounts, clocks, games, live, moves, notifications, pages, pwa, ratings, rematch, seats, tutorial
+from .routes import (
+    accounts,
+    clocks,
+    friends,
+    games,
+    live,
+    moves,
+    notifications,
+    pages,
+    pwa,
+    ratings,
+    rematch,
+    seats,
+    tutorial,
+)
 from .routes.chat import router as chat_router
 from .routes.deps import STATIC, page
 from .static_files import MinifiedStaticFiles
@@ -123,7 +137,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
     app.state.notifier = notifier
     app.state.chat = chat
-    for routes in (pages, games, seats, moves, live, accounts, ratings, rematch, clocks, tutorial, notifications,
+    for routes in (pages, games, seats, moves, live, accounts, ratings, rematch, clocks, tutorial, notifications, friends,
                    pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
         app.include_router(routes.router(responses))
     app.include_router(languages_router)

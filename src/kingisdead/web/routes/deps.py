@@ -27,6 +27,7 @@ from ..chat import Chat
 from ..compute import ComputePool
 from ..db import UserRow
 from ..errors import GameError
+from ..friends import note_seen, seen_is_stale
 from ..i18n import _, language_of, render_page
 from ..live import BotRunner, Hub
 from ..live_game import LiveGame
@@ -152,8 +153,16 @@ def current_user(request: Request) -> UserRow | None:
     if secret:
         refuse_forged(request)
         user = user_for_secret(service_of(request.app), secret)
+        seen(service_of(request.app), user)
     request.state.user = user
     return user
+
+
+def seen(service: GameService, user: UserRow | None) -> None:
+    """Note that the account is online (friends.py's ``seen_at``), at most once a minute: a read-only check of the
+    account as just read, then a write only when the last one is a minute old."""
+    if user is not None and seen_is_stale(user.seen_at):
+        user.seen_at = note_seen(service, user.id)
 
 
 def refuse_forged(request: Request) -> None:
@@ -194,7 +203,9 @@ def user_of_socket(connection: HTTPConnection) -> UserRow | None:
         host = urlsplit(origin).netloc.lower()
         if host not in {urlsplit(_public_url_of(connection.app)).netloc.lower(), connection.headers.get("host", "").lower()}:
             return None
-    return user_for_secret(service_of(connection.app), secret)
+    user = user_for_secret(service_of(connection.app), secret)
+    seen(service_of(connection.app), user)
+    return user
 
 
 # -- games and seats ----------------------------------------------------------------------------------

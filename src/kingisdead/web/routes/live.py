@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from ...building import Choice
 from ..errors import GameError, error_body, problem
+from ..friends import note_seen, seen_is_stale
 from ..i18n import _, clauses, language_of, localize
 from ..live import BotRunner, Hub
 from ..outage import DATABASE_DOWN, unavailable_message
@@ -52,7 +53,14 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
             by_cookie.add(socket)
         chat.join(game_id, socket, None if user is None else user.id, seat)  # told the chat lines it may read
 
+        seen_at = [None if user is None else user.seen_at]  # the account's last noted time (friends' "online")
+
         async def answer(text: str | None) -> dict[str, Any] | None:
+            if user is not None and seen_is_stale(seen_at[0]):  # a message: the player is here (once a minute)
+                try:
+                    seen_at[0] = await asyncio.to_thread(note_seen, service, user.id)
+                except DATABASE_DOWN:  # the message itself gets the outage's answer below
+                    pass
             if text is None:
                 return {"type": "error", "error": "invalid_request",
                         "detail": _("binary frames are not part of this protocol")}
