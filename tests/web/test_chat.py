@@ -87,7 +87,7 @@ def test_the_seats_chat_and_the_watchers_chat_are_kept_apart(table):
     assert say(cat, game, "let me in").json()["error"] == "not_seated"
     assert say(ann, game, "psst", "watchers").json()["error"] == "seated"
     you = ann.get(f"/api/games/{game}/chat").json()["you"]
-    assert you == {"can_write": True, "muted": False, "off": False, "timeout_until": None}
+    assert you == {"name": "Ann", "can_write": True, "muted": False, "off": False, "timeout_until": None}
     assert guest.get(f"/api/games/{game}/chat", params={"room": "watchers"}).json()["you"] is None
 
 

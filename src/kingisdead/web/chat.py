@@ -38,7 +38,7 @@ from .friends import blocked_between
 from .i18n import _
 from .live import Hub
 from .live_game import LiveGame
-from .security import PRINTABLE, RateLimited
+from .security import RateLimited
 from .service import GameService
 
 ROOMS = ("seats", "watchers")
@@ -54,7 +54,9 @@ LIMIT = parse("5 per 10 seconds")
 LONGEST_TIMEOUT = 60 * 24 * 365
 """Minutes: the longest time-out an operator may give."""
 
-_printable = re.compile(PRINTABLE)
+LINE = r"^[^\x00-\x1f\x7f-\x9f]*[^\x00-\x20\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+"""A line's text: :data:`.security.PRINTABLE` with something besides spaces (the schema's pattern says the same)."""
+_line = re.compile(LINE)
 
 
 @dataclass
@@ -93,17 +95,17 @@ def checked_room(room: Any) -> str:
 
 def checked_text(text: Any) -> str:
     """A line as it will be stored: surrounding spaces dropped; 422 ``invalid_request`` if it is not text, is
-    empty, longer than :data:`MAX_TEXT` or holds a control character (a line break would forge a line)."""
+    empty or only spaces, longer than :data:`MAX_TEXT` or holds a control character (a line break would forge
+    a line)."""
     if not isinstance(text, str):
         raise GameError(422, "invalid_request", _("a chat line needs 'text'"))
-    text = text.strip()
-    if not text:
+    if not text.strip(" "):
         raise GameError(422, "invalid_request", _("a chat line cannot be empty"))
     if len(text) > MAX_TEXT:
         raise GameError(422, "invalid_request", _("a chat line is at most {limit} characters", limit=MAX_TEXT))
-    if not _printable.match(text):
+    if not _line.match(text):
         raise GameError(422, "invalid_request", _("a chat line cannot hold control characters"))
-    return text
+    return text.strip(" ")
 
 
 class Chat:

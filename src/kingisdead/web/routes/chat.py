@@ -11,7 +11,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..chat import MAX_REASON, MAX_TEXT, Chat, checked_room, record_chat
+from ..chat import LINE, MAX_REASON, MAX_TEXT, Chat, checked_room, record_chat
 from ..db import UserRow
 from ..errors import GameError
 from ..i18n import LocalizedRoute, _
@@ -40,6 +40,7 @@ class ChatState(BaseModel):
 
 
 class ChatYou(ChatState):
+    name: str = Field(description="this account's name (its own lines carry it)")
     can_write: bool = Field(description="whether this account may write in this chat now")
 
 
@@ -53,8 +54,9 @@ class ChatSay(BaseModel):
     model_config = ConfigDict(strict=True)
 
     room: Room = Field(description="'seats' (the game's players only) or 'watchers' (accounts holding no seat)")
-    text: str = Field(min_length=1, max_length=MAX_TEXT, pattern=PRINTABLE,
-                      description=f"plain text, at most {MAX_TEXT} characters, no control character")
+    text: str = Field(min_length=1, max_length=MAX_TEXT, pattern=LINE,
+                      description=f"plain text, at most {MAX_TEXT} characters, not only spaces, no control "
+                                  "character")
 
 
 class ChatReport(BaseModel):
@@ -151,7 +153,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
             state = await asyncio.to_thread(chat.state, game_id, user.id)
             held = service.account_seat(game, user.id) is not None
             free = not state["muted"] and not state["off"] and state["timeout_until"] is None
-            you = {**state, "can_write": free and held == (room == "seats") and user.kind == "person"}
+            you = {**state, "name": user.name,
+                   "can_write": free and held == (room == "seats") and user.kind == "person"}
         return {"room": room, "lines": lines, "you": you}
 
     @routes.post("/api/games/{game_id}/chat", status_code=201, summary="Say a line in a game's chat",

@@ -1,0 +1,106 @@
+"""Two seats chat at the table in Debian's chromium while a signed-in watcher chats apart; a line holding HTML is
+shown as the text it is; then one seat blocks the other and their lines stop reaching each other. The table
+with the chat open is saved as build/test-output/web/screenshots/table-chat.png (docs/img/table-chat.png is a
+copy in 256 colours)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from webtools import LAPTOP, OUTPUT, Server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("chat") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+def in_page(page: Any, method: str, path: str, body: dict[str, Any] | None = None,
+            token: str | None = None) -> dict[str, Any]:
+    """A JSON request from the page itself, so that the browser's own session cookie goes with it."""
+    answer: dict[str, Any] = page.evaluate(
+        """async ([method, path, body, token]) => {
+            const headers = {"Content-Type": "application/json"};
+            if (token) headers.Authorization = `Bearer ${token}`;
+            const response = await fetch(path, {method, headers,
+                                                body: body === null ? undefined : JSON.stringify(body)});
+            return {status: response.status, data: await response.json()};
+        }""", [method, path, body, token])
+    assert answer["status"] in (200, 201), answer
+    return answer["data"]
+
+
+def say(page: Any, text: str) -> None:
+    page.fill("[data-testid=chat-input]", text)
+    page.press("[data-testid=chat-input]", "Enter")
+    page.wait_for_function("t => [...document.querySelectorAll('[data-testid=chat-text]')].some(n => n.textContent === t)",
+                           arg=text)
+
+
+def texts(page: Any) -> list[str]:
+    return page.locator("[data-testid=chat-text]").all_inner_texts()
+
+
+def test_two_seats_chat_while_a_watcher_chats_apart_and_a_block_parts_them(server, browser):
+    pages = {}
+    for name in ("Ann", "Ben", "Cat"):
+        context = browser.new_context(viewport=LAPTOP, reduced_motion="reduce")
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc, page=page: page.errors.append(str(exc)))
+        page.on("dialog", lambda dialog: dialog.accept())  # "Block Ann?"
+        page.goto(server.url + "/")
+        in_page(page, "POST", "/api/account/sign-up", {"name": name, "password": "a long password"})
+        pages[name] = page
+    ann, ben, cat = pages["Ann"], pages["Ben"], pages["Cat"]
+    game = in_page(ann, "POST", "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    claimed = in_page(ben, "POST", f"/api/games/{game['id']}/claim", {}, game["seats"][1]["invite_token"])
+    ann.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    ben.goto(f"{server.url}/game/{game['id']}#token={claimed['token']}")
+    cat.goto(f"{server.url}/game/{game['id']}")
+    for page in (ann, ben, cat):
+        page.wait_for_selector("#conn.on")
+
+    ann.click("[data-testid=chat-toggle]")
+    assert ann.locator("[data-testid=chat-log]").get_attribute("role") == "log"
+    assert ann.locator("[data-testid=chat-log]").get_attribute("aria-live") == "polite"
+    say(ann, "<b>x</b> see https://example.com")
+    ben.wait_for_selector("[data-testid=chat-unread]:not(.hidden)")  # heard while closed: counted on the button
+    assert ben.inner_text("[data-testid=chat-unread]") == "1"
+    ben.click("[data-testid=chat-toggle]")
+    ben.wait_for_selector("[data-testid=chat-text]")
+    assert texts(ben) == ["<b>x</b> see https://example.com"]  # shown as text: no bold, no link
+    assert ben.locator("[data-testid=chat-log] b, [data-testid=chat-log] a").count() == 0
+    say(ben, "good luck")
+    ann.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 2")
+
+    cat.click("[data-testid=chat-toggle]")  # a watcher: the watchers' chat only
+    assert cat.locator("[data-testid=chat-tab-seats]").count() == 0
+    say(cat, "watching you two")
+    assert texts(cat) == ["watching you two"]
+    ann.wait_for_timeout(300)
+    assert "watching you two" not in texts(ann)
+    ann.click("[data-testid=chat-tab-watchers]")  # a seat opens the watchers' chat
+    ann.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-text]')]"
+                          ".some(n => n.textContent === 'watching you two')")
+    ann.click("[data-testid=chat-tab-seats]")
+    ann.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 2")
+    OUTPUT.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
+    ann.screenshot(path=str(OUTPUT / "screenshots" / "table-chat.png"))
+
+    ben.locator("[data-testid=chat-line]", has_text="<b>x</b>").locator("[data-testid=chat-block]").click()
+    ben.wait_for_function("() => !document.querySelector('[data-testid=chat-text]')"
+                          " || [...document.querySelectorAll('[data-testid=chat-text]')].every(n => n.textContent === 'good luck')")
+    say(ann, "are you there?")
+    say(ben, "not for you")
+    ann.wait_for_timeout(300)
+    assert "not for you" not in texts(ann) and "are you there?" not in texts(ben)
+    assert texts(ben) == ["good luck", "not for you"]
+    for page in (ann, ben, cat):
+        assert page.errors == []
+        page.context.close()
