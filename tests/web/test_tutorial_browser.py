@@ -1,10 +1,11 @@
-"""Learn to play, in Debian's chromium: each edition's tutorial played to its end in English, the first
-edition's read in French.
+"""Learn to play, in Debian's chromium: each edition's tutorial and the advanced game's played to their end in
+English, the first edition's read in French.
 
 The learner starts from the lobby's link, reads each step, makes the moves each
 step asks for with the table's own controls, has a wrong move refused with its
-reason, and finishes the short game. The English run saves screenshots under
-build/test-output/web/screenshots/; docs/img/tutorial-*.png are copies of them.
+reason, and finishes the short game. The English runs save screenshots under
+build/test-output/web/screenshots/; docs/img/tutorial-*.png and learn-advanced.png are copies of them. The
+tutor answers after 50 ms instead of 700 (window.kidTutorDelayMs, set before the page's scripts run).
 """
 
 from __future__ import annotations
@@ -21,11 +22,20 @@ from webtools import OUTPUT, PHONE, Server, auth, serious_accessibility_violatio
 
 SHOTS = OUTPUT / "screenshots"
 REFUSED = {("first", "en"): "Romano-British", ("first", "fr"): "Romano-Bretons", ("first", "de"): "Romano-Briten",
-           ("second", "en"): "English Support"}
+           ("second", "en"): "English Support", ("advanced", "en"): "Influence"}
 """The card the first move step asks for, as its refusal names it in each edition and language."""
 FACES = {"first": {3: 6, 4: 2, 5: 1, 8: 0, 9: 3},  # Romano-British, Ambassador, Garrison, Crown, Settlements
-         "second": {3: 6, 4: 2, 5: 1, 8: 0, 9: 3}}  # English Support, Manoeuvre, Outmanoeuvre, Negotiate, Assemble
+         "second": {3: 6, 4: 2, 5: 1, 8: 0, 9: 3},  # English Support, Manoeuvre, Outmanoeuvre, Negotiate, Assemble
+         "advanced": {1: 11, 2: 2, 3: 7, 5: 9, 6: 3, 7: 0, 10: 18}}  # Influence, Manoeuvre, Spy, Ambush, ..., Plot
 """The card each step introduces shows its face: step -> card."""
+LESSONS = {"first": ({}, "learn-start", 16), "second": ({"edition": "second"}, "learn-start-second", 15),
+           "advanced": ({"edition": "second", "mode": "advanced"}, "learn-start-advanced", 11)}
+"""Each lesson: its query, the lobby's link to it and the number of its steps."""
+TUTOR_DELAY = "window.kidTutorDelayMs = 50;"
+"""Set before the page's scripts run: the tutor answers sooner than a person would see it think."""
+SECRET = {"Ambush": 6, "Edict": 99, "Muster": 99}
+"""The advanced lesson: the Cunning cards of Morgan's hand and the move number from which a step may name each
+(Ambush once played; the others never)."""
 
 
 def click_until(page, selector: str, then: str) -> None:
@@ -82,19 +92,22 @@ def next_until_move_or_done(page) -> None:
 
 
 # Each edition's tutorial is played by clicks in English; the translated one in the test after this.
-@pytest.mark.parametrize(("edition", "lang"), [("first", "en"), ("second", "en")])
+@pytest.mark.parametrize(("edition", "lang"), [("first", "en"), ("second", "en"), ("advanced", "en")])
 def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str, lang: str):
-    moves = httpx.get(server.url + "/api/learn", params={"edition": edition}).json()["moves"]
+    """``edition``: the lesson (the first or second edition's, or the second edition's advanced game)."""
+    query, link, steps_total = LESSONS[edition]
+    moves = httpx.get(server.url + "/api/learn", params=query).json()["moves"]
     shots = edition == "first" and lang == "en"  # docs/img's copies
     context = browser.new_context(viewport=TUTORIAL_SCREEN, locale=f"{lang}-{lang.upper()}",
                                   reduced_motion="reduce")
+    context.add_init_script(TUTOR_DELAY)
     context.set_default_timeout(30_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         page.goto(server.url + "/")
-        page.click("[data-testid=learn-start]" if edition == "first" else "[data-testid=learn-start-second]")
+        page.click(f"[data-testid={link}]")
         page.wait_for_selector("#tutorial[data-wait=next] [data-testid=tutorial-step]")
         assert lang == "en" or untranslated(page, lang) == []
         refused = False
@@ -114,6 +127,11 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
                 assert page.locator("#map").bounding_box()["height"] >= 0.8 * TUTORIAL_SCREEN["height"]
                 assert page.locator("#players").evaluate("p => p.scrollHeight <= p.clientHeight + 1"), "players cut"
             step = page.get_attribute("#tutorial", "data-step")
+            if edition == "advanced":  # a card of Morgan's secret hand is named only once played
+                said = page.locator("#tutorial").inner_text()
+                assert [card for card, shown in SECRET.items() if card in said and move_number(page) < shown] == []
+                if step == "3" and wait == "move":  # the Spy's step: docs/img/learn-advanced.png
+                    page.screenshot(path=str(SHOTS / "learn-advanced.png"))
             face = page.locator("#tutorial [data-testid=tutorial-card]")
             if face.count():  # a step that introduces a card shows its face, with its art
                 assert face.locator("svg.card-art g > *").count() >= 4
@@ -121,6 +139,9 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
             if wait == "next":
                 if shots and page.locator("[data-testid=result]").is_visible():
                     page.screenshot(path=str(SHOTS / "tutorial-end.png"))
+                if edition == "advanced" and page.locator("[data-testid=result]").is_visible():
+                    assert page.locator("[data-testid=plot-revealed]").count() == 1  # the learner's Plot, face up
+                    page.screenshot(path=str(SHOTS / "learn-advanced-end.png"))
                 page.click("[data-testid=tutorial-next]")
                 page.wait_for_function("step => document.getElementById('tutorial').dataset.step !== step "
                                        "|| document.getElementById('tutorial').dataset.wait === 'done'", arg=step)
@@ -155,13 +176,13 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
             page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=number)
             if number == 0:  # /learn again while it runs: the same game, at the step reached
                 table, step = page.url, page.get_attribute("#tutorial", "data-step")
-                page.goto(server.url + ("/learn" if edition == "first" else "/learn?edition=second"))
+                page.goto(server.url + "/learn?" + "&".join(f"{k}={v}" for k, v in query.items()))
                 page.wait_for_url(table)
                 page.wait_for_selector(f"#tutorial[data-step='{step}']")
-        assert refused and steps_seen == 16 - (edition == "second")  # one tie fewer: three discs end it
+        assert refused and steps_seen == steps_total  # the second edition's: one tie fewer, three discs end it
         assert len(boards) == 1, boards  # neither a step's text nor a refusal moves the board
         assert faces == FACES[edition]
-        if edition == "second":
+        if edition != "first":
             assert page.get_attribute("body", "data-edition") == "second"
             assert "Saxon" not in page.locator("#tutorial").inner_text()
         assert page.get_attribute("body", "data-turn") == "over"
