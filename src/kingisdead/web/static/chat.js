@@ -18,8 +18,16 @@ function styles() {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/chat.css" }));
 }
 
-// Opens the chat panel (game.js calls it on the Chat button): {gameId, seat (null: a watcher), token, send}.
-export async function openChat(options) {
+// The Chat button (game.js): opens the panel, or closes it. seat: the table's seat (null: a watcher); tokens: the
+// seats' tokens this browser holds; send(message): on the game's socket.
+export async function toggle(gameId, seat, tokens, send) {
+  if (!$("chat").classList.contains("hidden")) { closeChat(); return; }
+  $("chat-unread").classList.add("hidden");
+  $("chat-toggle").setAttribute("aria-expanded", "true");
+  await openChat({ gameId, seat, token: seat === null ? null : tokens.get(seat) || null, send });
+}
+
+async function openChat(options) {
   game = options;
   styles();
   room = game.seat === null || game.seat === undefined ? "watchers" : "seats";
@@ -32,7 +40,7 @@ export async function openChat(options) {
   $("chat-input")?.focus();
 }
 
-export function closeChat() {
+function closeChat() {
   $("chat").classList.add("hidden");
   $("chat-toggle").setAttribute("aria-expanded", "false");
   $("chat-toggle").focus();
@@ -41,12 +49,13 @@ export function closeChat() {
 
 function isSeat() { return game.seat !== null && game.seat !== undefined; }
 
-// A socket message for the chat: a line of a room this socket reads.
+// A chat line from the socket (of a room this socket reads): shown if the panel is open (true), else kept.
 export function receive(message) {
-  if (message.type !== "chat") return;
   const line = message.line;
   lines[line.room].set(line.id, line);
-  if (line.room === room && !$("chat").classList.contains("hidden")) append(line);
+  if ($("chat").classList.contains("hidden")) return false;
+  if (line.room === room) append(line);
+  return true;
 }
 
 // The socket was opened again: a seat reading the watchers' chat says so again (a new socket reads its own).

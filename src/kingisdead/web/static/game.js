@@ -35,6 +35,7 @@ let hint = null;
 let analysisSummary = null;  // per player: moves reviewed, lost, the three biggest mistakes
 let analysis = null;       // move number -> annotation, once asked for after the game
 let socket = null, backoff = 500;
+let chat = null, unread = 0;  // chat.js once opened; lines heard while it is closed
 let chat = null, unread = 0;  // chat.js once the chat is first opened; lines heard while it is closed
 let stepping = null;       // {entries, i, timer}: opponents' moves being shown one by one
 let autoSteps = new Map(); // index of a build step taken automatically (one option only) -> why
@@ -917,5 +918,17 @@ async function toggleChat() {
     send: (message) => socket?.readyState === 1 && socket.send(JSON.stringify(message)) });
 }
 $("chat-toggle").addEventListener("click", toggleChat);
+
+// The chat (chat.js) is loaded when first opened; until then a line heard counts on its button.
+function heardChat(message) {
+  if (chat?.receive(message)) return;
+  $("chat-unread").textContent = ++unread;
+  $("chat-unread").classList.remove("hidden");
+}
+$("chat-toggle").onclick = async () => {
+  chat = chat || await import("/static/chat.js");
+  unread = 0;
+  chat.toggle(gameId, view?.you ?? null, seatTokens, (message) => socket?.readyState === 1 && socket.send(JSON.stringify(message)));
+};
 
 start();
