@@ -36,7 +36,6 @@ let analysisSummary = null;  // per player: moves reviewed, lost, the three bigg
 let analysis = null;       // move number -> annotation, once asked for after the game
 let socket = null, backoff = 500;
 let chat = null, unread = 0;  // chat.js once opened; lines heard while it is closed
-let chat = null, unread = 0;  // chat.js once the chat is first opened; lines heard while it is closed
 let stepping = null;       // {entries, i, timer}: opponents' moves being shown one by one
 let autoSteps = new Map(); // index of a build step taken automatically (one option only) -> why
 let lit = null;            // the targets of the hand card pointed at (explain.lightOf), lit on the map
@@ -897,27 +896,6 @@ $("veil-button").addEventListener("click", async () => {
   $("veil").classList.add("hidden");
   if (revealed !== null) show(await api("GET", `/api/games/${gameId}`, null, seatTokens.get(revealed)));
 });
-
-// The chat: chat.js is loaded when it is first opened; a line heard while it is closed counts on its button.
-function heardChat(message) {
-  chat?.receive(message);
-  if (chat && !$("chat").classList.contains("hidden")) return;
-  $("chat-unread").textContent = String(++unread);
-  $("chat-unread").classList.remove("hidden");
-}
-
-async function toggleChat() {
-  const button = $("chat-toggle");
-  if (button.getAttribute("aria-expanded") === "true") { chat.closeChat(); return; }
-  chat = chat || await import("/static/chat.js");
-  unread = 0;
-  $("chat-unread").classList.add("hidden");
-  button.setAttribute("aria-expanded", "true");
-  const seat = view && view.you !== undefined ? view.you : null;
-  await chat.openChat({ gameId, seat, token: seat === null ? null : seatTokens.get(seat) || null,
-    send: (message) => socket?.readyState === 1 && socket.send(JSON.stringify(message)) });
-}
-$("chat-toggle").addEventListener("click", toggleChat);
 
 // The chat (chat.js) is loaded when first opened; until then a line heard counts on its button.
 function heardChat(message) {
