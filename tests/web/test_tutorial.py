@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from webtools import auth
 
@@ -118,12 +118,12 @@ def test_the_second_editions_script_is_the_same_lesson_ended_by_three_instabilit
     assert state.saxons == SECOND.invasion == 3 and len(SECOND_MOVES) == 13
     assert set(range(4)) <= played and played & {4, 5, 6}  # every kind of card
     assert_a_tie_the_last_card_play_breaks(state, SECOND_MOVES, [0, 0], 3, 0)  # Assemble after Negotiate
-    assert client.get("/api/learn", params={"edition": "second"}).json()["moves"] == script("second")
-    started = client.post("/api/learn", params={"edition": "second"}).json()
+    assert client.get("/api/learn", params={"lesson": "second"}).json()["moves"] == script("second")
+    started = client.post("/api/learn", params={"lesson": "second"}).json()
     game = client.get(f"/api/games/{started['id']}", headers=auth(started["token"])).json()
     assert game["edition"] == "second" and game["table"]["followers"] == [
         GameState.new(2, "standard", SECOND_SEED, LEARNER, edition="second").board[r * 4:r * 4 + 4] for r in range(8)]
-    assert client.post("/api/learn", params={"edition": "third"}).status_code == 422
+    assert client.post("/api/learn", params={"lesson": "third"}).status_code == 422
 
 
 def advanced_steps_source() -> list[str]:
@@ -192,12 +192,14 @@ def test_the_advanced_lessons_texts_name_no_card_of_the_tutors_hand_before_it_is
 
 
 def test_the_advanced_lesson_starts_an_advanced_game_whose_learner_sees_only_their_own_hand(client: Any):
-    from kingisdead.web.tutorial import ADVANCED_SEED
+    from kingisdead.web.routes.tutorial import Lesson
+    from kingisdead.web.tutorial import ADVANCED_SEED, TUTORIALS
 
-    answer = client.get("/api/learn", params={"edition": "second", "mode": "advanced"}).json()
-    assert answer["mode"] == "advanced" and answer["seed"] == ADVANCED_SEED
+    assert set(get_args(Lesson)) == set(TUTORIALS)  # the API offers every lesson
+    answer = client.get("/api/learn", params={"lesson": "advanced"}).json()
+    assert (answer["edition"], answer["mode"], answer["seed"]) == ("second", "advanced", ADVANCED_SEED)
     assert answer["moves"] == script("advanced")
-    started = client.post("/api/learn", params={"edition": "second", "mode": "advanced"})
+    started = client.post("/api/learn", params={"lesson": "advanced"})
     assert started.status_code == 201, started.text
     body = started.json()
     game = client.get(f"/api/games/{body['id']}", headers=auth(body["token"])).json()
@@ -209,6 +211,4 @@ def test_the_advanced_lesson_starts_an_advanced_game_whose_learner_sees_only_the
     played = client.post(f"/api/games/{body['id']}/moves", json={"move": first["move"], "move_number": 0},
                          headers=auth(body["token"]))
     assert played.status_code == 200, played.text
-    for params in ({"edition": "first", "mode": "advanced"}, {"edition": "second", "mode": "expert"}):
-        assert client.get("/api/learn", params=params).status_code == 422
-        assert client.post("/api/learn", params=params).status_code == 422
+    assert client.get("/api/learn", params={"lesson": "expert"}).status_code == 422

@@ -23,14 +23,14 @@ from webtools import OUTPUT, PHONE, Server, auth, serious_accessibility_violatio
 SHOTS = OUTPUT / "screenshots"
 REFUSED = {("first", "en"): "Romano-British", ("first", "fr"): "Romano-Bretons", ("first", "de"): "Romano-Briten",
            ("second", "en"): "English Support", ("advanced", "en"): "Influence"}
-"""The card the first move step asks for, as its refusal names it in each edition and language."""
+"""The card the first move step asks for, as its refusal names it in each lesson and language."""
 FACES = {"first": {3: 6, 4: 2, 5: 1, 8: 0, 9: 3},  # Romano-British, Ambassador, Garrison, Crown, Settlements
          "second": {3: 6, 4: 2, 5: 1, 8: 0, 9: 3},  # English Support, Manoeuvre, Outmanoeuvre, Negotiate, Assemble
          "advanced": {1: 11, 2: 2, 3: 7, 5: 9, 6: 3, 7: 0, 10: 18}}  # Influence, Manoeuvre, Spy, Ambush, ..., Plot
 """The card each step introduces shows its face: step -> card."""
-LESSONS = {"first": ({}, "learn-start", 16), "second": ({"edition": "second"}, "learn-start-second", 15),
-           "advanced": ({"edition": "second", "mode": "advanced"}, "learn-start-advanced", 11)}
-"""Each lesson: its query, the lobby's link to it and the number of its steps."""
+LESSONS = {"first": ("", "learn-start", 16), "second": ("?edition=second", "learn-start-second", 15),
+           "advanced": ("?edition=second&mode=advanced", "learn-start-advanced", 11)}
+"""Each lesson: its /learn page's query, the lobby's link to it and the number of its steps."""
 TUTOR_DELAY = "window.kidTutorDelayMs = 50;"
 """Set before the page's scripts run: the tutor answers sooner than a person would see it think."""
 SECRET = {"Ambush": 6, "Edict": 99, "Muster": 99}
@@ -91,13 +91,14 @@ def next_until_move_or_done(page) -> None:
                                "|| document.getElementById('tutorial').dataset.wait === 'done'", arg=step)
 
 
-# Each edition's tutorial is played by clicks in English; the translated one in the test after this.
-@pytest.mark.parametrize(("edition", "lang"), [("first", "en"), ("second", "en"), ("advanced", "en")])
-def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str, lang: str):
-    """``edition``: the lesson (the first or second edition's, or the second edition's advanced game)."""
-    query, link, steps_total = LESSONS[edition]
-    moves = httpx.get(server.url + "/api/learn", params=query).json()["moves"]
-    shots = edition == "first" and lang == "en"  # docs/img's copies
+# Each lesson is played by clicks in English; the translated one in the test after this.
+@pytest.mark.parametrize(("lesson", "lang"), [("first", "en"), ("second", "en"), ("advanced", "en")])
+def test_the_tutorial_is_played_to_its_end(browser, server: Server, lesson: str, lang: str):
+    """``lesson``: a key of web/tutorial.py's TUTORIALS (each edition's, and the second edition's advanced
+    game's)."""
+    query, link, steps_total = LESSONS[lesson]
+    moves = httpx.get(server.url + "/api/learn", params={"lesson": lesson}).json()["moves"]
+    shots = lesson == "first" and lang == "en"  # docs/img's copies
     context = browser.new_context(viewport=TUTORIAL_SCREEN, locale=f"{lang}-{lang.upper()}",
                                   reduced_motion="reduce")
     context.add_init_script(TUTOR_DELAY)
@@ -127,7 +128,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
                 assert page.locator("#map").bounding_box()["height"] >= 0.8 * TUTORIAL_SCREEN["height"]
                 assert page.locator("#players").evaluate("p => p.scrollHeight <= p.clientHeight + 1"), "players cut"
             step = page.get_attribute("#tutorial", "data-step")
-            if edition == "advanced":  # a card of Morgan's secret hand is named only once played
+            if lesson == "advanced":  # a card of Morgan's secret hand is named only once played
                 said = page.locator("#tutorial").inner_text()
                 assert [card for card, shown in SECRET.items() if card in said and move_number(page) < shown] == []
                 if step == "3" and wait == "move":  # the Spy's step: docs/img/learn-advanced.png
@@ -139,7 +140,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
             if wait == "next":
                 if shots and page.locator("[data-testid=result]").is_visible():
                     page.screenshot(path=str(SHOTS / "tutorial-end.png"))
-                if edition == "advanced" and page.locator("[data-testid=result]").is_visible():
+                if lesson == "advanced" and page.locator("[data-testid=result]").is_visible():
                     assert page.locator("[data-testid=plot-revealed]").count() == 1  # the learner's Plot, face up
                     page.screenshot(path=str(SHOTS / "learn-advanced-end.png"))
                 page.click("[data-testid=tutorial-next]")
@@ -150,7 +151,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
             if not refused:  # a wrong move: pass when the step asks for a card
                 page.click("[data-testid=pass]")
                 refusal = page.text_content("[data-testid=tutorial-refusal]")
-                assert REFUSED[edition, lang] in refusal, refusal
+                assert REFUSED[lesson, lang] in refusal, refusal
                 boards.add(board_box(page))  # the refusal's line does not move the board either
                 assert page.locator("[data-testid=confirm]").count() == 0  # the pass was not even chosen
                 assert move_number(page) == number
@@ -176,13 +177,13 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, edition: str
             page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=number)
             if number == 0:  # /learn again while it runs: the same game, at the step reached
                 table, step = page.url, page.get_attribute("#tutorial", "data-step")
-                page.goto(server.url + "/learn?" + "&".join(f"{k}={v}" for k, v in query.items()))
+                page.goto(server.url + "/learn" + query)
                 page.wait_for_url(table)
                 page.wait_for_selector(f"#tutorial[data-step='{step}']")
         assert refused and steps_seen == steps_total  # the second edition's: one tie fewer, three discs end it
         assert len(boards) == 1, boards  # neither a step's text nor a refusal moves the board
-        assert faces == FACES[edition]
-        if edition != "first":
+        assert faces == FACES[lesson]
+        if lesson != "first":
             assert page.get_attribute("body", "data-edition") == "second"
             assert "Saxon" not in page.locator("#tutorial").inner_text()
         assert page.get_attribute("body", "data-turn") == "over"

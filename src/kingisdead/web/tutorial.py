@@ -102,16 +102,6 @@ TUTORIALS = {"first": Tutorial("first", SEED, MOVES), "second": Tutorial("second
 """The tutorials by lesson: each edition's ("first", "second") and the second edition's advanced game's."""
 
 
-def lesson(edition: str, mode: str = "standard") -> str:
-    """The lesson of ``edition`` played in ``mode`` (a key of :data:`TUTORIALS`). ValueError for the first
-    edition's advanced game, which does not exist."""
-    if mode == "advanced":
-        if edition != "second":
-            raise ValueError("the advanced game is the second edition's only")
-        return "advanced"
-    return edition
-
-
 _TABLE_KINDS = {"r": "region", "x": "region", "f": "faction", "y": "faction", "p": "player", "c": "copy"}
 """The table's name of each kind of a Cunning card's step (static/cunning.js's STEP_KIND)."""
 

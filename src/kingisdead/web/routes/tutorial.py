@@ -9,10 +9,12 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..errors import GameError
-from ..i18n import LocalizedRoute, _
-from ..tutorial import LEARNER, TUTOR, TUTOR_NAME, TUTORIALS, create_tutorial, lesson, script
+from ..i18n import LocalizedRoute
+from ..tutorial import LEARNER, TUTOR, TUTOR_NAME, TUTORIALS, create_tutorial, script
 from .deps import Limiter, PublicUrl, Service, client_of, page
+
+Lesson = Literal["first", "second", "advanced"]
+"""The tutorials (web/tutorial.py's TUTORIALS): each edition's, and the second edition's advanced game's."""
 
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
@@ -23,33 +25,23 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     async def learn_page(request: Request) -> HTMLResponse:
         return page("learn.html", request)
 
-    def lesson_of(edition: str, mode: str) -> str:
-        try:
-            return lesson(edition, mode)
-        except ValueError:
-            raise GameError(422, "invalid_request",  # the games' own words (games.py)
-                            _("the advanced game (secret Cunning cards) is the second edition's only")) from None
-
-    @api.get("/api/learn", tags=["learn"], summary="The tutorial's script", responses=errors(422))
-    async def learn_script(edition: Literal["first", "second"] = "first",
-                           mode: Literal["standard", "advanced"] = "standard") -> dict[str, Any]:
-        """``{"edition", "mode", "seed", "learner", "tutor", "tutor_name", "moves"}``: the moves of the tutorial
-        game of the edition played in ``mode`` (see :func:`script`; 422 for the first edition's advanced game)."""
-        name = lesson_of(edition, mode)
-        return {"edition": edition, "mode": mode, "seed": TUTORIALS[name].seed, "learner": LEARNER, "tutor": TUTOR,
-                "tutor_name": TUTOR_NAME, "moves": script(name)}
+    @api.get("/api/learn", tags=["learn"], summary="The tutorial's script", responses=errors())
+    async def learn_script(lesson: Lesson = "first") -> dict[str, Any]:
+        """``{"lesson", "edition", "mode", "seed", "learner", "tutor", "tutor_name", "moves"}``: the moves of the
+        tutorial game ``lesson`` (see :func:`script`)."""
+        tutorial = TUTORIALS[lesson]
+        return {"lesson": lesson, "edition": tutorial.edition, "mode": tutorial.mode, "seed": tutorial.seed,
+                "learner": LEARNER, "tutor": TUTOR, "tutor_name": TUTOR_NAME, "moves": script(lesson)}
 
     @api.post("/api/learn", status_code=201, tags=["learn"], summary="Start a tutorial game",
               responses=errors(429))
     async def start(request: Request, service: Service, limiter: Limiter, public_url: PublicUrl,
-                    edition: Literal["first", "second"] = "first",
-                    mode: Literal["standard", "advanced"] = "standard") -> dict[str, Any]:
-        """A new tutorial game of ``edition`` played in ``mode``: ``{"id", "url", "token", "tutor_token"}``, the
-        learner's seat token and the tutor's (the browser plays the tutor's scripted replies). Counts as a new
-        game for the rate limit; 422 for the first edition's advanced game."""
-        name = lesson_of(edition, mode)
+                    lesson: Lesson = "first") -> dict[str, Any]:
+        """A new game of the tutorial ``lesson``: ``{"id", "url", "token", "tutor_token"}``, the learner's seat
+        token and the tutor's (the browser plays the tutor's scripted replies). Counts as a new game for the
+        rate limit."""
         await asyncio.to_thread(limiter.hit, "create", client_of(request))
-        game_id, token, tutor = await asyncio.to_thread(create_tutorial, service, name)
+        game_id, token, tutor = await asyncio.to_thread(create_tutorial, service, lesson)
         return {"id": game_id, "url": f"{public_url}/game/{game_id}", "token": token, "tutor_token": tutor}
 
     return api

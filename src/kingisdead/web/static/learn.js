@@ -17,7 +17,7 @@ async function open() {
       if (game.status === "running" && !learner.left && !learner.away) { location.replace(`/game/${saved.id}`); return; }
     } catch (err) { /* gone (another database): start a new one */ }
   }
-  const started = await api("POST", `/api/learn?edition=${edition}&mode=${mode}`);
+  const started = await api("POST", `/api/learn?lesson=${mode === "advanced" ? "advanced" : edition}`);
   saveTokens(started.id, [started.token]);
   localStorage.setItem(TUTORIAL_KEY, JSON.stringify({ id: started.id, tutor: started.tutor_token, step: 0, edition, mode }));
   location.replace(`/game/${started.id}`);

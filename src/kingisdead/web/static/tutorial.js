@@ -79,7 +79,8 @@ const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const saved = location.pathname.startsWith("/game/") ? JSON.parse(localStorage.getItem(TUTORIAL_KEY) || "null") : null;
 const edition = saved && saved.edition === "second" ? "second" : "first";
 const mode = edition === "second" && saved.mode === "advanced" ? "advanced" : "standard";
-const STEPS = mode === "advanced" ? ADVANCED_STEPS : edition === "second" ? SECOND_STEPS : FIRST_STEPS;
+const lesson = mode === "advanced" ? "advanced" : edition;  // web/tutorial.py's TUTORIALS
+const STEPS = { first: FIRST_STEPS, second: SECOND_STEPS, advanced: ADVANCED_STEPS }[lesson];
 let table = null;      // the latest {view, steps} the table showed
 let script = null;     // GET /api/learn's moves
 let names = null;      // the board's names in the page's language
@@ -269,7 +270,7 @@ async function start() {
   const box = el("section", { class: "tutorial panel", id: "tutorial", "data-testid": "tutorial", "aria-live": "polite",
                               "aria-label": t("Learn to play") });
   place(box);
-  const [learn, facts] = await Promise.all([api("GET", `/api/learn?edition=${edition}&mode=${mode}`),
+  const [learn, facts] = await Promise.all([api("GET", `/api/learn?lesson=${lesson}`),
                                             api("GET", `/api/meta?edition=${edition}`),
                                             // the Cunning cards' faces draw with cunning.js's primitives
                                             mode === "advanced" ? import("/static/cunning.js") : null]);
