@@ -9,6 +9,7 @@ import { t, tn } from "/static/i18n.js";
 import { ratingText } from "/static/leaderboard.js";
 import { gameClock } from "/static/clock.js";
 import { emailSettings } from "/static/email.js";
+import { mountFriends, unmountFriends } from "/static/friends.js";
 
 let panel = null;
 let timer = null;
@@ -43,8 +44,9 @@ async function refresh() {
     return;
   }
   document.body.dataset.account = account ? account.name : "";
-  if (!account) { showForm(); return; }
+  if (!account) { unmountFriends(); showForm(); return; }
   showAccount(account);
+  mountFriends(document.getElementById("games")?.closest("section") || panel);  // friends.js, after the games
   const device = panel.appendChild(el("div", { class: "push-device", "data-testid": "push" }));  // static/push.js
   api("GET", "/api/account/notifications").then((view) => mountPush(device, view), () => {});  // none: no switch
   await loadMyGames();
