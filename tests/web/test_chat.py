@@ -5,6 +5,7 @@ the chat, bad input answered 4xx; on SQLite and PostgreSQL (conftest's API_ON_BO
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -233,3 +234,27 @@ def test_bad_input_is_answered_4xx(table):
     assert ann.post(f"/api/games/{game}/chat/1/report", json={"reason": "x" * 201}).status_code == 422
     assert ann.put(f"/api/games/{game}/chat/mute", json={"muted": 1}).status_code == 422
     assert guest.put("/api/account/chat", json={"off": True}).status_code == 401
+
+
+
+def test_a_line_reaches_the_sockets_of_another_server_process(db_url, browsers, server_factory):
+    """A line stored by one server process reaches a watcher's socket on another process of the same PostgreSQL
+    database, through the moves' notify channel. SQLite has none (one process): skipped there."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's notifications only")
+    from websockets.sync.client import connect
+
+    from kingisdead.web import create_app
+
+    app = create_app(db_url)
+    cat = browsers(app)
+    assert cat.post("/api/account/sign-up", json={"name": "Cat", "password": "a long password"}).status_code == 201
+    game = create(browsers(app), [human(), human()], claim=False)["id"]  # made by a guest: Cat only watches
+    other = server_factory(database=db_url)
+    with connect(f"ws://127.0.0.1:{other.port}/api/games/{game}/ws") as watcher:
+        assert json.loads(watcher.recv(timeout=30))["type"] == "state"
+        time.sleep(0.3)  # the other process's listener has long connected by then
+        assert say(cat, game, "across processes", "watchers").status_code == 201
+        while (message := json.loads(watcher.recv(timeout=10)))["type"] != "chat":
+            pass
+        assert (message["line"]["text"], message["line"]["name"]) == ("across processes", "Cat")

@@ -92,12 +92,12 @@ function draw() {
   const close = el("button", { type: "button", class: "btn secondary small", "data-testid": "chat-close",
     "aria-label": t("Close the chat") }, "×");
   close.addEventListener("click", closeChat);
-  const log = el("ol", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "polite", "data-testid": "chat-log",
+  const log = el("div", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "polite", "data-testid": "chat-log",
     "aria-label": room === "seats" ? t("Players' chat") : t("Watchers' chat") });
   const box = $("chat");
   box.replaceChildren(el("div", { class: "chat-head" }, el("h2", {}, t("Chat")), tabs, close), log, writer(), settings());
   const sorted = [...lines[room].values()].sort((a, b) => a.id - b.id);
-  if (!sorted.length) log.append(el("li", { class: "chat-empty" }, you && (you.muted || you.off) ? t("The chat is muted.") : t("No messages yet.")));
+  if (!sorted.length) log.append(el("p", { class: "chat-empty" }, you && (you.muted || you.off) ? t("The chat is muted.") : t("No messages yet.")));
   for (const line of sorted) append(line);
 }
 
@@ -105,7 +105,7 @@ function append(line) {
   const log = $("chat-log");
   if (!log || log.querySelector(`[data-id="${line.id}"]`)) return;
   log.querySelector(".chat-empty")?.remove();
-  const item = el("li", { "data-id": String(line.id), "data-testid": "chat-line" },
+  const item = el("p", { "data-id": String(line.id), "data-testid": "chat-line" },
     el("span", { class: "chat-who" }, line.name), " ", el("span", { class: "chat-text", "data-testid": "chat-text" }, line.text));
   if (you && line.name !== you.name) {
     const report = el("button", { type: "button", class: "chat-act", "data-testid": "chat-report",
