@@ -258,3 +258,13 @@ def test_a_line_reaches_the_sockets_of_another_server_process(db_url, browsers, 
         while (message := json.loads(watcher.recv(timeout=10)))["type"] != "chat":
             pass
         assert (message["line"]["text"], message["line"]["name"]) == ("across processes", "Cat")
+
+
+def test_a_deleted_accounts_lines_stay_under_its_anonymous_name(table):
+    ann, ben, game = table["ann"], table["ben"], table["game"]
+    assert say(ann, game, "farewell").status_code == 201
+    assert ann.put(f"/api/games/{game}/chat/mute", json={"muted": True}).status_code == 200
+    gone = ann.request("DELETE", "/api/account", json={"password": "a long password"})
+    assert gone.status_code == 200, gone.text
+    line = ben.get(f"/api/games/{game}/chat").json()["lines"][0]
+    assert line["text"] == "farewell" and line["name"].startswith("anonymous-")

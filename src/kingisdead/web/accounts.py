@@ -32,6 +32,9 @@ from sqlalchemy.orm import Session
 
 from .db import (
     BlockRow,
+    ChatLineRow,
+    ChatMuteRow,
+    ChatSettingsRow,
     FollowRow,
     GameRow,
     NotificationSettingsRow,
@@ -245,8 +248,9 @@ def delete_account(service: GameService, user: UserRow, password: str
     What goes: the name (the account and its seats are renamed ``anonymous-<hex>``, and the name is free
     again), the password, the language, every session, the e-mail settings and address, the push
     subscriptions, the outbox's messages (those waiting are dropped, and every one loses its text and
-    address), its follows and blocks both ways (web/friends.py), and the ratings (the account leaves the
-    leaderboard). What stays: the games and their moves, under the anonymous name, the rating changes of
+    address), its follows and blocks both ways (web/friends.py), its chat settings and muted games, and the
+    ratings (the account leaves the leaderboard). What stays: the games and their moves, and its chat lines
+    (web/chat.py), under the anonymous name, the rating changes of
     finished games (other players' ratings were computed with them), and the outbox rows' hashed addresses
     and times, which the per-address limits count (a deleted account must not free an address for more
     confirmation links). Returns the anonymous name, the ids of
@@ -264,7 +268,9 @@ def delete_account(service: GameService, user: UserRow, password: str
         row.password_hash = row.language = None
         held = list(session.scalars(select(SeatRow.game_id).where(SeatRow.user_id == user.id).distinct()))
         session.execute(update(SeatRow).where(SeatRow.user_id == user.id).values(name=anonymous))
-        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, RatingRow):
+        session.execute(update(ChatLineRow).where(ChatLineRow.user_id == user.id).values(name=anonymous))
+        for table in (UserSessionRow, NotificationSettingsRow, PushSubscriptionRow, RatingRow, ChatSettingsRow,
+                      ChatMuteRow):
             session.execute(delete(table).where(table.user_id == user.id))
         session.execute(delete(FollowRow).where(or_(FollowRow.follower_id == user.id,
                                                     FollowRow.followed_id == user.id)))
