@@ -143,35 +143,53 @@ fn step_action(kind: u8, value: i8) -> u8 {
 /// Calls `emit` with an action and its other spellings (unordered parts in the
 /// other order), as Python `building._mirrors`; a Spy's copied action is
 /// mirrored as the copied card's.
-fn mirrors(card: u8, action: &[i8], emit: &mut dyn FnMut(&[i8])) {
+fn mirrors(card: u8, action: &[i8], emit: &mut impl FnMut(&[i8])) {
     let n = action.len();
-    if card == SPY && n > 2 {
-        let mut spelt = [0i8; MAX_ACTION];
-        spelt[..2].copy_from_slice(&action[..2]);
-        return mirrors(action[1] as u8, &action[2..], &mut |copied| {
-            spelt[2..2 + copied.len()].copy_from_slice(copied);
-            emit(&spelt[..2 + copied.len()]);
-        });
+    if card != SPY || n <= 2 {
+        return card_mirrors(card, action, emit);
     }
+    let mut spelt = [0i8; MAX_ACTION];
+    spelt[..2].copy_from_slice(&action[..2]);
+    // The copied card is not a Spy: a spied Spy copies nothing.
+    card_mirrors(action[1] as u8, &action[2..], &mut |copied: &[i8]| {
+        copy_parts(&mut spelt[2..], copied);
+        emit(&spelt[..2 + copied.len()]);
+    });
+}
+
+/// [`mirrors`] of a card's own action (not a Spy's copy).
+fn card_mirrors(card: u8, action: &[i8], emit: &mut impl FnMut(&[i8])) {
     emit(action);
-    let mut other = [0i8; MAX_ACTION];
-    other[..n].copy_from_slice(action);
+    let n = action.len();
     let differ = |i: usize, j: usize| action[i] != action[j];
-    match (card, n) {
-        (CROWN, 3) => other.swap(0, 1),
+    let (i, j) = match (card, n) {
         (GARRISON | AMBASSADOR | DISPUTE | INFLUENCE | EDICT, 4) => {
-            other[..4].copy_from_slice(&[action[2], action[3], action[0], action[1]])
+            return emit(&[action[2], action[3], action[0], action[1]]);
         }
+        (CROWN, 3) => (0, 1),
         (GARRISON | INFLUENCE | EDICT, 5) | (MARCH, 4) | (RESIST | MUSTER | QUELL, 3)
             if differ(1, 2) =>
         {
-            other.swap(1, 2)
+            (1, 2)
         }
-        (EDICT, 6) if differ(4, 5) => other.swap(4, 5),
-        (FACTION_CARD..SPY, 2) if differ(0, 1) => other.swap(0, 1),
+        (EDICT, 6) if differ(4, 5) => (4, 5),
+        (FACTION_CARD..SPY, 2) if differ(0, 1) => (0, 1),
         _ => return,
-    }
+    };
+    let mut other = [0i8; MAX_ACTION];
+    copy_parts(&mut other, action);
+    other.swap(i, j);
     emit(&other[..n]);
+}
+
+/// `to[..from.len()] = from`, the rest 0, in a loop of fixed length (actions
+/// are a few parts: the call to `memcpy` a copy of any length compiles to
+/// cost more than the copy).
+#[inline]
+fn copy_parts(to: &mut [i8], from: &[i8]) {
+    for (i, slot) in to.iter_mut().enumerate().take(MAX_ACTION) {
+        *slot = from.get(i).copied().unwrap_or(0);
+    }
 }
 
 /// One spelling of a legal action of the chosen card.
@@ -326,7 +344,7 @@ impl SteppedGame {
         let spellings = &mut self.spellings;
         let mut add = |action: &[i8]| {
             let mut values = [0i8; MAX_ACTION];
-            values[..action.len()].copy_from_slice(action);
+            copy_parts(&mut values, action);
             spellings.push(Spelling {
                 values,
                 len: action.len() as u8,
