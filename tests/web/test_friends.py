@@ -77,6 +77,9 @@ def test_follow_and_unfollow_by_name_and_the_clear_refusals(make_client):
     refused(alice.post("/api/friends", json={"name": "a" * 201}), 422, "invalid_request")
     refused(alice.post("/api/friends", json={"name": 7}), 422, "invalid_request")
     refused(alice.post("/api/friends", json={}), 422, "invalid_request")
+    refused(unfollow(alice, "x"), 422, "invalid_name")
+    refused(unblock(alice, "b" * 201), 422, "invalid_request")
+    refused(alice.delete("/api/friends", headers=JSON), 422, "invalid_request")  # no name
     refused(alice.patch("/api/friends", json={"allow_follow": 0}), 422, "invalid_request")  # strict: 0 is not false
     refused(alice.post("/api/friends", content='{"name": "Bob"}', headers={"content-type": "text/plain"}),
             403, "not_json")  # a cross-site form cannot follow for you
@@ -214,14 +217,19 @@ def test_the_games_two_friends_share_say_whose_turn_it_is(make_client):
 
     mine = versus_bob(1, 0)
     theirs = versus_bob(2, 1)
+    carol = make_client("Carol")  # a 3-player game where it is Carol's turn
+    open_seat = {"kind": "human", "public": True}
+    third = create(alice, [human(), open_seat, open_seat], seed=4, claim=False, first_player=2)["id"]
+    assert bob.post(f"/api/games/{third}/join", json={}).json()["seat"] == 1
+    assert carol.post(f"/api/games/{third}/join", json={}).json()["seat"] == 2
     create(alice, [human(), bot("random")], seed=3)  # Alice alone with a bot: not shared
     alice.post("/api/friends", json={"name": "Bob"})
     bob.post("/api/friends", json={"name": "Alice"})
     [friend] = alice.get("/api/friends").json()["friends"]
     assert {(g["id"], g["turn"], g["players"], g["move_number"]) for g in friend["games"]} == {
-        (mine, "yours", 2, 0), (theirs, "theirs", 2, 0)}
+        (mine, "yours", 2, 0), (theirs, "theirs", 2, 0), (third, "other", 3, 0)}
     [back] = bob.get("/api/friends").json()["friends"]
-    assert {(g["id"], g["turn"]) for g in back["games"]} == {(mine, "theirs"), (theirs, "yours")}
+    assert {(g["id"], g["turn"]) for g in back["games"]} == {(mine, "theirs"), (theirs, "yours"), (third, "other")}
     # a game Bob leaves is no longer shared
     assert bob.post(f"/api/games/{mine}/leave", json={}).status_code == 200
-    assert [g["id"] for g in alice.get("/api/friends").json()["friends"][0]["games"]] == [theirs]
+    assert {g["id"] for g in alice.get("/api/friends").json()["friends"][0]["games"]} == {theirs, third}
