@@ -61,7 +61,11 @@ MAX_SEATS = 4
 MAX_STEPS = 8
 """The longest move: a card, a 2-for-1 Garrison (5 choices) and a court call (2)."""
 ADVANCED_MAX_STEPS = 10
-"""The longest move of the advanced game: a Spy, its seat and copied card, a 2-for-1 Manoeuvre (5), a court call."""
+"""The most steps a move under way in the advanced game has taken (the rows of its ``partial_move``): one fewer
+than its longest move, :data:`ADVANCED_LONGEST_MOVE`, whose last step plays it."""
+ADVANCED_LONGEST_MOVE = ADVANCED_MAX_STEPS + 1
+"""The longest move of the advanced game: a Spy, its seat and copied card, a copied 2-for-2 Edict (6), a court
+call (2)."""
 
 _BASE = {"region": REGION_BASE, "faction": FACTION_BASE, "player": PLAYER_BASE}
 
@@ -72,8 +76,8 @@ def num_actions(edition: Edition) -> int:
 
 
 def max_move_steps(edition: Edition) -> int:
-    """The most steps one move of ``edition``'s game takes: 8, or 10 in the advanced game."""
-    return ADVANCED_MAX_STEPS if edition.advanced else MAX_STEPS
+    """The most steps one move of ``edition``'s game takes: 8, or 11 in the advanced game."""
+    return ADVANCED_LONGEST_MOVE if edition.advanced else MAX_STEPS
 
 
 def choice_to_action(choice: Choice) -> int:

@@ -38,7 +38,7 @@ def returns(state: GameState) -> list[float]:
 def max_steps(players: int, move_steps: int = MAX_STEPS) -> int:
     """An upper bound on the steps of a game (OpenSpiel's max_game_length).
 
-    Each player plays at most 8 cards of at most ``move_steps`` steps (8; 10 in the
+    Each player plays at most 8 cards of at most ``move_steps`` steps (8; 11 in the
     advanced game: :func:`.encoding.max_move_steps`); between two card plays at most
     ``players - 1`` passes come, and each of the 8 struggles ends with a round of
     ``players`` passes.
