@@ -231,6 +231,7 @@ def test_bad_input_is_answered_4xx(table):
                     headers={"content-type": "application/json"}).status_code == 422
     assert ann.post(f"/api/games/{game}/chat", content=b"{}", headers={"content-type": "text/plain"}).status_code == 403
     assert ann.post(f"/api/games/{game}/chat/abc/report", json={}).status_code == 422
+    assert ann.post(f"/api/games/{game}/chat/{2**70}/report", json={}).status_code == 422
     assert ann.post(f"/api/games/{game}/chat/1/report", json={"reason": "x" * 201}).status_code == 422
     assert ann.put(f"/api/games/{game}/chat/mute", json={"muted": 1}).status_code == 422
     assert guest.put("/api/account/chat", json={"off": True}).status_code == 401

@@ -18,7 +18,7 @@ from ..i18n import LocalizedRoute, _
 from ..live_game import LiveGame
 from ..security import PRINTABLE
 from ..service import GameService
-from .deps import Account, Chats, Credentials, Integer, Service, SignedIn, checked_seat, game_of
+from .deps import Account, Chats, Credentials, Service, SignedIn, checked_seat, game_of, integer
 
 Room = Literal["seats", "watchers"]
 
@@ -171,7 +171,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
 
     @routes.post("/api/games/{game_id}/chat/{line_id}/report", status_code=201, summary="Report a chat line",
                  response_model=Reported, responses=errors(401, 403, 404))
-    async def report(game_id: str, line_id: Integer, body: ChatReport, request: Request, credentials: Credentials,
+    async def report(game_id: str, line_id: integer(ge=1, le=2**31 - 1), body: ChatReport, request: Request, credentials: Credentials,
                      service: Service, chat: Chats, user: SignedIn) -> dict[str, Any]:
         """Report a line of this game's chat to the site's operator (kept with the game and the move number;
         ``kingisdead chat reports`` lists them). Once per account and line; 404 ``no_such_line`` for a line

@@ -8,7 +8,7 @@ import { t } from "/static/i18n.js";
 
 const MAX_TEXT = 300;  // chat.MAX_TEXT
 const $ = (id) => document.getElementById(id);
-let game = null;       // {gameId, seat, token, send}: from game.js's openChat
+let game = null;       // {gameId, seat, token, send}: from toggle
 let room = "seats";
 const lines = { seats: new Map(), watchers: new Map() };  // id -> line, per room
 let you = null;        // the account's chat here (GET /chat's "you"), null for a guest
@@ -76,7 +76,7 @@ async function show(which) {
     return;
   }
   you = log.you;
-  for (const line of log.lines) lines[which].set(line.id, line);
+  lines[which] = new Map(log.lines.map((line) => [line.id, line]));  // the server's: blocks and mutes applied
   draw();
 }
 
