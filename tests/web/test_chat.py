@@ -269,3 +269,21 @@ def test_a_deleted_accounts_lines_stay_under_its_anonymous_name(table):
     assert gone.status_code == 200, gone.text
     line = ben.get(f"/api/games/{game}/chat").json()["lines"][0]
     assert line["text"] == "farewell" and line["name"].startswith("anonymous-")
+
+
+def test_in_a_four_player_game_all_four_seats_read_the_players_chat(db_url, browsers):
+    """Partners have no chat of their own (the rulebook forbids them to discuss tactics privately): what one seat
+    says, all four read."""
+    from kingisdead.web import create_app
+
+    app = create_app(db_url)
+    seats = [browsers(app) for _ in range(4)]
+    for n, client in enumerate(seats):
+        assert client.post("/api/account/sign-up", json={"name": ("Ann", "Ben", "Cat", "Dan")[n], "password": "a long password"}
+                           ).status_code == 201
+    game = create(seats[0], [human() for _ in range(4)], claim=False)
+    for n in (1, 2, 3):
+        assert seats[n].post(f"/api/games/{game['id']}/claim", json={},
+                             headers=auth(game["seats"][n]["invite_token"])).status_code == 200
+    assert say(seats[2], game["id"], "I hold the Crown").json()["seat"] == 2
+    assert [shown(client, game["id"]) for client in seats] == [["I hold the Crown"]] * 4
