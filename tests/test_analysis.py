@@ -45,9 +45,9 @@ def test_position_moves_are_legal_ranked_and_have_win_chances():
 
 
 def test_small_two_player_endgames_carry_the_exact_verdict():
-    from test_solver import ENDGAMES
+    from test_solver import small_endgames
 
-    _, state, value = ENDGAMES[0]
+    _, state, value = small_endgames()[0]
     analysis = analyse_position(state, QUICK)
     assert analysis.exact == value
     assert analysis.moves[0].move == analysis.exact_move

@@ -122,9 +122,9 @@ def test_no_cards_means_pass_without_searching():
 
 
 def test_search_takes_a_proven_win_in_a_small_endgame():
-    from test_solver import ENDGAMES
+    from test_solver import small_endgames
 
-    seed, state, value = next(e for e in ENDGAMES if e[2] == 1)
+    seed, state, value = next(e for e in small_endgames() if e[2] == 1)
     move = SearchBot(seed, Budget(iterations=2)).choose(state)
     after = state.after(move)
     # With best play from here the opponent (now to move) loses.

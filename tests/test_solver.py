@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from random import Random
 
 import pytest
@@ -56,8 +57,10 @@ def brute_force(s: GameState, counter: list[int]) -> int:
     return max(-brute_force(s.after(m), counter) for m in s.legal_moves())
 
 
+@cache
 def small_endgames() -> list[tuple[int, GameState, int]]:
-    """Endgames whose full tree stays under NODE_CAP nodes, with their brute-force values."""
+    """Endgames whose full tree stays under NODE_CAP nodes, with their brute-force values (found once per process,
+    when a test first asks: not while collecting, in every worker). Callers must not change the states."""
     found = []
     for seed in range(120):
         for max_open, max_cards in ((3, 2), (2, 3), (4, 1)):
@@ -74,9 +77,8 @@ def small_endgames() -> list[tuple[int, GameState, int]]:
     return found
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def endgames() -> list[tuple[int, GameState, int]]:
-    """:func:`small_endgames`, found once per module when a test first asks (not while collecting, in every worker)."""
     return small_endgames()
 
 

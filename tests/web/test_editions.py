@@ -251,7 +251,8 @@ def test_the_lobby_offers_the_second_editions_rule_options(browser_server, new_p
     assert page.locator("[data-testid=rule-options]").is_hidden()  # the first edition has none
     page.click("[data-testid=edition-second]")
     assert page.locator("[data-testid=rule-options]").is_visible()
-    assert page.locator("[data-testid=rule-options] select").count() == 5
+    assert page.locator("[data-testid=rule-options] select:not([data-advanced])").count() == 5
+    assert page.locator("[data-testid=advanced-options]").is_hidden()  # the advanced game's own: when it is chosen
     state = page.get_by_test_id("rule-options-state")
     assert state.inner_text() == "the rules' defaults"
     page.click("[data-testid=rule-options] summary")  # folded until opened: the Create button stays in view
