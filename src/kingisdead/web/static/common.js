@@ -69,6 +69,9 @@ export function saveTokens(gameId, tokens) {
   localStorage.setItem("kid:games", JSON.stringify([...mine].slice(-30)));
 }
 
+// This browser's tutorial game (learn.js saves it, game.js loads tutorial.js over its table): {id, tutor (token),
+// step, edition, mode}.
+export const TUTORIAL_KEY = "kid:tutorial";
 export function myGames() { return JSON.parse(localStorage.getItem("kid:games") || "[]"); }
 
 // Forget the seat tokens this browser keeps for these games (an account's, when it signs out): the next person

@@ -2,7 +2,8 @@
 // Moves are built step by step from every choice of the move, sent with the seat's view (choices.js):
 // only choices that can still complete a legal move are offered, and no click waits for the server.
 import { drawBoard, useBoard, cube, PLAYER_COLOURS } from "/static/board.js";
-import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, shownName, resultTitle, knowLevels, levelLabel, redraw } from "/static/common.js";
+import { api, tokensFor, claimInvites, saveTokens, el, toast, seatLabel, shownName, resultTitle, knowLevels, levelLabel, redraw,
+         TUTORIAL_KEY } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 import { ratingsPanel, rematchButtons } from "/static/rematch.js";
 import { clockNode, seatTools, signalTurn } from "/static/clock.js";
@@ -14,6 +15,13 @@ import { loadEdition } from "/static/edition.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
+// This browser's tutorial game (learn.js saved it): its layer, tutorial.js, is loaded over this table alone (other
+// tables never fetch it), and the controls a lesson has no use for are hidden from the start (style.css).
+const lesson = JSON.parse(localStorage.getItem(TUTORIAL_KEY) || "null");
+if (lesson && lesson.id === gameId) {
+  document.body.classList.add("tutorial-game");
+  import("/static/tutorial.js").then(() => { if (view) announceTable(); });  // it listens from now on
+}
 
 let facts = null;          // the board's fixed data in the game's edition (GET /api/meta?edition=)
 let board = null;          // the drawing of the edition's board (its board.json)

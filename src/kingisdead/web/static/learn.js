@@ -1,9 +1,8 @@
 // /learn: open this browser's tutorial game if it is still running, else start a new one, then go to its table.
 // /learn?edition=second teaches the second edition (the first by default), /learn?edition=second&mode=advanced its
 // advanced game; a running tutorial of another lesson is left for a new one.
-import { api, saveTokens } from "/static/common.js";
+import { api, saveTokens, TUTORIAL_KEY } from "/static/common.js";
 import { t } from "/static/i18n.js";
-import { TUTORIAL_KEY } from "/static/tutorial.js";
 
 async function open() {
   const saved = JSON.parse(localStorage.getItem(TUTORIAL_KEY) || "null");

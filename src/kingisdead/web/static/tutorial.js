@@ -4,12 +4,11 @@
 // every click on the table's move controls that is not the one the step asks for, saying why.
 // The script of moves comes from GET /api/learn; the table tells this layer what it shows through the
 // "kid:table" event (game.js), so the learner's moves go through the table's own controls.
-import { api, el } from "/static/common.js";
+import { api, el, TUTORIAL_KEY } from "/static/common.js";
 import { cardFace } from "/static/cards.js";
 import { loadEdition } from "/static/edition.js";
 import { t } from "/static/i18n.js";
 
-export const TUTORIAL_KEY = "kid:tutorial";  // this browser's tutorial game: {id, tutor (token), step, edition, mode}
 // the tutor's reply comes a moment after the learner's move, as at a table; the browser tests set
 // window.kidTutorDelayMs before the page's scripts run, to play the lessons faster
 const TUTOR_DELAY_MS = window.kidTutorDelayMs ?? 700;
@@ -76,8 +75,8 @@ const ADVANCED_STEPS = [
 ];
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
-const saved = location.pathname.startsWith("/game/") ? JSON.parse(localStorage.getItem(TUTORIAL_KEY) || "null") : null;
-const edition = saved && saved.edition === "second" ? "second" : "first";
+const saved = JSON.parse(localStorage.getItem(TUTORIAL_KEY));  // game.js checked it is this game's
+const edition = saved.edition === "second" ? "second" : "first";
 const mode = edition === "second" && saved.mode === "advanced" ? "advanced" : "standard";
 const lesson = mode === "advanced" ? "advanced" : edition;  // web/tutorial.py's TUTORIALS
 const STEPS = { first: FIRST_STEPS, second: SECOND_STEPS, advanced: ADVANCED_STEPS }[lesson];
@@ -297,8 +296,6 @@ function update() {
   reply();
 }
 
-if (saved && saved.id === gameId) {
-  document.body.classList.add("tutorial-game");  // style.css hides the controls a tutorial has no use for
-  document.addEventListener("kid:table", (event) => { table = event.detail; update(); });
-  start();
-}
+// game.js loads this module over a tutorial game's table only
+document.addEventListener("kid:table", (event) => { table = event.detail; update(); });
+start();
