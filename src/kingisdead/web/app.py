@@ -37,6 +37,7 @@ from .pubsub import Listener
 from .ratings import apply_pending, keep_applied
 from .routes import (
     accounts,
+    challenges,
     clocks,
     friends,
     games,
@@ -138,7 +139,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.state.notifier = notifier
     app.state.chat = chat
     for routes in (pages, games, seats, moves, live, accounts, ratings, rematch, clocks, tutorial, notifications, friends,
-                   pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
+                   challenges, pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
         app.include_router(routes.router(responses))
     app.include_router(languages_router)
     app.include_router(chat_router(responses))  # the games' chats (the socket's messages are routes/live.py's)

@@ -165,6 +165,26 @@ class BlockRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class ChallengeRow(Base):
+    """One account inviting another to a two-player game with ``settings`` (see web/challenges.py): ``status``
+    "open", "accepted" (``game_id`` the game made), "declined" or "withdrawn"; an open one past ``expires_at``
+    is expired."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (Index("ix_challenges_challenger_status", "challenger_id", "status"),
+                      Index("ix_challenges_challenged_status", "challenged_id", "status"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    challenged_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(12))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+
+
 class UserSessionRow(Base):
     """A signed-in browser: the cookie holds a random secret, stored here hashed."""
 

@@ -14,6 +14,9 @@ What is said, and when (the account's choices are in ``notification_settings``):
 - **ended** (e-mail): one of the account's games has ended, with its winners.
 - **turn** (push only): it has become the account's turn in a slow game.
 - **confirm** (e-mail): the link that confirms an address; nothing else goes to an unconfirmed address.
+- **challenge** (e-mail to a confirmed address, and push): someone challenged the account to a game
+  (:mod:`.challenges`); queued with the challenge itself (:meth:`Notifier.challenge`), dropped once it is
+  answered, withdrawn or expired.
 
 Texts are composed in the account's language when queued. A message that is no longer wanted when its
 turn to be sent comes (the address changed, the choice was turned off, the move was made) is dropped.
@@ -48,7 +51,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from . import mail as smtp
 from . import outbox, push as webpush
-from .db import GameRow, NotificationSettingsRow, PushSubscriptionRow, SeatRow, UserRow
+from .db import ChallengeRow, GameRow, NotificationSettingsRow, PushSubscriptionRow, SeatRow, UserRow
 from .i18n import Text, _, and_list, join, ngettext
 from .live_game import as_utc
 from .outage import DATABASE_DOWN, Outage
@@ -332,6 +335,35 @@ class Notifier:
         return outbox.Message(f"{kind}:push:{game.id}:{game.move_count}:{sub.id}", "push", kind, user_id,
                               {"subscription": sub.id, "payload": payload, "game": game.id, "move": game.move_count})
 
+    def challenge(self, session: Session, challenge_id: int, challenger: str, user_id: int,
+                  expires: datetime) -> list[outbox.Message]:
+        """The messages telling account ``user_id`` that ``challenger`` challenged it (challenge ``challenge_id``,
+        open until ``expires``): an e-mail to its confirmed address if the site sends e-mail, a push message to
+        each of its subscriptions if the site sends push. Queue them in the challenge's own transaction (keys
+        ``challenge:mail:ID``, ``challenge:push:ID:SUBSCRIPTION``), so they are sent once, or never if it fails."""
+        user = session.get(UserRow, user_id)
+        if user is None:
+            return []
+        found: list[outbox.Message] = []
+        settings = session.get(NotificationSettingsRow, user_id)
+        url = self.link("/", challenge=str(challenge_id))
+        expiry = expires.date().isoformat()
+        if self.settings.mail.enabled and settings is not None and settings.email and settings.confirmed_at:
+            lines = [_("{name} challenges you to a game of The King Is Dead.", name=plain(challenger)),
+                     _("Accept or decline in the lobby before {date}: {url}", date=expiry, url=url)]
+            found.append(self._mail("challenge", f"challenge:mail:{challenge_id}", user, settings,
+                                    _("{name} challenges you", name=plain(challenger)), lines,
+                                    {"challenge": challenge_id}))
+        if self.settings.push.enabled:
+            for sub in session.scalars(select(PushSubscriptionRow).where(PushSubscriptionRow.user_id == user_id)):
+                lang = sub.language or user.language or "en"
+                payload = {"kind": "challenge", "title": _("A challenge").in_language(lang),
+                           "body": _("{name} challenges you to a game.", name=plain(challenger)).in_language(lang),
+                           "url": f"/?challenge={challenge_id}", "tag": f"challenge-{challenge_id}"}
+                found.append(outbox.Message(f"challenge:push:{challenge_id}:{sub.id}", "push", "challenge", user_id,
+                                            {"subscription": sub.id, "payload": payload, "challenge": challenge_id}))
+        return found
+
     def confirmation(self, user: UserRow, settings: NotificationSettingsRow, token: str) -> outbox.Message:
         """The message with the link that confirms ``settings.pending_email`` (``token``: the link's secret)."""
         lines = [_("Open this link to receive messages about your games at this address:"),
@@ -481,6 +513,10 @@ class Notifier:
                 game = session.get(GameRow, content["game"])
                 if game is None or game.status != "running" or game.move_count != content["move"]:
                     return "the move was made"
+            if "challenge" in content:
+                challenge = session.get(ChallengeRow, content["challenge"])
+                if challenge is None or challenge.status != "open":
+                    return "the challenge was answered or withdrawn"
             if row.channel != "mail":
                 return None
             settings = session.get(NotificationSettingsRow, row.user_id)
@@ -490,7 +526,7 @@ class Notifier:
                 return None if waiting else "the address was confirmed or changed"
             if settings is None or settings.email != content["to"]:
                 return "the address changed"
-            if not settings.confirmed_at or not getattr(settings, row.kind):
+            if not settings.confirmed_at or row.kind in CHOICES and not getattr(settings, row.kind):
                 return "turned off"
         return None
 

@@ -1,0 +1,150 @@
+"""The challenge endpoints: challenge a player by name to a two-player game, answer or withdraw a challenge, and
+list your own. What they do is in :mod:`..challenges`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..accounts import NAME_LENGTH
+from ..errors import ErrorBody
+from ..games import bot_names
+from ..challenges import EXPIRY, OPEN_LIMIT, accept, challenges_view, create, decline, withdraw
+from ..i18n import LocalizedRoute
+from ..live_game import DEFAULT_STAND_IN
+from .deps import Limiter, Notify, PublicUrl, Service, SignedIn
+from .games import _one_of_names
+
+class ChallengeSettings(BaseModel):
+    """The game a challenge proposes: POST /api/games's settings for two people, the challenger at seat 0."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")  # no coercion: 0 is not false
+
+    edition: Literal["first", "second"] = "first"
+    variant: Literal["standard", "mordred"] = "standard"
+    mode: Literal["standard", "advanced"] = Field("standard", description="the advanced game is the second "
+                                                  "edition's, unrated")
+    options: dict[str, str | bool] = Field(default_factory=dict, max_length=16,
+                                           description="as POST /api/games's options (none in a rated game)")
+    rated: bool = Field(False, description="the result changes both players' ratings")
+    time_limit: Literal[120, 600, 86400, 259200] | None = Field(None, description="seconds per move, or none")
+    stand_in: str = Field(DEFAULT_STAND_IN, max_length=32, pattern=_one_of_names(bot_names()),
+                          description="the bot level that plays for a person out of time or gone")
+    hints: bool = False
+    memory: bool = False
+    first_player: Literal[0, 1] = Field(0, description="0: the challenger plays first, 1: the challenged")
+
+
+class NewChallenge(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    name: str = Field(max_length=200, json_schema_extra={"minLength": 1},
+                      description=f"the player challenged ({NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters), "
+                                  "ignoring case")
+    settings: ChallengeSettings = Field(default_factory=lambda: ChallengeSettings.model_validate({}),
+                                        description="the game proposed; left out: the defaults")
+
+
+class Challenge(BaseModel):
+    id: int
+    from_: str = Field(alias="from", description="the challenger's name")
+    to: str = Field(description="the challenged player's name")
+    settings: ChallengeSettings
+    status: Literal["open", "accepted", "declined", "withdrawn", "expired"]
+    created_at: datetime
+    expires_at: datetime = Field(description=f"an open challenge is refused after this ({EXPIRY.days} days)")
+    game: str | None = Field(description="the game an accepted challenge made (its page is /game/ID)")
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+
+class Challenges(BaseModel):
+    incoming: list[Challenge] = Field(description="open challenges sent to you, oldest first")
+    outgoing: list[Challenge] = Field(description="your open challenges and those answered in the last day, newest "
+                                                  "first")
+    expiry_days: int = Field(description="how long a challenge stays open")
+    open_limit: int = Field(description="the most open challenges you may have")
+
+
+class Accepted(BaseModel):
+    game: str = Field(description="the new game's id")
+    url: str = Field(description="its page")
+    seat: int = Field(description="your seat: 1 (the challenger holds seat 0)")
+    challenges: Challenges
+
+
+def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
+    """The challenge routes under /api/challenges; ``errors(*statuses)``: the app's OpenAPI error entries."""
+    routes = APIRouter(tags=["challenges"], route_class=LocalizedRoute)
+    said = {401: "not signed in (guests cannot challenge)",
+            403: "they cannot take your challenge (challenge_refused), or a change not sent as JSON",
+            404: "no player has that name (unknown_player), or no such challenge of yours (unknown_challenge)",
+            409: "answered already (challenge_answered), an open one to them (already_challenged), yours full "
+                 f"(too_many_challenges, at {OPEN_LIMIT})",
+            410: f"the challenge expired (open {EXPIRY.days} days)",
+            429: "too many new challenges from your account (Retry-After says when to try again)"}
+
+    def errors_of(*statuses: int) -> dict[int | str, dict[str, Any]]:
+        entries = errors(*[status for status in statuses if status != 410])
+        if 410 in statuses:
+            entries[410] = {"model": ErrorBody, "description": said[410]}
+        return {status: {**entry, "description": said.get(int(status), entry["description"])}
+                for status, entry in entries.items()}
+
+    async def view(service: Any, user_id: int) -> Challenges:
+        return Challenges.model_validate(await asyncio.to_thread(challenges_view, service, user_id))
+
+    @routes.get("/api/challenges", summary="Your challenges, sent and received", responses=errors_of(401))
+    async def get_challenges(user: SignedIn, service: Service) -> Challenges:
+        """The open challenges sent to you, and yours (open, or answered in the last day: an accepted one with
+        its game)."""
+        return await view(service, user.id)
+
+    @routes.post("/api/challenges", status_code=201, summary="Challenge a player to a two-player game",
+                 responses=errors_of(401, 403, 404, 409, 429))
+    async def new_challenge(body: NewChallenge, user: SignedIn, service: Service, limiter: Limiter,
+                            notifier: Notify) -> Challenges:
+        """They see it in their lobby, and by e-mail (a confirmed address) and push where they turned those on.
+        422 ``invalid_name``, ``challenge_self``; 404 ``unknown_player``; 403 ``challenge_refused`` (the answer
+        never says why: a block either way, or their incoming challenges are full); 409
+        ``already_challenged``, ``too_many_challenges``; 429. The game's own rules (rated at the defaults, the
+        advanced game unrated...) are checked when it is accepted, as for POST /api/games."""
+        await asyncio.to_thread(create, service, notifier, user.id, body.name, body.settings.model_dump(),
+                                lambda: limiter.hit("challenge", f"account:{user.id}"))
+        return await view(service, user.id)
+
+    @routes.post("/api/challenges/{challenge_id}/accept", summary="Accept a challenge: the game is made",
+                 responses=errors_of(401, 403, 404, 409, 410))
+    async def accept_challenge(challenge_id: int, user: SignedIn, service: Service,
+                               public_url: PublicUrl) -> Accepted:
+        """The game is made with the challenge's settings through the lobby's game creation (its 422s apply;
+        the challenge then stays open); both seats are held by your accounts. 404 ``unknown_challenge``, 410
+        ``challenge_expired``, 409 ``challenge_answered``."""
+        game = await asyncio.to_thread(accept, service, _bounded(challenge_id), user.id)
+        return Accepted(game=game, url=f"{public_url}/game/{game}", seat=1, challenges=await view(service, user.id))
+
+    @routes.post("/api/challenges/{challenge_id}/decline", summary="Decline a challenge",
+                 responses=errors_of(401, 403, 404, 409, 410))
+    async def decline_challenge(challenge_id: int, user: SignedIn, service: Service) -> Challenges:
+        """404 ``unknown_challenge``, 410 ``challenge_expired``, 409 ``challenge_answered``."""
+        await asyncio.to_thread(decline, service, _bounded(challenge_id), user.id)
+        return await view(service, user.id)
+
+    @routes.delete("/api/challenges/{challenge_id}", summary="Withdraw your challenge",
+                   responses=errors_of(401, 403, 404, 409, 410))
+    async def withdraw_challenge(challenge_id: int, user: SignedIn, service: Service) -> Challenges:
+        """404 ``unknown_challenge``, 410 ``challenge_expired``, 409 ``challenge_answered``."""
+        await asyncio.to_thread(withdraw, service, _bounded(challenge_id), user.id)
+        return await view(service, user.id)
+
+    return routes
+
+
+def _bounded(challenge_id: int) -> int:
+    """An id no row has (0) for one outside the database's integers: answered 404 ``unknown_challenge``."""
+    return challenge_id if 1 <= challenge_id <= 2**31 - 1 else 0
