@@ -10,6 +10,7 @@ import { ratingText } from "/static/leaderboard.js";
 import { gameClock } from "/static/clock.js";
 import { emailSettings } from "/static/email.js";
 import { mountFriends, unmountFriends } from "/static/friends.js";
+import { mountChallenges, unmountChallenges } from "/static/challenges.js";
 
 let panel = null;
 let timer = null;
@@ -44,9 +45,10 @@ async function refresh() {
     return;
   }
   document.body.dataset.account = account ? account.name : "";
-  if (!account) { unmountFriends(); showForm(); return; }
+  if (!account) { unmountFriends(); unmountChallenges(); showForm(); return; }
   showAccount(account);
   mountFriends(document.getElementById("games")?.closest("section") || panel);  // friends.js, after the games
+  mountChallenges(document.querySelector("[data-testid=friends]") || panel);  // challenges.js, after the friends
   const device = panel.appendChild(el("div", { class: "push-device", "data-testid": "push" }));  // static/push.js
   api("GET", "/api/account/notifications").then((view) => mountPush(device, view), () => {});  // none: no switch
   await loadMyGames();

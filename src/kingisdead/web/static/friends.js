@@ -111,12 +111,16 @@ function friend(entry) {
                                "aria-label": t("Block {name}", { name: entry.name }) }, t("Block"));
   block.addEventListener("click", () => change("POST", "/api/blocks", { name: entry.name },
     t("You blocked {name}.", { name: entry.name })).then(focusField));
+  const challenge = el("button", { class: "btn small", type: "button", "data-testid": "challenge-friend",
+                                   "aria-label": t("Challenge {name}", { name: entry.name }) }, t("Challenge"));
+  // challenges.js takes the name into its form
+  challenge.addEventListener("click", () => window.dispatchEvent(new CustomEvent("kid:challenge", { detail: { name: entry.name } })));
   return el("li", { "data-testid": "friend", "data-name": entry.name, "data-online": entry.online ? "yes" : "no" },
     el("span", { class: entry.online ? "dot on" : "dot", role: "img", "aria-label": online, title: online }),
     el("strong", { class: "friend-name" }, entry.name),
     entry.follows_you ? el("span", { class: "tag", "data-testid": "follows-you" }, t("follows you")) : "",
     ...entry.games.map(gameLink),
-    el("span", { class: "actions" }, unfollow, block));
+    el("span", { class: "actions" }, challenge, unfollow, block));
 }
 
 function gameLink(game) {

@@ -192,6 +192,13 @@ function updateAccess() {
 // The creator plays the first human seat; the others are for invited friends or anyone in the lobby.
 function firstHuman() { return seatChoices.slice(0, players).indexOf("human"); }
 
+// The game chosen in the create form, as a challenge proposes it (challenges.js: two players, no seats).
+export function chosenGame() {
+  return { variant: advanced() ? "standard" : variant, edition, mode: advanced() ? "advanced" : "standard",
+           options: ruleOptions(), rated: advanced() ? false : ratedChosen(), hints: advanced() ? false : $("hints").checked,
+           memory: $("memory").checked, ...clock.values() };
+}
+
 async function create() {
   $("create-error").classList.add("hidden");
   const seats = [];

@@ -1,0 +1,71 @@
+"""A challenge in Debian's chromium (Playwright) against a real server: Alice challenges Bob from her friends panel,
+Bob sees it in his lobby's challenges panel and accepts, and both reach the table, each in their own seat. The
+challenges panel with Bob's incoming challenge is saved as build/test-output/web/screenshots/challenge.png
+(docs/img/challenge.png is a copy for docs/web.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from webtools import LAPTOP, OUTPUT, Server, serious_accessibility_violations
+
+from kingisdead.web.accounts import SESSION_COOKIE
+
+PASSWORD = "a long enough secret"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("challenges") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+def signed_up(new_page, server: Server, name: str):
+    """A page of a fresh browser on the lobby, signed up as ``name``, its challenges panel shown."""
+    page = new_page(LAPTOP, server.url + "/")
+    page.get_by_test_id("account-name").fill(name)
+    page.get_by_test_id("account-password").fill(PASSWORD)
+    page.get_by_test_id("sign-up").click()
+    page.get_by_test_id("no-incoming").wait_for()
+    return page
+
+
+def test_a_challenge_from_the_friends_panel_accepted_in_the_lobby_seats_both_at_the_table(new_page, server):
+    alice, bob = signed_up(new_page, server, "Alice"), signed_up(new_page, server, "Bob")
+    cookie = next(c["value"] for c in alice.context.cookies() if c["name"] == SESSION_COOKIE)
+    with httpx.Client(base_url=server.url) as http:
+        assert http.post("/api/friends", headers={"Cookie": f"{SESSION_COOKIE}={cookie}"},
+                         json={"name": "Bob"}).status_code == 200
+    alice.reload()
+    alice.get_by_role("button", name="Challenge Bob").click()  # the friend's button fills the challenge field
+    field = alice.get_by_label("Challenge a player")
+    assert field.input_value() == "Bob"
+    assert alice.evaluate("document.activeElement.id") == "challenge-name"
+    alice.get_by_test_id("time-limit").select_option("86400")  # the create form's settings go with it
+    alice.get_by_role("button", name="Challenge", exact=True).click()
+    mine = alice.locator("[data-testid=outgoing-challenge][data-status=open]")
+    mine.wait_for()
+    assert "1 day per move" in mine.inner_text()
+
+    bob.reload()
+    theirs = bob.get_by_test_id("incoming-challenge")
+    theirs.wait_for()
+    assert "Alice" in theirs.inner_text() and "1 day per move" in theirs.inner_text()
+    assert serious_accessibility_violations(bob) == []
+    OUTPUT.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
+    bob.get_by_test_id("challenges").screenshot(path=str(OUTPUT / "screenshots" / "challenge.png"))
+    bob.get_by_role("button", name="Accept the challenge of Alice").click()
+    bob.wait_for_url(f"{server.url}/game/**")
+    game_id = bob.url.rsplit("/", 1)[1]
+    bob.get_by_test_id("board-view").wait_for()
+
+    alice.reload()  # (the panel refreshes itself every 10 s)
+    alice.get_by_test_id("challenge-game").click()
+    alice.wait_for_url(f"{server.url}/game/{game_id}")
+    alice.get_by_test_id("board-view").wait_for()
+    with httpx.Client(base_url=server.url) as http:
+        view = http.get(f"/api/games/{game_id}", headers={"Cookie": f"{SESSION_COOKIE}={cookie}"}).json()
+    assert view["you"] == 0 and view["time_limit"] == 86400 and [s["name"] for s in view["seats"]] == ["Alice", "Bob"]
