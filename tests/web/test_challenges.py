@@ -187,3 +187,12 @@ def test_the_challenged_person_is_told_once_by_mail_and_push(site):
     assert bob.post(f"/api/challenges/{made}/decline", headers=JSON).status_code == 200
     assert notifier._unwanted(mail) == "the challenge was answered or withdrawn"
     assert len(rows(site.app, ChallengeRow)) == 2
+
+
+def test_deleting_an_account_removes_its_challenges_both_ways(site):
+    alice, bob = site.person("Alice"), site.person("Bob")
+    assert challenge(alice, "Bob").status_code == 201 and challenge(bob, "Alice").status_code == 201
+    assert bob.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 200
+    assert alice.get("/api/challenges").json() == {"incoming": [], "outgoing": [], "expiry_days": 3,
+                                                   "open_limit": 20}
+    assert rows(site.app, ChallengeRow) == []

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 
 from .db import (
     BlockRow,
+    ChallengeRow,
     ChatLineRow,
     ChatMuteRow,
     ChatSettingsRow,
@@ -248,7 +249,7 @@ def delete_account(service: GameService, user: UserRow, password: str
     What goes: the name (the account and its seats are renamed ``anonymous-<hex>``, and the name is free
     again), the password, the language, every session, the e-mail settings and address, the push
     subscriptions, the outbox's messages (those waiting are dropped, and every one loses its text and
-    address), its follows and blocks both ways (web/friends.py), its chat settings and muted games, and the
+    address), its follows, blocks and challenges both ways (web/friends.py, web/challenges.py), its chat settings and muted games, and the
     ratings (the account leaves the leaderboard). What stays: the games and their moves, and its chat lines
     (web/chat.py), under the anonymous name, the rating changes of
     finished games (other players' ratings were computed with them), and the outbox rows' hashed addresses
@@ -275,6 +276,8 @@ def delete_account(service: GameService, user: UserRow, password: str
         session.execute(delete(FollowRow).where(or_(FollowRow.follower_id == user.id,
                                                     FollowRow.followed_id == user.id)))
         session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == user.id, BlockRow.blocked_id == user.id)))
+        session.execute(delete(ChallengeRow).where(or_(ChallengeRow.challenger_id == user.id,
+                                                       ChallengeRow.challenged_id == user.id)))
         session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id, OutboxRow.status == "pending")
                         .values(status="dropped", error="the account was deleted"))
         session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id).values(content={}))
