@@ -180,13 +180,17 @@ def test_the_challenged_person_is_told_once_by_mail_and_push(site):
     assert queued == [(f"challenge:mail:{made}", "challenge", bob_id),
                       (f"challenge:push:{made}:{subscription}", "challenge", bob_id)]
     mail = next(row for row in rows(site.app, OutboxRow) if row.channel == "mail")
-    assert "Alice" in mail.content["subject"] and f"/?challenge={made}" in mail.content["text"]
+    assert "Alice" in mail.content["subject"] and "https://kid.example/" in mail.content["text"]
     notifier = site.app.state.notifier
     assert notifier.queue_due(datetime.now(UTC)) == 0  # a round queues nothing more
     assert notifier._unwanted(mail) is None
     assert bob.post(f"/api/challenges/{made}/decline", headers=JSON).status_code == 200
-    assert notifier._unwanted(mail) == "the challenge was answered or withdrawn"
-    assert len(rows(site.app, ChallengeRow)) == 2
+    assert notifier._unwanted(mail) == "the challenge was answered, withdrawn or expired"
+    again = challenge(alice, "Bob").json()["outgoing"][0]["id"]
+    with site.app.state.service.sessions.begin() as session:
+        session.get(ChallengeRow, again).expires_at = datetime.now(UTC) - timedelta(seconds=1)
+    mail = next(row for row in rows(site.app, OutboxRow) if row.key == f"challenge:mail:{again}")
+    assert notifier._unwanted(mail) == "the challenge was answered, withdrawn or expired"
 
 
 def test_deleting_an_account_removes_its_challenges_both_ways(site):

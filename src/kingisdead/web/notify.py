@@ -346,7 +346,7 @@ class Notifier:
             return []
         found: list[outbox.Message] = []
         settings = session.get(NotificationSettingsRow, user_id)
-        url = self.link("/", challenge=str(challenge_id))
+        url = self.link("/")  # the lobby, whose challenges panel lists it
         expiry = expires.date().isoformat()
         if self.settings.mail.enabled and settings is not None and settings.email and settings.confirmed_at:
             lines = [_("{name} challenges you to a game of The King Is Dead.", name=plain(challenger)),
@@ -359,7 +359,7 @@ class Notifier:
                 lang = sub.language or user.language or "en"
                 payload = {"kind": "challenge", "title": _("A challenge").in_language(lang),
                            "body": _("{name} challenges you to a game.", name=plain(challenger)).in_language(lang),
-                           "url": f"/?challenge={challenge_id}", "tag": f"challenge-{challenge_id}"}
+                           "url": "/", "tag": f"challenge-{challenge_id}"}
                 found.append(outbox.Message(f"challenge:push:{challenge_id}:{sub.id}", "push", "challenge", user_id,
                                             {"subscription": sub.id, "payload": payload, "challenge": challenge_id}))
         return found
@@ -515,8 +515,9 @@ class Notifier:
                     return "the move was made"
             if "challenge" in content:
                 challenge = session.get(ChallengeRow, content["challenge"])
-                if challenge is None or challenge.status != "open":
-                    return "the challenge was answered or withdrawn"
+                if challenge is None or challenge.status != "open" or \
+                        (as_utc(challenge.expires_at) or datetime.now(UTC)) <= datetime.now(UTC):
+                    return "the challenge was answered, withdrawn or expired"
             if row.channel != "mail":
                 return None
             settings = session.get(NotificationSettingsRow, row.user_id)
