@@ -1,5 +1,5 @@
 """A challenge in Debian's chromium (Playwright) against a real server: Alice challenges Bob from her friends panel,
-Bob sees it in his lobby's challenges panel and accepts, and both reach the table, each in their own seat. The
+Bob sees it in his lobby's challenges panel on a phone and accepts, and both reach the table, each in their own seat. The
 challenges panel with Bob's incoming challenge is saved as build/test-output/web/screenshots/challenge.png
 (docs/img/challenge.png is a copy for docs/web.md)."""
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from webtools import LAPTOP, OUTPUT, Server, serious_accessibility_violations
+from webtools import LAPTOP, OUTPUT, PHONE, Server, serious_accessibility_violations
 
 from kingisdead.web.accounts import SESSION_COOKIE
 
@@ -23,9 +23,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def signed_up(new_page, server: Server, name: str):
-    """A page of a fresh browser on the lobby, signed up as ``name``, its challenges panel shown."""
-    page = new_page(LAPTOP, server.url + "/")
+def signed_up(new_page, server: Server, name: str, size: dict[str, int] = LAPTOP):
+    """A page of a fresh browser (``size``) on the lobby, signed up as ``name``, its challenges panel shown."""
+    page = new_page(size, server.url + "/")
     page.get_by_test_id("account-name").fill(name)
     page.get_by_test_id("account-password").fill(PASSWORD)
     page.get_by_test_id("sign-up").click()
@@ -34,7 +34,7 @@ def signed_up(new_page, server: Server, name: str):
 
 
 def test_a_challenge_from_the_friends_panel_accepted_in_the_lobby_seats_both_at_the_table(new_page, server):
-    alice, bob = signed_up(new_page, server, "Alice"), signed_up(new_page, server, "Bob")
+    alice, bob = signed_up(new_page, server, "Alice"), signed_up(new_page, server, "Bob", PHONE)  # Bob on a phone
     cookie = next(c["value"] for c in alice.context.cookies() if c["name"] == SESSION_COOKIE)
     with httpx.Client(base_url=server.url) as http:
         assert http.post("/api/friends", headers={"Cookie": f"{SESSION_COOKIE}={cookie}"},
@@ -55,6 +55,7 @@ def test_a_challenge_from_the_friends_panel_accepted_in_the_lobby_seats_both_at_
     theirs.wait_for()
     assert "Alice" in theirs.inner_text() and "1 day per move" in theirs.inner_text()
     assert serious_accessibility_violations(bob) == []
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing wider than the phone
     OUTPUT.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
     bob.get_by_test_id("challenges").screenshot(path=str(OUTPUT / "screenshots" / "challenge.png"))
     bob.get_by_role("button", name="Accept the challenge of Alice").click()
