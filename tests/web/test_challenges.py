@@ -119,7 +119,10 @@ def test_decline_withdraw_expiry_and_the_refusals(site, monkeypatch):
     refused(carol.post("/api/challenges/999/decline", headers=JSON), 404, "unknown_challenge")
     refused(carol.post(f"/api/challenges/{2**40}/decline", headers=JSON), 404, "unknown_challenge")
     refused(carol.post("/api/challenges/abc/decline", headers=JSON), 422, "invalid_request")
-    refused(challenge(alice, "Bob", players=3), 422, "invalid_request")  # two-player challenges only
+    refused(challenge(alice, "Bob", players=3), 422, "invalid_request")  # seat 2 needs a bot
+    refused(challenge(alice, "Bob", bots=["random"]), 422, "invalid_request")  # no seat 2 in a 2-player game
+    refused(challenge(alice, "Bob", first_player=2), 422, "invalid_request")
+    refused(challenge(alice, "Bob", players=3, bots=["nobody"]), 422, "invalid_request")
     refused(challenge(alice, "Bob", rated="yes"), 422, "invalid_request")
     refused(challenge(alice, "Bob", time_limit=5), 422, "invalid_request")
     refused(alice.post("/api/challenges", json={"settings": {}}), 422, "invalid_request")
@@ -200,3 +203,15 @@ def test_deleting_an_account_removes_its_challenges_both_ways(site):
     assert alice.get("/api/challenges").json() == {"incoming": [], "outgoing": [], "expiry_days": 3,
                                                    "open_limit": 20}
     assert rows(site.app, ChallengeRow) == []
+
+
+def test_a_four_player_challenge_seats_bots_after_the_two_people(site):
+    alice, bob = site.person("Alice"), site.person("Bob")
+    made = challenge(alice, "Bob", players=4, bots=["random", "greedy"], first_player=2)
+    assert made.status_code == 201, made.text
+    accepted = bob.post(f"/api/challenges/{made.json()['outgoing'][0]['id']}/accept", headers=JSON)
+    assert accepted.status_code == 200, accepted.text
+    view = bob.get(f"/api/games/{accepted.json()['game']}").json()
+    assert view["you"] == 1 and view["players"] == 4
+    assert [(s["kind"], s["name"]) for s in view["seats"]] == [("human", "Alice"), ("human", "Bob"),
+                                                                ("bot", "Random bot"), ("bot", "Greedy bot")]

@@ -1,10 +1,10 @@
-"""Challenges: a signed-in person invites another account, by name, to a two-player game with its settings.
+"""Challenges: a signed-in person invites another account, by name, to a game with its settings.
 
 The challenged person sees it in the lobby and accepts or declines it; the challenger may withdraw it while it
 is open. An open challenge expires :data:`EXPIRY` after it was made. Accepting makes the game through the same
 :meth:`~.service.GameService.create` as the lobby's POST /api/games, so every rule of game creation applies
 (a rated game at the defaults, the advanced game unrated...): the challenger holds seat 0, the challenged seat
-1, both by account. One conditional UPDATE (open and unexpired, to answered) decides between an accept, a
+1, both by account, and bots any others (a 3- or 4-player game). One conditional UPDATE (open and unexpired, to answered) decides between an accept, a
 decline and a withdrawal sent at once, in any process.
 
 A block either way refuses a challenge with the same answer as the challenged person's full list of incoming
@@ -59,14 +59,22 @@ def _open_count(session: Session, column: Any, user_id: int, now: datetime) -> i
 
 def create(service: GameService, notifier: Notifier, user_id: int, name: str, settings: dict[str, Any],
            count: Callable[[], Any]) -> int:
-    """Challenge the person named ``name`` to a two-player game with ``settings`` (the fields of POST /api/games
-    that a challenge keeps, already checked for shape by the route); returns the challenge's id.
+    """Challenge the person named ``name`` to a game with ``settings`` (the fields of POST /api/games that a
+    challenge keeps, with ``players`` and the ``bots`` of seats 2 and 3, checked for shape by the route); returns
+    the challenge's id.
 
     ``count()`` is called once before it is stored (the per-account rate limit: it raises 429). Errors: 422
-    ``invalid_name``, 404 ``unknown_player``, 422 ``challenge_self``, 403 ``challenge_refused`` (a block either
+    ``invalid_name``, 422 ``invalid_request`` (not ``players - 2`` bots, or no such first player), 404 ``unknown_player``, 422
+    ``challenge_self``, 403 ``challenge_refused`` (a block either
     way, or their incoming challenges are full: the answer does not say which), 409 ``already_challenged`` (an
     open challenge of yours to them), 409 ``too_many_challenges`` (at :data:`OPEN_LIMIT`).
     """
+    players, bots = settings.get("players", 2), settings.get("bots", [])
+    if len(bots) != players - 2:
+        raise GameError(422, "invalid_request", _("give one bot per seat after the second: {n} for {players} "
+                                                  "players", n=players - 2, players=players))
+    if not 0 <= settings.get("first_player", 0) < players:
+        raise GameError(422, "invalid_request", _("first_player must be a seat from 0 to {last}", last=players - 1))
     with service.sessions() as session:
         target = _person(session, name)
         if target.id == user_id:
@@ -121,7 +129,7 @@ def _answer(service: GameService, challenge_id: int, user_id: int, status: str) 
 
 def accept(service: GameService, challenge_id: int, user_id: int) -> str:
     """The challenged person accepts: the game is made with the challenge's settings, the challenger at seat 0
-    and the challenged at seat 1, both held by their accounts; returns its id. Errors of :func:`_answer`, and
+    and the challenged at seat 1, both held by their accounts, bots at the others; returns its id. Errors of :func:`_answer`, and
     those of game creation (the challenge then stays open, to be declined or withdrawn)."""
     row = _answer(service, challenge_id, user_id, "accepted")
     try:
@@ -131,8 +139,10 @@ def accept(service: GameService, challenge_id: int, user_id: int) -> str:
                 raise GameError(409, "challenge_answered", _("this challenge was answered or withdrawn already"))
             names = challenger.name, challenged.name
         settings = dict(row.settings)
+        bots = [{"kind": "bot", "bot": level} for level in settings.get("bots", [])]
         game, tokens = service.create(
-            2, settings.get("variant", "standard"), [{"kind": "human"}, {"kind": "human"}],
+            settings.get("players", 2), settings.get("variant", "standard"),
+            [{"kind": "human"}, {"kind": "human"}, *bots],
             first_player=settings.get("first_player", 0), hints=settings.get("hints", False),
             memory=settings.get("memory", False), time_limit=settings.get("time_limit"),
             stand_in=settings["stand_in"], rated=settings.get("rated", False), user_id=row.challenger_id,

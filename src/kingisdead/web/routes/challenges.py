@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,14 +17,19 @@ from ..games import bot_names
 from ..challenges import EXPIRY, OPEN_LIMIT, accept, challenges_view, create, decline, withdraw
 from ..i18n import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN
-from .deps import Limiter, Notify, PublicUrl, Service, SignedIn
+from .deps import Limiter, Notify, PublicUrl, Runner, Service, SignedIn
 from .games import _one_of_names
 
 class ChallengeSettings(BaseModel):
-    """The game a challenge proposes: POST /api/games's settings for two people, the challenger at seat 0."""
+    """The game a challenge proposes: POST /api/games's settings; the challenger at seat 0, the challenged at seat
+    1, bots at the others."""
 
     model_config = ConfigDict(strict=True, extra="forbid")  # no coercion: 0 is not false
 
+    players: Literal[2, 3, 4] = Field(2, description="2 to 4: seats 2 and 3 are played by `bots`")
+    bots: list[Annotated[str, Field(max_length=32, pattern=_one_of_names(bot_names()))]] = Field(
+        default_factory=list, max_length=2, description="the bot levels (GET /api/meta's bots) of seats 2 and 3: "
+                                                        "players - 2 of them")
     edition: Literal["first", "second"] = "first"
     variant: Literal["standard", "mordred"] = "standard"
     mode: Literal["standard", "advanced"] = Field("standard", description="the advanced game is the second "
@@ -37,7 +42,8 @@ class ChallengeSettings(BaseModel):
                           description="the bot level that plays for a person out of time or gone")
     hints: bool = False
     memory: bool = False
-    first_player: Literal[0, 1] = Field(0, description="0: the challenger plays first, 1: the challenged")
+    first_player: Literal[0, 1, 2, 3] = Field(0, description="the seat that plays first, below players (0: the "
+                                                             "challenger, 1: the challenged)")
 
 
 class NewChallenge(BaseModel):
@@ -105,7 +111,7 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
         its game)."""
         return await view(service, user.id)
 
-    @routes.post("/api/challenges", status_code=201, summary="Challenge a player to a two-player game",
+    @routes.post("/api/challenges", status_code=201, summary="Challenge a player to a game (bots in the other seats)",
                  responses=errors_of(401, 403, 404, 409, 429))
     async def new_challenge(body: NewChallenge, user: SignedIn, service: Service, limiter: Limiter,
                             notifier: Notify) -> Challenges:
@@ -120,12 +126,13 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
 
     @routes.post("/api/challenges/{challenge_id}/accept", summary="Accept a challenge: the game is made",
                  responses=errors_of(401, 403, 404, 409, 410))
-    async def accept_challenge(challenge_id: int, user: SignedIn, service: Service,
+    async def accept_challenge(challenge_id: int, user: SignedIn, service: Service, runner: Runner,
                                public_url: PublicUrl) -> Accepted:
         """The game is made with the challenge's settings through the lobby's game creation (its 422s apply;
         the challenge then stays open); both seats are held by your accounts. 404 ``unknown_challenge``, 410
         ``challenge_expired``, 409 ``challenge_answered``."""
         game = await asyncio.to_thread(accept, service, _bounded(challenge_id), user.id)
+        runner.kick(game)  # a bot's first move, as after POST /api/games
         return Accepted(game=game, url=f"{public_url}/game/{game}", seat=1, challenges=await view(service, user.id))
 
     @routes.post("/api/challenges/{challenge_id}/decline", summary="Decline a challenge",

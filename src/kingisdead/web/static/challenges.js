@@ -1,10 +1,10 @@
 // The lobby's challenges panel, for a signed-in player (account.js mounts it after the friends panel): a field to
-// challenge a player by name to a two-player game with the settings of the lobby's create form (edition, mode
-// and options, rated, clock); the open challenges sent to you, each with Accept and Decline; yours, with
+// challenge a player by name to a game with the settings of the lobby's create form (players, the bots of the
+// seats after the second, edition, mode and options, rated, clock); the open challenges sent to you, each with Accept and Decline; yours, with
 // Withdraw while open and, once accepted, a link to the table. The friends panel's Challenge buttons fill the
 // name (the "kid:challenge" event). Every answer of /api/challenges is the whole view (routes/challenges.py),
 // drawn again only when it changed, so that a refresh never takes the focus.
-import { api, el, redraw } from "/static/common.js";
+import { api, el, levelLabel, redraw } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 
 const REFRESH_MS = 10000;  // a challenge sent to you, or yours accepted, shows within this
@@ -76,13 +76,18 @@ function challengeForm() {
   const send = el("button", { class: "btn small", type: "submit", "data-testid": "challenge" }, t("Challenge"));
   const form = el("form", { class: "friend-form" }, el("label", { for: "challenge-name" }, t("Challenge a player")),
     el("div", { class: "form-row" }, name, send),
-    el("p", { class: "muted" }, t("A two-player game with the settings of the New game form; open for 3 days.")));
+    el("p", { class: "muted" }, t("A game with the settings of the New game form, you in the first seat, them in the second, its bots in the others; open for 3 days.")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const who = name.value.trim();
     if (!who) return;
     const { chosenGame } = await import("/static/lobby.js");
-    if (await change("POST", "/api/challenges", { name: who, settings: chosenGame() },
+    const settings = chosenGame();
+    if (settings.bots.includes(null)) {
+      say(t("In a challenge the seats after the second are bots: choose their levels in the New game form."), true);
+      return;
+    }
+    if (await change("POST", "/api/challenges", { name: who, settings },
                      t("You challenged {name}.", { name: who }))) name.value = "";
   });
   return form;
@@ -105,6 +110,7 @@ function show(view) {
 // What the challenge proposes, in a few words: edition, mode, rated, clock.
 function summary(settings) {
   const parts = [settings.edition === "second" ? t("second edition") : t("first edition")];
+  if (settings.players > 2) parts.push(t("{n} players, bots: {bots}", { n: settings.players, bots: settings.bots.map(levelLabel).join(", ") }));
   if (settings.mode === "advanced") parts.push(t("advanced game"));
   parts.push(settings.rated ? t("rated") : t("unrated"));
   if (settings.time_limit) parts.push(limitWords(settings.time_limit));

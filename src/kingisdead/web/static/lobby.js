@@ -192,9 +192,11 @@ function updateAccess() {
 // The creator plays the first human seat; the others are for invited friends or anyone in the lobby.
 function firstHuman() { return seatChoices.slice(0, players).indexOf("human"); }
 
-// The game chosen in the create form, as a challenge proposes it (challenges.js: two players, no seats).
+// The game chosen in the create form, as a challenge proposes it (challenges.js): the seats after the second are
+// its bots (null for a person's seat there, which a challenge cannot have).
 export function chosenGame() {
-  return { variant: advanced() ? "standard" : variant, edition, mode: advanced() ? "advanced" : "standard",
+  const bots = seatChoices.slice(2, players).map((choice) => (choice.startsWith("bot:") ? choice.slice(4) : null));
+  return { players, bots, variant: advanced() ? "standard" : variant, edition, mode: advanced() ? "advanced" : "standard",
            options: ruleOptions(), rated: advanced() ? false : ratedChosen(), hints: advanced() ? false : $("hints").checked,
            memory: $("memory").checked, ...clock.values() };
 }
