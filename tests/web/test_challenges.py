@@ -215,3 +215,19 @@ def test_a_four_player_challenge_seats_bots_after_the_two_people(site):
     assert view["you"] == 1 and view["players"] == 4
     assert [(s["kind"], s["name"]) for s in view["seats"]] == [("human", "Alice"), ("human", "Bob"),
                                                                 ("bot", "Random bot"), ("bot", "Greedy bot")]
+
+
+def test_an_accept_killed_before_its_game_was_made_counts_as_open_again(site, monkeypatch):
+    alice, bob = site.person("Alice"), site.person("Bob")
+    made = challenge(alice, "Bob").json()["outgoing"][0]["id"]
+    with site.app.state.service.sessions.begin() as session:  # what a process killed after the claim leaves
+        row = session.get(ChallengeRow, made)
+        row.status, row.answered_at = "accepted", datetime.now(UTC)
+    assert bob.get("/api/challenges").json()["incoming"] == []  # being accepted
+    refused(bob.post(f"/api/challenges/{made}/accept", headers=JSON), 409, "challenge_answered")
+    later = datetime.now(UTC) + challenges.STALE_ACCEPT + timedelta(seconds=1)
+    monkeypatch.setattr(challenges, "_now", lambda: later)
+    assert [c["status"] for c in bob.get("/api/challenges").json()["incoming"]] == ["open"]
+    accepted = bob.post(f"/api/challenges/{made}/accept", headers=JSON)
+    assert accepted.status_code == 200, accepted.text
+    assert alice.get("/api/challenges").json()["outgoing"][0]["game"] == accepted.json()["game"]

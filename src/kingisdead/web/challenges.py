@@ -4,8 +4,10 @@ The challenged person sees it in the lobby and accepts or declines it; the chall
 is open. An open challenge expires :data:`EXPIRY` after it was made. Accepting makes the game through the same
 :meth:`~.service.GameService.create` as the lobby's POST /api/games, so every rule of game creation applies
 (a rated game at the defaults, the advanced game unrated...): the challenger holds seat 0, the challenged seat
-1, both by account, and bots any others (a 3- or 4-player game). One conditional UPDATE (open and unexpired, to answered) decides between an accept, a
-decline and a withdrawal sent at once, in any process.
+1, both by account, and bots any others (a 3- or 4-player game). One conditional UPDATE (open to answered)
+decides between an accept, a decline and a withdrawal sent at once, in any process. An accept is claimed before
+its game is made: one whose process was killed in between leaves an accepted challenge with no game, which
+counts as open again after :data:`STALE_ACCEPT`.
 
 A block either way refuses a challenge with the same answer as the challenged person's full list of incoming
 challenges (403 ``challenge_refused``), so a block is never given away. New challenges are rate-limited per
@@ -21,7 +23,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from . import outbox
@@ -40,6 +42,9 @@ INCOMING_LIMIT = 50
 """The most open challenges one account is sent."""
 SHOWN_ANSWERED = timedelta(days=1)
 """How long the challenger's list keeps a challenge that was answered (with its game, if accepted)."""
+STALE_ACCEPT = timedelta(minutes=2)
+"""An accept that made no game within this (its process was killed between the claim and the game) is undone:
+the challenge counts as open again."""
 
 
 def _now() -> datetime:
@@ -52,9 +57,21 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def _open(now: datetime) -> Any:
+    """SQL: the challenge is open (expired or not), or its accept is stale (:data:`STALE_ACCEPT`)."""
+    return or_(ChallengeRow.status == "open", and_(ChallengeRow.status == "accepted", ChallengeRow.game_id.is_(None),
+                                                   ChallengeRow.answered_at <= now - STALE_ACCEPT))
+
+
+def _is_open(row: ChallengeRow, now: datetime) -> bool:
+    """:func:`_open` of a row read."""
+    return row.status == "open" or (row.status == "accepted" and row.game_id is None and row.answered_at is not None
+                                    and _aware(row.answered_at) <= now - STALE_ACCEPT)
+
+
 def _open_count(session: Session, column: Any, user_id: int, now: datetime) -> int:
     return int(session.scalar(select(func.count()).select_from(ChallengeRow).where(
-        column == user_id, ChallengeRow.status == "open", ChallengeRow.expires_at > now)) or 0)
+        column == user_id, _open(now), ChallengeRow.expires_at > now)) or 0)
 
 
 def create(service: GameService, notifier: Notifier, user_id: int, name: str, settings: dict[str, Any],
@@ -91,7 +108,7 @@ def create(service: GameService, notifier: Notifier, user_id: int, name: str, se
             raise GameError(403, "challenge_refused", _("{name} cannot take your challenge", name=target.name))
         if session.scalar(select(ChallengeRow.id).where(
                 ChallengeRow.challenger_id == user_id, ChallengeRow.challenged_id == target.id,
-                ChallengeRow.status == "open", ChallengeRow.expires_at > now)) is not None:
+                _open(now), ChallengeRow.expires_at > now)) is not None:
             raise GameError(409, "already_challenged", _("your challenge to {name} is open already: withdraw it "
                                                          "first", name=target.name))
         if _open_count(session, ChallengeRow.challenger_id, user_id, now) >= OPEN_LIMIT:
@@ -115,11 +132,10 @@ def _answer(service: GameService, challenge_id: int, user_id: int, status: str) 
         row = session.scalar(select(ChallengeRow).where(ChallengeRow.id == challenge_id, mine == user_id))
         if row is None:
             raise GameError(404, "unknown_challenge", _("you have no such challenge"))
-        if row.status == "open" and _aware(row.expires_at) <= now:
+        if _is_open(row, now) and _aware(row.expires_at) <= now:
             raise GameError(410, "challenge_expired", _("this challenge expired: it was open for {days} days",
                                                         days=EXPIRY.days))
-        moved = session.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id,
-                                                            ChallengeRow.status == "open")
+        moved = session.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id, _open(now))
                                 .values(status=status, answered_at=now).execution_options(synchronize_session=False))
         if not getattr(moved, "rowcount", 0):
             raise GameError(409, "challenge_answered", _("this challenge was answered or withdrawn already"))
@@ -178,20 +194,21 @@ def challenges_view(service: GameService, user_id: int) -> dict[str, Any]:
     with service.sessions() as session:
         rows = session.scalars(select(ChallengeRow).where(
             or_(ChallengeRow.challenged_id == user_id, ChallengeRow.challenger_id == user_id),
-            or_(ChallengeRow.status == "open", ChallengeRow.answered_at >= now - SHOWN_ANSWERED),
+            or_(_open(now), ChallengeRow.answered_at >= now - SHOWN_ANSWERED),
             ChallengeRow.expires_at > now - SHOWN_ANSWERED).order_by(ChallengeRow.id)).all()
         ids = {row.challenger_id for row in rows} | {row.challenged_id for row in rows}
         names: dict[int, str] = {user: name for user, name in session.execute(
             select(UserRow.id, UserRow.name).where(UserRow.id.in_(ids)))}
     incoming, outgoing = [], []
     for row in rows:
-        expired = row.status == "open" and _aware(row.expires_at) <= now
+        is_open = _is_open(row, now)
+        expired = is_open and _aware(row.expires_at) <= now
         entry = {"id": row.id, "from": names.get(row.challenger_id, "?"), "to": names.get(row.challenged_id, "?"),
-                 "settings": row.settings, "status": "expired" if expired else row.status,
+                 "settings": row.settings, "status": "expired" if expired else "open" if is_open else row.status,
                  "created_at": _aware(row.created_at), "expires_at": _aware(row.expires_at), "game": row.game_id}
         if row.challenger_id == user_id:
             outgoing.append(entry)
-        elif row.status == "open" and not expired:
+        elif is_open and not expired:
             incoming.append(entry)
     outgoing.reverse()
     return {"incoming": incoming, "outgoing": outgoing, "expiry_days": EXPIRY.days, "open_limit": OPEN_LIMIT}
