@@ -17,8 +17,6 @@ from kingisdead.web.notify import NotifySettings
 from kingisdead.web.push import PushSettings, generate_keys
 from kingisdead.web.security import RateLimits
 
-pytestmark = pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
-
 PASSWORD = "correct horse battery"
 JSON = {"content-type": "application/json"}
 
