@@ -11,6 +11,9 @@ Win rates with their 95% Wilson intervals, after the search's speed (iterations 
 and with open hands, in the same run. Run from the repository root::
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_advanced_strength.py --games 40 --iterations 400
+
+``--levels``: instead, each of the lobby's levels of the advanced game (web/games.py's ADVANCED_LEVELS, by their
+bot names) against the one below it; the levels with a time budget depend on the machine.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from random import Random
 
 from kingisdead import GameState
 from kingisdead.arena import derive_seed, wilson
-from kingisdead.bots import Bot, RandomBot
+from kingisdead.bots import Bot, RandomBot, make_bot
 from kingisdead.bots.budget import Budget
 from kingisdead.bots.determinised import DeterminisedBot, determinised_search
 from kingisdead.bots.mcts import MCTS, SearchConfig, only_move
@@ -96,12 +99,30 @@ def speed(iterations: int, seed: int) -> None:
           f"(ratio {seen[0] / seen[1] / (open_hands[0] / open_hands[1]):.2f})")
 
 
+def levels(games: int, seed: int) -> None:
+    """Each level of the lobby's advanced game against the one below (web/games.py's ADVANCED_LEVELS)."""
+    from kingisdead.web.games import ADVANCED_LEVELS  # the web extra: the lobby's ladder as the site serves it
+
+    ladder = list(ADVANCED_LEVELS.items())
+    print(f"2 players, advanced game, the lobby's levels, {games} games per pairing, seed {seed}")
+    print("| A against B | games | A's score | 95% interval | seconds per game, A / B |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for (low, low_bot), (high, high_bot) in zip(ladder, ladder[1:]):
+        match(f"{high} ({high_bot}) against {low} ({low_bot})",
+              lambda s, bot=high_bot: make_bot(bot, s, edition=ADVANCED),
+              lambda s, bot=low_bot: make_bot(bot, s, edition=ADVANCED), games, seed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per pairing (even)")
     parser.add_argument("--iterations", type=int, default=400, help="search iterations per move, all worlds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", action="store_true", help="the lobby's levels, each against the one below")
     args = parser.parse_args()
+    if args.levels:
+        levels(args.games, args.seed)
+        return
     n = args.iterations
     speed(n, args.seed)
     print(f"2 players, advanced game, {args.games} games per pairing, seed {args.seed}")
