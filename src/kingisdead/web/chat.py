@@ -26,15 +26,15 @@ from typing import Any
 
 from fastapi import WebSocket
 from limits import parse
-from sqlalchemy import and_, delete, func, or_, select, text as sql
+from sqlalchemy import delete, func, select, text as sql
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import pubsub
 from .accounts import account_name
-from .db import BlockRow, ChatLineRow, ChatMuteRow, ChatReportRow, ChatSettingsRow, UserRow
+from .db import ChatLineRow, ChatMuteRow, ChatReportRow, ChatSettingsRow, UserRow
 from .errors import GameError
-from .friends import blocked_between
+from .friends import blocked_among, blocked_between
 from .i18n import _
 from .live import Hub
 from .live_game import LiveGame
@@ -181,10 +181,7 @@ class Chat:
                 ChatMuteRow.game_id == game_id, ChatMuteRow.user_id.in_(accounts))).all()
             off = session.scalars(select(ChatSettingsRow.user_id).where(
                 ChatSettingsRow.off.is_(True), ChatSettingsRow.user_id.in_(accounts))).all()
-            blocked = session.execute(select(BlockRow.blocker_id, BlockRow.blocked_id).where(or_(
-                and_(BlockRow.blocker_id == author_id, BlockRow.blocked_id.in_(accounts)),
-                and_(BlockRow.blocked_id == author_id, BlockRow.blocker_id.in_(accounts))))).all()
-        return {*muted, *off, *(b if a == author_id else a for a, b in blocked)}
+            return {*muted, *off, *blocked_among(session, author_id, accounts)}
 
     # -- storing and reading (worker threads) --------------------------------------------------------------
 
@@ -248,7 +245,7 @@ class Chat:
             rows = session.scalars(select(ChatLineRow).where(ChatLineRow.game_id == game.id, ChatLineRow.room == room)
                                    .order_by(ChatLineRow.id.desc()).limit(limit)).all()
             authors = {row.user_id for row in rows} - {reader}
-            apart = {a for a in authors if reader is not None and blocked_between(session, reader, a)}
+            apart = blocked_among(session, reader, authors) if reader is not None else set()
             return [line_view(row) for row in reversed(rows) if row.user_id not in apart]
 
     @staticmethod

@@ -55,6 +55,16 @@ def blocked_between(session: Session, a: int, b: int) -> bool:
     return bool(session.scalar(select(exists().where(either))))
 
 
+def blocked_among(session: Session, a: int, others: set[int]) -> set[int]:
+    """Those of ``others`` (user ids) that ``a`` blocked or that blocked ``a`` (one query, however many)."""
+    if not others:
+        return set()
+    rows = session.execute(select(BlockRow.blocker_id, BlockRow.blocked_id).where(or_(
+        and_(BlockRow.blocker_id == a, BlockRow.blocked_id.in_(others)),
+        and_(BlockRow.blocked_id == a, BlockRow.blocker_id.in_(others))))).all()
+    return {blocked if blocker == a else blocker for blocker, blocked in rows}
+
+
 def seen_is_stale(seen_at: datetime | None, now: datetime | None = None) -> bool:
     """Whether a ``seen_at`` as read is old enough to be written again (:data:`SEEN_EVERY`)."""
     return seen_at is None or (now or _now()) - _aware(seen_at) >= SEEN_EVERY
