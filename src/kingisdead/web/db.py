@@ -366,6 +366,92 @@ class ChatSettingsRow(Base):
     timeout_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class TournamentRow(Base):
+    """A turn-based Swiss tournament (see web/tournaments.py): its games' settings, ``rounds`` to play,
+    ``points`` ``{"win", "shared", "loss"}``; ``status`` "open" (taking entries until ``starts_at``), "running"
+    (``round`` the last paired), "finished" or "cancelled"; ``seed`` seeds each round's draw of seats."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_status_starts_at", "status", "starts_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(60))
+    edition: Mapped[str] = mapped_column(String(16))
+    variant: Mapped[str] = mapped_column(String(16))
+    mode: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    time_limit: Mapped[int] = mapped_column(Integer)  # seconds per move
+    rounds: Mapped[int] = mapped_column(Integer)
+    points: Mapped[dict[str, int]] = mapped_column(JSON)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    entry_limit: Mapped[int] = mapped_column(Integer)
+    rating_floor: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    round_days: Mapped[int] = mapped_column(Integer)
+    stand_in: Mapped[str] = mapped_column(String(32))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(12))
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentEntryRow(Base):
+    """An account entered in a tournament, with the rating it was entered with (its shown rating for the
+    tournament's edition and player count, 0 when none; refreshed at the start); ``withdrawn_at`` once it left
+    (after the start: it is paired no more)."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    rating: Mapped[float] = mapped_column(Float)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentRoundRow(Base):
+    """One paired round: inserted in the pairing's transaction with its tables, so a round is paired once (a
+    second pairer's insert of the same key fails)."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # its games are adjudicated then
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentTableRow(Base):
+    """One table of a round: ``seats`` the account ids in seat order, ``game_id`` chosen at pairing (the game
+    is made with it, perhaps by a later pass); ``counted_at`` once its result's points are stored (once)."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(32), unique=True)
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    first_player: Mapped[int] = mapped_column(Integer)
+    adjudicated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    counted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentResultRow(Base):
+    """The points one entrant scored in one round (a game's place, or a bye)."""
+
+    __tablename__ = "tournament_results"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    points: Mapped[int] = mapped_column(Integer)
+    bye: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
 def normalise_url(url: str) -> str:
     """Plain ``postgresql://`` URLs (as hosting services hand them out) use the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
