@@ -30,6 +30,9 @@ from dataclasses import dataclass
 
 SIZES = (2, 3, 4)
 """The players at one table: the game's player count."""
+LOOKAHEAD = 3
+"""Three or four players: how many tables' worth of waiting players a table may skip to seat one who met
+nobody at it, before it takes the next one in the standing anyway."""
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,15 @@ def pair_round(entrants: Sequence[Entrant], size: int, rng: random.Random) -> Pa
     criteria, e.g. about floaters over several rounds, are not applied), nor that scores are as close as
     they could be once a rematch had to be avoided.
 
-    **Three and four players**: the others, in standing order, are cut into consecutive tables; then, table
-    by table from the top, a player is exchanged with one at the next table whenever that lowers the number
-    of pairs of players at those two tables who met before (the exchange closest in standing first), until
-    no such exchange is left. Guaranteed: every table has ``size`` players, and no single exchange between
-    two neighbouring tables lowers the number of repeated pairs. Not guaranteed: the fewest repeated pairs
-    overall (a chain of exchanges, or one between distant tables, may avoid a repeat that remains).
+    **Three and four players**: the others sit at tables filled from the top of the standing: a table takes
+    the highest player left, then each time the first of the next :data:`LOOKAHEAD` x ``size`` players left
+    who met nobody at the table yet (the next one in the standing when none did). Then, sweeping the tables
+    from the top again and again, a player is exchanged with one at the next table whenever that lowers the
+    number of pairs of players at those two tables who met before (the exchange closest in standing first),
+    until no such exchange is left. Guaranteed: every table has ``size`` players, and no single exchange
+    between two neighbouring tables lowers the number of repeated pairs. Not guaranteed: the fewest repeated
+    pairs overall (a chain of exchanges, or one between distant tables, may avoid a repeat that remains;
+    docs/performance.md gives how many remain in a simulated 1,000-player tournament).
 
     **Seats and first player**: for each table in order, the seats are shuffled by ``rng`` and the first
     player's seat is drawn by ``rng`` (``rng.randrange(size)``), so the same entrants and the same seed give
@@ -371,8 +377,19 @@ def _group_tables(order: Sequence[Entrant], size: int) -> tuple[list[list[int]],
     forbidden = _forbidden(order)
     byes = _bye_order(order)[:len(order) % size]
     away = set(byes)
-    sitting = [i for i in range(len(order)) if i not in away]
-    tables = [sitting[start:start + size] for start in range(0, len(sitting), size)]
+    waiting = [i for i in range(len(order)) if i not in away]
+    tables: list[list[int]] = []
+    while waiting:
+        table = [waiting.pop(0)]
+        while len(table) < size:
+            # The first of the next few waiting players who met nobody at the table, or else the first.
+            chosen = 0
+            for index in range(min(LOOKAHEAD * size, len(waiting))):
+                if not any(waiting[index] in forbidden[seated] for seated in table):
+                    chosen = index
+                    break
+            table.append(waiting.pop(chosen))
+        tables.append(sorted(table))
     changed = any(forbidden)
     while changed:  # each exchange lowers the repeats by at least one, so this ends
         changed = False
