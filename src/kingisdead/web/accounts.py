@@ -44,6 +44,8 @@ from .db import (
     RatingRow,
     SeatRow,
     UserRow,
+    TournamentEntryRow,
+    TournamentRow,
     UserSessionRow,
 )
 from .errors import GameError
@@ -249,7 +251,7 @@ def delete_account(service: GameService, user: UserRow, password: str
     What goes: the name (the account and its seats are renamed ``anonymous-<hex>``, and the name is free
     again), the password, the language, every session, the e-mail settings and address, the push
     subscriptions, the outbox's messages (those waiting are dropped, and every one loses its text and
-    address), its follows, blocks and challenges both ways (web/friends.py, web/challenges.py), its chat settings and muted games, and the
+    address), its follows, blocks and challenges both ways (web/friends.py, web/challenges.py), its entries in tournaments (withdrawn from those under way), its chat settings and muted games, and the
     ratings (the account leaves the leaderboard). What stays: the games and their moves, and its chat lines
     (web/chat.py), under the anonymous name, the rating changes of
     finished games (other players' ratings were computed with them), and the outbox rows' hashed addresses
@@ -278,6 +280,13 @@ def delete_account(service: GameService, user: UserRow, password: str
         session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == user.id, BlockRow.blocked_id == user.id)))
         session.execute(delete(ChallengeRow).where(or_(ChallengeRow.challenger_id == user.id,
                                                        ChallengeRow.challenged_id == user.id)))
+        # its entries: removed from tournaments not started, withdrawn from running ones (their results stand)
+        session.execute(delete(TournamentEntryRow).where(
+            TournamentEntryRow.user_id == user.id,
+            TournamentEntryRow.tournament_id.in_(select(TournamentRow.id).where(TournamentRow.status == "open"))))
+        session.execute(update(TournamentEntryRow).where(TournamentEntryRow.user_id == user.id,
+                                                         TournamentEntryRow.withdrawn_at.is_(None))
+                        .values(withdrawn_at=datetime.now(UTC)))
         session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id, OutboxRow.status == "pending")
                         .values(status="dropped", error="the account was deleted"))
         session.execute(update(OutboxRow).where(OutboxRow.user_id == user.id).values(content={}))

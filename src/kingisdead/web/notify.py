@@ -17,6 +17,9 @@ What is said, and when (the account's choices are in ``notification_settings``):
 - **challenge** (e-mail to a confirmed address, and push): someone challenged the account to a game
   (:mod:`.challenges`); queued with the challenge itself (:meth:`Notifier.challenge`), dropped once it is
   answered, withdrawn or expired.
+- **tournament** (e-mail to a confirmed address, and push): a round of a tournament the account entered has
+  started, the tournament has ended (with the account's place) or was cancelled (:mod:`.tournaments`); queued
+  in the transaction that decided it (:meth:`Notifier.tournament`).
 
 Texts are composed in the account's language when queued. A message that is no longer wanted when its
 turn to be sent comes (the address changed, the choice was turned off, the move was made) is dropped.
@@ -39,7 +42,7 @@ import secrets
 import socket
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -365,6 +368,43 @@ class Notifier:
         return found
 
     def confirmation(self, user: UserRow, settings: NotificationSettingsRow, token: str) -> outbox.Message:
+    def tournament(self, session: Session, tournament_id: int, event: str, told: Mapping[int, Sequence[Any]],
+                   subject: Text) -> list[outbox.Message]:
+        """The messages of a tournament's ``event`` ("round3", "ended", "cancelled"): to each account of ``told``
+        the lines said to it (texts or plain strings), as an e-mail to its confirmed address if the site sends
+        e-mail, and as a push message (``subject`` and the first line) to each of its subscriptions if the site
+        sends push. Queue them in the transaction that decides the event (keys ``tournament:EVENT:mail:ID:USER``,
+        ``tournament:EVENT:push:ID:SUBSCRIPTION``), so each is sent once, or never if it fails. Three queries
+        for any number of accounts."""
+        ids = list(told)
+        if not ids or not self.settings.enabled:
+            return []
+        users = {u.id: u for u in session.scalars(select(UserRow).where(UserRow.id.in_(ids)))}
+        found: list[outbox.Message] = []
+        url = f"/tournaments/{tournament_id}"
+        if self.settings.mail.enabled:
+            for settings in session.scalars(select(NotificationSettingsRow).where(
+                    NotificationSettingsRow.user_id.in_(ids), NotificationSettingsRow.email.is_not(None),
+                    NotificationSettingsRow.confirmed_at.is_not(None))):
+                user = users.get(settings.user_id)
+                if user is not None:
+                    found.append(self._mail("tournament", f"tournament:{event}:mail:{tournament_id}:{user.id}", user,
+                                            settings, subject, list(told[user.id]), {"tournament": tournament_id}))
+        if self.settings.push.enabled:
+            for sub in session.scalars(select(PushSubscriptionRow).where(PushSubscriptionRow.user_id.in_(ids))):
+                user = users.get(sub.user_id)
+                if user is None:
+                    continue
+                lang = sub.language or user.language or "en"
+                first = told[user.id][0]
+                payload = {"kind": "tournament", "title": subject.in_language(lang),
+                           "body": first.in_language(lang) if isinstance(first, Text) else str(first), "url": url,
+                           "tag": f"tournament-{tournament_id}"}
+                found.append(outbox.Message(f"tournament:{event}:push:{tournament_id}:{sub.id}", "push", "tournament",
+                                            user.id, {"subscription": sub.id, "payload": payload,
+                                                      "tournament": tournament_id}))
+        return found
+
         """The message with the link that confirms ``settings.pending_email`` (``token``: the link's secret)."""
         lines = [_("Open this link to receive messages about your games at this address:"),
                  self.link("/email/confirm", token=token), "",
