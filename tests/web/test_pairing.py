@@ -61,7 +61,7 @@ def check_shape(pairing: Pairing, entrants: Sequence[Entrant], size: int) -> Non
     assert all(0 <= first < size for first in pairing.first_players)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(fields(2, 9), st.integers())
 def test_two_players_fewest_rematches_and_the_bye(entrants: list[Entrant], seed: int) -> None:
     """Two players: the bye goes to one of the fewest byes, the lowest standing whose absence allows the fewest
@@ -92,7 +92,7 @@ def test_two_players_without_history_the_bye_goes_to_the_lowest_without_one(entr
         assert pairing.byes == ()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.sampled_from([3, 4]).flatmap(lambda size: st.tuples(st.just(size), fields(size, 14))), st.integers())
 def test_three_and_four_players(sized: tuple[int, list[Entrant]], seed: int) -> None:
     """Full tables; the leftover players' byes by fewest byes then lowest standing; no exchange of two players
