@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from .db import (
     BlockRow,
     ChallengeRow,
+    ChallengeSeatRow,
     ChatLineRow,
     ChatMuteRow,
     ChatSettingsRow,
@@ -278,8 +279,11 @@ def delete_account(service: GameService, user: UserRow, password: str
         session.execute(delete(FollowRow).where(or_(FollowRow.follower_id == user.id,
                                                     FollowRow.followed_id == user.id)))
         session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == user.id, BlockRow.blocked_id == user.id)))
-        session.execute(delete(ChallengeRow).where(or_(ChallengeRow.challenger_id == user.id,
-                                                       ChallengeRow.challenged_id == user.id)))
+        challenges = list(session.scalars(select(ChallengeRow.id).where(or_(
+            ChallengeRow.challenger_id == user.id, ChallengeRow.id.in_(
+                select(ChallengeSeatRow.challenge_id).where(ChallengeSeatRow.user_id == user.id))))))
+        session.execute(delete(ChallengeSeatRow).where(ChallengeSeatRow.challenge_id.in_(challenges)))
+        session.execute(delete(ChallengeRow).where(ChallengeRow.id.in_(challenges)))
         # its entries: removed from tournaments not started, withdrawn from running ones (their results stand)
         session.execute(delete(TournamentEntryRow).where(
             TournamentEntryRow.user_id == user.id,

@@ -166,9 +166,10 @@ class BlockRow(Base):
 
 
 class ChallengeRow(Base):
-    """One account inviting another to a two-player game with ``settings`` (see web/challenges.py): ``status``
+    """One account inviting one to three others to a game with ``settings`` (see web/challenges.py): ``status``
     "open", "accepted" (``game_id`` the game made), "declined" or "withdrawn"; an open one past ``expires_at``
-    is expired."""
+    is expired. ``challenged_id``: the first person challenged; every one, with their answers, is a
+    :class:`ChallengeSeatRow`."""
 
     __tablename__ = "challenges"
     __table_args__ = (Index("ix_challenges_challenger_status", "challenger_id", "status"),
@@ -183,6 +184,19 @@ class ChallengeRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+
+
+class ChallengeSeatRow(Base):
+    """A person's seat in a challenge (seat 1 to 3; the challenger holds seat 0, bots the seats with no row) and
+    their ``answer``: "open", "accepted" or "declined"."""
+
+    __tablename__ = "challenge_seats"
+
+    challenge_id: Mapped[int] = mapped_column(ForeignKey("challenges.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    answer: Mapped[str] = mapped_column(String(12))
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class UserSessionRow(Base):

@@ -65,6 +65,12 @@ def blocked_among(session: Session, a: int, others: set[int]) -> set[int]:
     return {blocked if blocker == a else blocker for blocker, blocked in rows}
 
 
+def blocked_within(session: Session, people: set[int]) -> bool:
+    """Whether any of ``people`` (user ids) blocked another of them (one query, however many)."""
+    return len(people) > 1 and bool(session.scalar(select(exists().where(
+        BlockRow.blocker_id.in_(people), BlockRow.blocked_id.in_(people)))))
+
+
 def seen_is_stale(seen_at: datetime | None, now: datetime | None = None) -> bool:
     """Whether a ``seen_at`` as read is old enough to be written again (:data:`SEEN_EVERY`)."""
     return seen_at is None or (now or _now()) - _aware(seen_at) >= SEEN_EVERY

@@ -343,7 +343,8 @@ class Notifier:
         """The messages telling account ``user_id`` that ``challenger`` challenged it (challenge ``challenge_id``,
         open until ``expires``): an e-mail to its confirmed address if the site sends e-mail, a push message to
         each of its subscriptions if the site sends push. Queue them in the challenge's own transaction (keys
-        ``challenge:mail:ID``, ``challenge:push:ID:SUBSCRIPTION``), so they are sent once, or never if it fails."""
+        ``challenge:mail:ID:USER``, ``challenge:push:ID:SUBSCRIPTION``: a challenge may name several people), so
+        they are sent once, or never if it fails."""
         user = session.get(UserRow, user_id)
         if user is None:
             return []
@@ -354,7 +355,7 @@ class Notifier:
         if self.settings.mail.enabled and settings is not None and settings.email and settings.confirmed_at:
             lines = [_("{name} challenges you to a game of The King Is Dead.", name=plain(challenger)),
                      _("Accept or decline in the lobby before {date}: {url}", date=expiry, url=url)]
-            found.append(self._mail("challenge", f"challenge:mail:{challenge_id}", user, settings,
+            found.append(self._mail("challenge", f"challenge:mail:{challenge_id}:{user_id}", user, settings,
                                     _("{name} challenges you", name=plain(challenger)), lines,
                                     {"challenge": challenge_id}))
         if self.settings.push.enabled:
