@@ -22,7 +22,8 @@ if importlib.util.find_spec("fastapi") is None:
     collect_ignore_glob = ["test_*.py"]
 
 
-API_ON_BOTH_DATABASES = {"test_api", "test_ws", "test_control_characters", "test_chat", "test_friends", "test_challenges"}
+API_ON_BOTH_DATABASES = {"test_api", "test_ws", "test_control_characters", "test_chat", "test_friends", "test_challenges",
+                         "test_tournaments"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

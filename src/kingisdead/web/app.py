@@ -49,6 +49,7 @@ from .routes import (
     ratings,
     rematch,
     seats,
+    tournaments,
     tutorial,
 )
 from .routes.chat import router as chat_router
@@ -66,6 +67,7 @@ from .security import (
     say_no_control_in_paths,
 )
 from .service import GameService
+from .tournaments import run_tournaments
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
@@ -105,6 +107,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         # Rated games that ended just before a crash, their ratings not yet applied; later, those of an outage.
         await asyncio.to_thread(apply_pending, service.engine)
         background.append(asyncio.create_task(keep_applied(service)))
+        # Tournaments: starting, pairing, making games, counting results, adjudicating at round deadlines.
+        background.append(asyncio.create_task(run_tournaments(service, notifier, hub, runner)))
         if notify.enabled:  # e-mail and push for players away from the site
             background.append(asyncio.create_task(notifier.run()))
         try:
@@ -139,7 +143,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.state.notifier = notifier
     app.state.chat = chat
     for routes in (pages, games, seats, moves, live, accounts, ratings, rematch, clocks, tutorial, notifications, friends,
-                   challenges, pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
+                   challenges, tournaments, pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
         app.include_router(routes.router(responses))
     app.include_router(languages_router)
     app.include_router(chat_router(responses))  # the games' chats (the socket's messages are routes/live.py's)

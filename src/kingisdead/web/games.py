@@ -102,7 +102,7 @@ class GameStore:
                stand_in: str = DEFAULT_STAND_IN, rated: bool = False,
                user_id: int | None = None, user_name: str | None = None,
                edition: str = "first", options: dict[str, Any] | None = None,
-               mode: str = "standard") -> tuple[LiveGame, dict[int, str]]:
+               mode: str = "standard", game_id: str | None = None) -> tuple[LiveGame, dict[int, str]]:
         """A new game; returns it with the secret token of every human seat (shown once).
 
         The creator holds the first human seat (every human seat in hot-seat
@@ -122,7 +122,10 @@ class GameStore:
         ``"standard"`` or ``"advanced"`` (the second edition's secret Cunning cards, with the options of
         kingisdead.edition.ADVANCED_OPTIONS too; 422 for the first edition, a rated game, the 3-player last card
         rule ``must_win``, which reads every hand, and a bot level that is not one of :func:`advanced_bot_names`).
-        An advanced game is made without hints: a hint's search would read every hand.
+        An advanced game is made without hints: a hint's search would read every hand. A human seat
+        description with ``"user_id"`` (and ``"name"``) is held by that account from the start, claimed (a
+        tournament's seats); a rated game needs no creator then. ``game_id``: the new game's id (default: a
+        random one); an id taken already raises sqlalchemy's IntegrityError.
         """
         if players not in (2, 3, 4):
             raise GameError(422, "invalid_request", _("a game has 2, 3 or 4 players"))
@@ -177,10 +180,12 @@ class GameStore:
                 raise GameError(422, "invalid_request", _("{bots} cannot play the advanced game: they would read "
                                                           "the secret hands (levels for it: {levels})",
                                                           bots=", ".join(unfit), levels=", ".join(advanced_bot_names())))
+        held = [spec["user_id"] for spec in seats if spec["kind"] == "human" and spec.get("user_id") is not None]
         if rated:
-            check_rated(seats, hints=hints, hotseat=hotseat, stand_in=stand_in, user_id=user_id)
+            check_rated(seats, hints=hints, hotseat=hotseat, stand_in=stand_in,
+                        user_id=user_id if user_id is not None else next(iter(held), None))
         seed = secrets.randbits(32) if seed is None else seed
-        game_id = secrets.token_urlsafe(8)
+        game_id = game_id or secrets.token_urlsafe(8)
         tokens: dict[int, str] = {}
         rows = []
         first_human = next((i for i, s in enumerate(seats) if s["kind"] == "human"), None)
@@ -193,6 +198,10 @@ class GameStore:
                 name = spec.get("name") or f"{bot.capitalize()} bot"
                 rows.append(SeatRow(seat=i, kind="bot", bot=bot, name=name, token_hash=None, claimed=True,
                                     user_id=bot_account(self.sessions, bot) if rated else None))
+            elif spec.get("user_id") is not None:  # held by its account from the start
+                tokens[i] = secrets.token_urlsafe(24)
+                rows.append(SeatRow(seat=i, kind="human", bot=None, name=spec.get("name") or f"Player {i + 1}",
+                                    token_hash=hash_token(tokens[i]), claimed=True, user_id=spec["user_id"]))
             else:
                 claimed = hotseat or i == first_human
                 tokens[i] = secrets.token_urlsafe(24) if claimed else INVITE_PREFIX + secrets.token_urlsafe(24)

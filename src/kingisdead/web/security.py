@@ -275,9 +275,9 @@ class RateLimits:
     ``create``: new games; ``join``: seat joins and invite claims; ``bad_token``:
     requests or sockets with a token of no seat; ``sign_in``: wrong passwords;
     ``sign_up``: new accounts; ``follow``: new follows and blocks, counted per account (the "client" is
-    ``account:<id>``, see web/friends.py); ``challenge``: new challenges, per account too. Read from the
-    environment by :meth:`from_env` (``KINGISDEAD_LIMIT_CREATE``, ``_JOIN``, ``_BAD_TOKEN``, ``_SIGN_IN``,
-    ``_SIGN_UP``, ``_FOLLOW``, ``_CHALLENGE``).
+    ``account:<id>``, see web/friends.py); ``challenge``: new challenges, per account too; ``tournament``: new
+    tournaments, per account. Read from the environment by :meth:`from_env` (``KINGISDEAD_LIMIT_CREATE``,
+    ``_JOIN``, ``_BAD_TOKEN``, ``_SIGN_IN``, ``_SIGN_UP``, ``_FOLLOW``, ``_CHALLENGE``, ``_TOURNAMENT``).
     """
 
     create: str = "30/minute"
@@ -287,6 +287,7 @@ class RateLimits:
     sign_up: str = "30/hour"
     follow: str = "60/hour"
     challenge: str = "30/hour"
+    tournament: str = "5/day"
 
     @classmethod
     def from_env(cls) -> RateLimits:
@@ -297,12 +298,14 @@ class RateLimits:
                    sign_in=os.environ.get("KINGISDEAD_LIMIT_SIGN_IN", defaults.sign_in),
                    sign_up=os.environ.get("KINGISDEAD_LIMIT_SIGN_UP", defaults.sign_up),
                    follow=os.environ.get("KINGISDEAD_LIMIT_FOLLOW", defaults.follow),
-                   challenge=os.environ.get("KINGISDEAD_LIMIT_CHALLENGE", defaults.challenge))
+                   challenge=os.environ.get("KINGISDEAD_LIMIT_CHALLENGE", defaults.challenge),
+                   tournament=os.environ.get("KINGISDEAD_LIMIT_TOURNAMENT", defaults.tournament))
 
     def items(self) -> dict[str, RateLimitItem]:
         """Each kind's limit parsed; ValueError naming the setting of one not in the ``limits`` notation."""
         return {kind: _parse(getattr(self, kind), kind) for kind in ("create", "join", "bad_token", "sign_in",
-                                                                     "sign_up", "follow", "challenge")}
+                                                                     "sign_up", "follow", "challenge",
+                                                                     "tournament")}
 
 
 class RateLimiter:
@@ -378,6 +381,7 @@ _REFUSALS = {
     "sign_up": N_("too many new accounts from your address (limit {limit}); try again in {wait} s"),
     "follow": N_("too many new follows and blocks from your account (limit {limit}); try again in {wait} s"),
     "challenge": N_("too many new challenges from your account (limit {limit}); try again in {wait} s"),
+    "tournament": N_("too many new tournaments from your account (limit {limit}); try again in {wait} s"),
 }
 
 
