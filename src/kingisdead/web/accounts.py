@@ -44,9 +44,9 @@ from .db import (
     PushSubscriptionRow,
     RatingRow,
     SeatRow,
-    UserRow,
     TournamentEntryRow,
     TournamentRow,
+    UserRow,
     UserSessionRow,
 )
 from .errors import GameError

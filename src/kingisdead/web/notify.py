@@ -368,7 +368,6 @@ class Notifier:
                                             {"subscription": sub.id, "payload": payload, "challenge": challenge_id}))
         return found
 
-    def confirmation(self, user: UserRow, settings: NotificationSettingsRow, token: str) -> outbox.Message:
     def tournament(self, session: Session, tournament_id: int, event: str, told: Mapping[int, Sequence[Any]],
                    subject: Text) -> list[outbox.Message]:
         """The messages of a tournament's ``event`` ("round3", "ended", "cancelled"): to each account of ``told``
@@ -406,6 +405,7 @@ class Notifier:
                                                       "tournament": tournament_id}))
         return found
 
+    def confirmation(self, user: UserRow, settings: NotificationSettingsRow, token: str) -> outbox.Message:
         """The message with the link that confirms ``settings.pending_email`` (``token``: the link's secret)."""
         lines = [_("Open this link to receive messages about your games at this address:"),
                  self.link("/email/confirm", token=token), "",
