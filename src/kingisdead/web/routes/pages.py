@@ -1,4 +1,4 @@
-"""The browser pages: the lobby, a game's table, the rules and the API's documentation."""
+"""The browser pages: the lobby, a game's table, a tournament, the rules and the API's documentation."""
 
 from __future__ import annotations
 
@@ -32,6 +32,13 @@ def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter
                 raise
             return page("notfound.html", request, 404)
         return page("game.html", request, edition=game.edition)  # the table draws its game's edition at once
+
+    @pages.get("/tournaments/{tournament_id}")
+    async def tournament_page(tournament_id: str, request: Request) -> HTMLResponse:
+        # the page asks the API for the tournament (static/tournaments.js); an id that is no number is no page
+        if not tournament_id.isascii() or not tournament_id.isdigit() or len(tournament_id) > 18:
+            return page("notfound.html", request, 404)
+        return page("tournament.html", request, tournament_id=int(tournament_id))
 
     @pages.get("/rules")
     async def rules_page(request: Request) -> HTMLResponse:

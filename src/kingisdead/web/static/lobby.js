@@ -282,6 +282,15 @@ async function joinGame(id) {
   } catch (err) { toast(err.message); }
 }
 
+// The tournaments panel (tournaments.js) is loaded when first opened; a player who left it open finds it open.
+const TOURNAMENTS_KEY = "kid:tournaments-open";
+$("tournaments-panel").addEventListener("toggle", async () => {
+  const open = $("tournaments-panel").open;
+  localStorage.setItem(TOURNAMENTS_KEY, open ? "yes" : "no");
+  if (open) (await import("/static/tournaments.js")).mountPanel($("tournaments-body"));
+});
+if (localStorage.getItem(TOURNAMENTS_KEY) === "yes") $("tournaments-panel").open = true;
+
 // The browser can install the site as an app (Chromium says so with beforeinstallprompt): a button under the
 // lobby's welcome offers it (the header has no room on a phone), in place of the browser's own banner or nothing;
 // it goes once used or the app is installed.
