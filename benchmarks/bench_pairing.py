@@ -1,6 +1,7 @@
 """What pairing a tournament round costs: 1,000 players at 2, 3 and 4 per table, after 0 to 11 rounds.
 
 Usage: python benchmarks/bench_pairing.py [--players 1000] [--rounds 12] [--sizes 2 3 4] [--repeat 3] [--seed 1]
+                                        [--parts pairing queries]
 
 The pairing part: for each table size, a simulated Swiss tournament of ``--players`` entrants (ratings drawn
 around 1500) is paired round after round by :func:`kingisdead.web.pairing.pair_round`, and every game's result
@@ -8,6 +9,14 @@ drawn from the ratings (as Elo expects; 2/1/0 points, a bye worth 2). Each round
 best of ``--repeat`` runs, the same input each time) and printed as it is measured: milliseconds, the ratio to
 the same size's round-1 pairing in the same run, and how many pairs at the tables met before. In process, no
 database; every loop is bounded.
+
+The queries part: one tournament of ``--players`` entrants (2 a table) taken through the service
+(web/tournaments.py) on a fresh SQLite file: its start, round 1's pairing, the round's games made, their results
+counted, the round closed and round 2 paired. Each step is timed once and its SQL statements counted (a
+SQLAlchemy ``before_cursor_execute`` listener on the service's engine). The accounts, their ratings and the
+entries are inserted beforehand, and the games' ends are written straight into the database (every game won by
+seat 0): playing 500 games is not what is measured. Announcements are composed as on a site that sends e-mail
+(no entrant has an address here, so none is queued).
 """
 
 from __future__ import annotations
@@ -17,9 +26,19 @@ import platform
 import random
 import sys
 import time
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from sqlalchemy import event, update
+
+from kingisdead.web import tournaments
+from kingisdead.web.db import GameRow, RatingRow, TournamentEntryRow, TournamentRow, UserRow
+from kingisdead.web.mail import MailSettings
+from kingisdead.web.notify import Notifier, NotifySettings
 from kingisdead.web.pairing import Entrant, Pairing, pair_round
+from kingisdead.web.service import GameService
 
 WIN, SHARED, LOSS = 2, 1, 0
 """The tournament's default points."""
@@ -102,6 +121,62 @@ def pairing_part(players: int, rounds: int, sizes: Sequence[int], repeat: int, s
     return figures
 
 
+def queries_part(players: int, seed: int) -> list[tuple[str, float, int]]:
+    """Take a ``players``-entrant, 2-a-table tournament through its first round and round 2's pairing on a fresh
+    SQLite file, printing each step as it is measured: (step, milliseconds, SQL statements)."""
+    print(f"\n## Queries: one {players}-player round through the service, SQLite")
+    rng = random.Random(seed)
+    figures: list[tuple[str, float, int]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        service = GameService(f"sqlite:///{folder}/bench.sqlite3")
+        notifier = Notifier(service.engine, NotifySettings(mail=MailSettings(host="127.0.0.1", port=9)),
+                            "https://kid.example")
+        statements = [0]
+
+        def counted(*_args: Any) -> None:
+            statements[0] += 1
+
+        event.listen(service.engine, "before_cursor_execute", counted)
+        now = datetime.now(UTC)
+        with service.sessions.begin() as session:
+            users = [UserRow(name=f"Player {i}", name_key=f"player {i}") for i in range(players)]
+            session.add_all(users)
+            session.flush()
+            session.add_all(RatingRow(user_id=u.id, players=2, edition="first", mu=rng.gauss(25, 3), sigma=2.0,
+                                      games=10) for u in users)
+            tournament = TournamentRow(
+                creator_id=users[0].id, name="Benchmark", edition="first", variant="standard", mode="standard",
+                players=2, time_limit=86400, rounds=3, points=dict(tournaments.POINTS),
+                starts_at=now - timedelta(seconds=1), entry_limit=players, rating_floor=None, rated=False,
+                round_days=14, stand_in="random", seed=seed, status="open", round=0, created_at=now)
+            session.add(tournament)
+            session.flush()
+            session.add_all(TournamentEntryRow(tournament_id=tournament.id, user_id=u.id, entered_at=now, rating=0.0)
+                            for u in users)
+            tournament_id = tournament.id
+
+        def measured(step: str, call: Callable[[], Any]) -> None:
+            statements[0] = 0
+            start = time.perf_counter()
+            call()
+            seconds = time.perf_counter() - start
+            figures.append((step, seconds * 1000, statements[0]))
+            print(f"| {step} | {seconds * 1000:.0f} | {statements[0]} |", flush=True)
+
+        print("| step | ms | SQL statements |")
+        measured("start (ratings read)", lambda: tournaments.start_due(service, notifier, now))
+        measured("pair round 1", lambda: tournaments.pair(service, notifier, tournament_id, 1, now))
+        measured(f"make its {players // 2} games", lambda: tournaments.make_games(service, tournament_id))
+        with service.engine.begin() as connection:  # every game ends, won by seat 0 (not measured)
+            connection.execute(update(GameRow).values(status="finished", result={"winners": [0]}, to_move=None,
+                                                      deadline=None))
+        measured("count the results", lambda: tournaments.count_results(service, now, tournament_id))
+        measured("close the round", lambda: tournaments.close_rounds(service, now))
+        measured("pair round 2", lambda: tournaments.pair(service, notifier, tournament_id, 2, now))
+        service.close()
+    return figures
+
+
 def main() -> None:
     """Run the benchmark's parts in order, each printing as it goes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -111,9 +186,14 @@ def main() -> None:
                         help="players per table")
     parser.add_argument("--repeat", type=int, default=3, help="pairings timed per round (the best is kept)")
     parser.add_argument("--seed", type=int, default=1, help="the simulated tournament's seed")
+    parser.add_argument("--parts", nargs="+", default=["pairing", "queries"], choices=["pairing", "queries"],
+                        help="the parts to run, in this order")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {sys.platform}")
-    pairing_part(args.players, args.rounds, args.sizes, args.repeat, args.seed)
+    if "pairing" in args.parts:
+        pairing_part(args.players, args.rounds, args.sizes, args.repeat, args.seed)
+    if "queries" in args.parts:
+        queries_part(args.players, args.seed)
 
 
 if __name__ == "__main__":
