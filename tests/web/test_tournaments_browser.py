@@ -93,6 +93,7 @@ def test_a_tournament_made_in_the_lobby_pairs_its_two_entrants_at_a_table_each_c
     with httpx.Client(base_url=server.url) as http:
         wait_for(lambda: any(table["game"] for round_ in http.get(f"/api/tournaments/{tournament}").json()["rounds"]
                              for table in round_["tables"]), timeout=20, what="round 1's game")
+        assert [http.get(path).status_code for path in ("/tournaments/abc", "/tournaments/1" + "0" * 30)] == [404, 404]
 
     shown_again(bob)
     table = bob.get_by_test_id("table")

@@ -347,8 +347,10 @@ function drawPage(tournament) {
     const settings = el("section", { class: "panel settings-panel", "aria-labelledby": "about-title" },
                         el("h2", { id: "about-title" }, t("Settings")), settingsList(tournament));
     const started = tournament.round_list.length > 0;
-    body.classList.toggle("started", started);
-    if (started) body.replaceChildren(roundsPanel(tournament), standingsPanel(tournament), settings, entrantsPanel(tournament));
+    if (started) {
+      body.replaceChildren(roundsPanel(tournament), el("div", { class: "tournament-column" }, standingsPanel(tournament),
+                                                       entrantsPanel(tournament)), settings);
+    }
     else body.replaceChildren(settings, entrantsPanel(tournament), roundsPanel(tournament));
     if (["enter", "withdraw", "cancel"].includes(pressed)) {
       refocus(page.querySelector("[data-testid=tournament-actions]"), page.querySelector("h1"));
