@@ -442,3 +442,23 @@ def test_a_process_killed_after_counting_a_result_before_the_next_round(site, db
     shown = detail(site.people["Ada"], tournament)
     assert shown["round"] == 2 and [r["finished_at"] is not None for r in shown["rounds"]] == [True, False]
     assert sum(s["points"] for s in shown["standings"]) == 4  # two games of 2 + 0 points
+
+
+def test_those_who_withdraw_after_the_start_are_paired_no_more(site):
+    tournament, now = started_with_games(site, 5, rounds=3, name="Spring\r\nSwiss\x07")
+    assert detail(site.people["Ada"], tournament)["name"] == "Spring Swiss"  # one line: it is quoted in e-mails
+    made_games = site.tick(now)  # 5 entrants: two tables and a bye
+    assert site.people["Dot"].delete(f"/api/tournaments/{tournament}/entry", headers=JSON).status_code == 204
+    assert site.people["Eve"].request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 200
+    shown = detail(site.people["Ada"], tournament)
+    withdrawn = sorted(e["name"] for e in shown["entrants"] if e["withdrawn"])
+    assert shown["entrant_count"] == 3 and withdrawn[0] == "Dot" and withdrawn[1].startswith("anonymous-")
+    now += timedelta(days=14, seconds=1)
+    site.tick(now)  # their games go on: played out at the deadline with the others
+    for game_id in made_games:
+        finished(site, game_id)
+    assert len(site.tick(now + timedelta(minutes=1))) == 1  # round 2: Ada, Bea and Cid, one table and a bye
+    second = detail(site.people["Ada"], tournament)["rounds"][1]
+    seated_names = sorted([s["name"] for t in second["tables"] for s in t["seats"]] + second["byes"])
+    assert seated_names == ["Ada", "Bea", "Cid"]
+    assert len(detail(site.people["Ada"], tournament)["standings"]) == 5  # the withdrawn keep their results

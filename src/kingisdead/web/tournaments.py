@@ -61,7 +61,7 @@ from .errors import GameError
 from .games import advanced_bot_names
 from .i18n import Text, _
 from .live_game import as_utc
-from .notify import Notifier
+from .notify import CONTROL, Notifier
 from .outage import DATABASE_DOWN, Outage
 from .pairing import Entrant, pair_round, standings
 from .ratings import rated_stand_ins, shown
@@ -136,7 +136,7 @@ def create(service: GameService, user_id: int, settings: dict[str, Any], count: 
     if not points["win"] >= points["shared"] >= points["loss"]:
         raise GameError(422, "invalid_request", _("points: a win is worth at least a shared place, and a shared "
                                                   "place at least a loss"))
-    name = " ".join(settings["name"].split())
+    name = " ".join(CONTROL.sub(" ", settings["name"]).split())  # one line: it is quoted in e-mails
     if len(name) < 3:
         raise GameError(422, "invalid_request", _("a tournament's name has 3 to 60 characters"))
     check_games(settings)
@@ -313,7 +313,7 @@ def pair(service: GameService, notifier: Notifier, tournament_id: int, number: i
     ids chosen here), byes (worth a win) and round row in one transaction, with the entrants' announcements; True
     if this call paired it, False if it was paired already (by another process: the insert of its round row
     failed) or the tournament moved on. The games are made afterwards (:func:`make_games`). With fewer active
-    entrants than a game's players the tournament is finished instead."""
+    entrants than a game's players the tournament is finished instead (False)."""
     try:
         with service.sessions.begin() as session:
             row = _tournament(session, tournament_id)
@@ -322,8 +322,9 @@ def pair(service: GameService, notifier: Notifier, tournament_id: int, number: i
             entries = {e.user_id: e for e in session.scalars(
                 select(TournamentEntryRow).where(TournamentEntryRow.tournament_id == tournament_id))}
             active = [user_id for user_id, e in entries.items() if e.withdrawn_at is None]
-            if len(active) < row.players:
-                return _finish(session, notifier, row, now)
+            if len(active) < row.players:  # withdrawals left too few to fill a table
+                _finish(session, notifier, row, now)
+                return False
             points, opponents, byes, _rows = _history(session, tournament_id, counted_only=False)
             entrants = [Entrant(id=user_id, rating=entries[user_id].rating, points=points.get(user_id, 0),
                                 opponents=frozenset(opponents.get(user_id, ())), byes=byes.get(user_id, 0))
