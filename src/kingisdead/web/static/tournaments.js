@@ -400,21 +400,23 @@ function roundsPanel(tournament) {
     section.append(el("p", { class: "muted", "data-testid": "no-rounds" },
       tournament.status === "open" ? t("Round 1 is paired when the tournament starts.") : t("No round was played.")));
   }
-  for (const round of [...played].reverse()) section.append(roundPart(round));  // the latest first
+  for (const round of [...played].reverse()) section.append(roundPart(round, tournament.players));  // the latest first
   return section;
 }
 
-function roundPart(round) {
+function roundPart(round, players) {
   const when = round.finished_at ? t("ended {date}", { date: dateText(round.finished_at) })
                                  : t("deadline {date}", { date: dateText(round.deadline) });
   return el("section", { class: "tournament-round", "data-testid": "round", "data-round": round.round, "aria-labelledby": `round-${round.round}` },
     el("h3", { id: `round-${round.round}` }, t("Round {n}", { n: round.round }), " ", el("span", { class: "muted", "data-testid": "round-deadline" }, when)),
-    el("ul", { class: "tournament-tables" }, ...round.tables.map(tablePart)),
+    el("ul", { class: "tournament-tables" }, ...round.tables.map((table) => tablePart(table, players))),
     round.byes.length ? el("p", { class: "muted", "data-testid": "byes" },
                            tn("Bye: {names}", "Byes: {names}", { n: round.byes.length, names: round.byes.join(", ") })) : "");
 }
 
-function tablePart(table) {
+// A table: its seats in seat order (4 players: the teams, seats 1 and 3 against 2 and 4), their points once counted,
+// and its game's link.
+function tablePart(table, players) {
   const mine = table.seats.some((seat) => seat.name === me());
   const words = { running: t("playing"), finished: t("finished"), adjudicated: t("played out at the deadline") }[table.status];
   let link = el("span", { class: "muted" }, t("the game is being set up"));
@@ -425,10 +427,15 @@ function tablePart(table) {
   }
   return el("li", { "data-testid": "table", "data-table": table.table, class: mine ? "yours" : null },
     el("strong", {}, t("Table {n}", { n: table.table })),
-    el("span", { class: "seats" }, ...table.seats.map((seat) => el("span", { class: "seat", "data-testid": "table-seat" }, seat.name,
-      seat.points === null ? "" : el("span", { class: "tag" }, tn("{n} point", "{n} points", { n: seat.points }))))),
+    el("span", { class: "seats" }, ...(players === 4 ? [[0, 2], [1, 3]].map((team) => el("span", { class: "team" },
+      ...team.map((number) => seatPart(table.seats.find((seat) => seat.seat === number))))) : table.seats.map(seatPart))),
     el("span", { class: "tag" }, words),
     el("span", { class: "actions" }, link));
+}
+
+function seatPart(seat) {
+  return el("span", { class: "seat", "data-testid": "table-seat" }, seat.name,
+            seat.points === null ? "" : el("span", { class: "tag" }, tn("{n} point", "{n} points", { n: seat.points })));
 }
 
 function entrantsPanel(tournament) {
