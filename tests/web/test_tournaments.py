@@ -462,3 +462,58 @@ def test_those_who_withdraw_after_the_start_are_paired_no_more(site):
     seated_names = sorted([s["name"] for t in second["tables"] for s in t["seats"]] + second["byes"])
     assert seated_names == ["Ada", "Bea", "Cid"]
     assert len(detail(site.people["Ada"], tournament)["standings"]) == 5  # the withdrawn keep their results
+
+
+def test_a_served_process_killed_mid_round_loses_nothing(tmp_path, migrated_sqlite, monkeypatch):
+    """A real `kingisdead serve` process runs the job (every 0.2 s here) and is killed with SIGKILL once round 1 is
+    paired and its games made; the process started after it carries the tournament to its end: the round paired
+    once, its games made once, each result counted once."""
+    import httpx
+    from webtools import Server
+
+    from kingisdead.web.accounts import SESSION_COOKIE, create_account, start_session
+
+    monkeypatch.setenv("KINGISDEAD_TOURNAMENT_EVERY", "0.2")
+    database = tmp_path / "served.sqlite3"
+    database.write_bytes(migrated_sqlite.read_bytes())
+    database.chmod(0o600)
+    service = GameService(f"sqlite:///{database}")  # the accounts and their sessions, made here (cheap hashes)
+    cookies = {name: start_session(service, create_account(service, name, PASSWORD).id) for name in NAMES[:4]}
+    service.close()
+    server = Server(database).start()
+    people = {name: httpx.Client(base_url=server.url, timeout=30, cookies={SESSION_COOKIE: secret})
+              for name, secret in cookies.items()}
+    try:
+        starts = datetime.now(UTC) + timedelta(seconds=1)
+        answer = people["Ada"].post("/api/tournaments", json=settings(rounds=1, starts_at=starts.isoformat()))
+        assert answer.status_code == 201, answer.text
+        tournament = answer.json()["id"]
+        for http in people.values():
+            assert http.post(f"/api/tournaments/{tournament}/entry", headers=JSON).status_code == 204
+
+        def under_way() -> list[str]:
+            shown = people["Ada"].get(f"/api/tournaments/{tournament}").json()
+            games_made = [t["game"] for t in shown["rounds"][0]["tables"]] if shown["rounds"] else []
+            return games_made if games_made and None not in games_made else []
+
+        games_made = wait_until(under_way, "round 1 paired, its games made")
+        server.kill()  # mid-round: its games running
+        server.start()  # on another port
+        for http in people.values():  # each person leaves their game: its stand-in finishes it
+            http.base_url = httpx.URL(server.url)
+            for game_id in games_made:
+                http.post(f"/api/games/{game_id}/leave", headers=JSON)
+        shown = wait_until(lambda: (view := people["Ada"].get(f"/api/tournaments/{tournament}").json())["status"]
+                           == "finished" and view, "the tournament to finish")
+    finally:
+        for http in people.values():
+            http.close()
+        server.stop()
+    assert [[t["game"] for t in r["tables"]] for r in shown["rounds"]] == [games_made]
+    assert all(t["status"] == "finished" for t in shown["rounds"][0]["tables"])
+    assert sum(s["points"] for s in shown["standings"]) == 4  # 2 games, 2 points each (won, or shared 1 + 1)
+    service = GameService(f"sqlite:///{database}")
+    with service.sessions() as session:
+        assert [session.scalar(select(func.count()).select_from(model)) for model in (
+            TournamentRoundRow, TournamentTableRow, TournamentResultRow, GameRow)] == [1, 2, 4, 2]
+    service.close()

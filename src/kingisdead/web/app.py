@@ -67,7 +67,7 @@ from .security import (
     say_no_control_in_paths,
 )
 from .service import GameService
-from .tournaments import run_tournaments
+from .tournaments import check_every, run_tournaments
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
@@ -88,6 +88,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     limits = (rate_limits or RateLimits.from_env()).items()
     pool = compute or ComputePool.from_env()  # settings are checked before the database is touched
     notify = notify or NotifySettings.from_env()
+    tournament_every = check_every()  # seconds between the tournament job's passes
     service = GameService(url)
     limiter = RateLimiter(limits, service.engine)
     hub = Hub(service)
@@ -108,7 +109,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         await asyncio.to_thread(apply_pending, service.engine)
         background.append(asyncio.create_task(keep_applied(service)))
         # Tournaments: starting, pairing, making games, counting results, adjudicating at round deadlines.
-        background.append(asyncio.create_task(run_tournaments(service, notifier, hub, runner)))
+        background.append(asyncio.create_task(run_tournaments(service, notifier, hub, runner, tournament_every)))
         if notify.enabled:  # e-mail and push for players away from the site
             background.append(asyncio.create_task(notifier.run()))
         try:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import secrets
 from collections.abc import Callable, Iterable
@@ -79,9 +80,25 @@ SHOWN_FINISHED = timedelta(days=30)
 LISTED = 200
 """Tournaments listed at most."""
 CHECK_EVERY = 5.0
-"""Seconds between two passes of :func:`run_tournaments`."""
+"""Seconds between two passes of :func:`run_tournaments`, unless ``KINGISDEAD_TOURNAMENT_EVERY`` says otherwise
+(:func:`check_every`)."""
 POINTS = {"win": 2, "shared": 1, "loss": 0}
 """The default points of a game's places."""
+
+
+def check_every() -> float:
+    """Seconds between two passes of the job: ``KINGISDEAD_TOURNAMENT_EVERY`` (a positive number), else
+    :data:`CHECK_EVERY`. ValueError for another value."""
+    text = os.environ.get("KINGISDEAD_TOURNAMENT_EVERY")
+    if not text:
+        return CHECK_EVERY
+    try:
+        every = float(text)
+    except ValueError:
+        every = float("nan")
+    if not every > 0:  # NaN too
+        raise ValueError(f"KINGISDEAD_TOURNAMENT_EVERY must be a positive number of seconds, not {text!r}")
+    return every
 
 
 def _now() -> datetime:
