@@ -22,6 +22,7 @@ from kingisdead.web.db import (
     GameRow,
     NotificationSettingsRow,
     OutboxRow,
+    RatingChangeRow,
     TournamentResultRow,
     TournamentRoundRow,
     TournamentTableRow,
@@ -420,12 +421,17 @@ def test_a_process_killed_between_the_pairing_and_the_games(site, db_url, browse
 
 
 def test_a_process_killed_after_counting_a_result_before_the_next_round(site, db_url, browsers):
-    tournament, now = started_with_games(site, 4, rounds=2)
+    tournament, now = started_with_games(site, 4, rounds=2, rated=True, stand_in="beginner")
     made_games = site.tick(now)
     now += timedelta(days=14, seconds=1)
     assert sorted(site.tick(now)) == sorted(made_games)  # played out at the deadline
     for game_id in made_games:
         finished(site, game_id)
+    def rated() -> bool:  # a rated tournament's games are rated as usual (just after their last move is stored)
+        with site.service.sessions() as session:
+            return session.scalar(select(func.count()).select_from(RatingChangeRow)) == 4
+
+    wait_until(rated, "the games' rating changes")
     assert tournaments.count_results(site.service, now) == 2  # counted; then the process dies
     with site.service.sessions() as session:
         counted = list(session.scalars(select(TournamentTableRow.counted_at).order_by(TournamentTableRow.table)))
