@@ -2,7 +2,9 @@
 // you follow, each with a dot saying whether they are online and a link to each running game you share marked
 // "your turn" or "their turn"; a field to follow (or block) a name; unfollow and block buttons; your block list
 // with unblock buttons; the "let others follow me" setting. Every answer of /api/friends and /api/blocks is the
-// whole view (routes/friends.py), drawn again only when it changed, so that a refresh never takes the focus.
+// whole view (routes/friends.py), drawn again only when it changed, so that a refresh never takes the focus. The
+// panel asks again every REFRESH_MS while the page is visible (which also keeps you online to your friends), at
+// once when it shows again.
 import { api, el, redraw } from "/static/common.js";
 import { t, tn } from "/static/i18n.js";
 
@@ -23,8 +25,10 @@ export function mountFriends(after) {
   el("div", { "data-testid": "friends-body" }));
   load();
   clearInterval(timer);
-  timer = setInterval(load, REFRESH_MS);
+  timer = setInterval(() => { if (!document.hidden) load(); }, REFRESH_MS);  // a hidden tab asks nothing
 }
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden) load(); });
 
 // Signed out: the panel goes.
 export function unmountFriends() {

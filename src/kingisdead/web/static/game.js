@@ -98,6 +98,18 @@ async function start() {
   }
   if (seatTokens.size === 1) show(first, true); else await onPublic(first, true);
   connect();
+  keepPresent();
+}
+
+// A person thinking at a visible table makes no request: every PRESENCE_MS its socket says it is here, which keeps
+// a signed-in account "online" to its friends (the server notes it at most once a minute; nothing for a guest).
+// "Online" is seen in the last 5 minutes (web/friends.py), so two pings fall within it. A hidden tab sends
+// nothing, and pings once it shows again.
+const PRESENCE_MS = 120000;
+function keepPresent() {
+  const ping = () => { if (!document.hidden && socket?.readyState === 1) socket.send(JSON.stringify({ type: "ping" })); };
+  setInterval(ping, PRESENCE_MS);
+  document.addEventListener("visibilitychange", ping);
 }
 
 function connect() {
