@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from types import SimpleNamespace
 from typing import Any
 
@@ -137,7 +137,9 @@ def test_creation_is_checked_and_listed(site, browsers):
     refused(ada.post("/api/tournaments", json=settings(rated=True, stand_in="strong")), 422, "not_rateable")
     assert made(ada, edition="second", mode="advanced", stand_in="beginner")  # the advanced game, unrated
     assert made(ada, rated=True, stand_in="beginner", rating_floor=-5)
-    assert made(ada, players=4, rounds=1)
+    paris = (datetime.now(UTC) + timedelta(days=2)).replace(microsecond=0).astimezone(timezone(timedelta(hours=1)))
+    fours = made(ada, players=4, rounds=1, starts_at=paris.isoformat())  # stored and shown in UTC
+    assert datetime.fromisoformat(detail(ada, fours)["starts_at"]) == paris
     refused(ada.post("/api/tournaments", json=settings()), 429, "rate_limited")  # 4 a minute (refusals not counted)
     guest = browsers(site.app)
     refused(guest.post("/api/tournaments", json=settings()), 401, "sign_in_required")

@@ -145,7 +145,7 @@ def create(service: GameService, user_id: int, settings: dict[str, Any], count: 
     points not ``win >= shared >= loss``, a name of blanks, and :func:`check_games`'s), 422 ``not_rateable``."""
     now = _now()
     starts_at = settings["starts_at"]
-    starts_at = starts_at if starts_at.tzinfo is not None else starts_at.replace(tzinfo=UTC)
+    starts_at = starts_at.astimezone(UTC) if starts_at.tzinfo is not None else starts_at.replace(tzinfo=UTC)
     if not now < starts_at <= now + AHEAD:
         raise GameError(422, "invalid_request", _("starts_at must be in the future, at most {days} days away",
                                                   days=AHEAD.days))
