@@ -301,8 +301,8 @@ def start_due(service: GameService, notifier: Notifier, now: datetime) -> list[i
     return started
 
 
-def _history(session: Session, tournament_id: int, counted_only: bool) -> tuple[dict[int, int], dict[int, list[int]], dict[int, int],
-                                                              list[tuple[int, int, int | None]]]:
+def _history(session: Session, tournament_id: int, counted_only: bool
+             ) -> tuple[dict[int, int], dict[int, list[int]], dict[int, int], list[tuple[int, int, int | None]]]:
     """(points, opponents, byes, result rows (user, points, round)) of a tournament's entrants so far; the opponents
     of every table paired, one per game (an opponent met twice is listed twice), those of games not counted yet
     too when ``counted_only`` is false."""
@@ -323,6 +323,10 @@ def _history(session: Session, tournament_id: int, counted_only: bool) -> tuple[
         for user_id in seats:
             opponents.setdefault(user_id, []).extend(other for other in seats if other != user_id)
     return points, opponents, byes, rows
+
+
+class _PairedAlready(Exception):
+    """The tournament moved past the round being paired (another process paired it)."""
 
 
 def pair(service: GameService, notifier: Notifier, tournament_id: int, number: int, now: datetime) -> bool:
@@ -363,8 +367,7 @@ def pair(service: GameService, notifier: Notifier, tournament_id: int, number: i
                                     .where(TournamentRow.id == tournament_id, TournamentRow.round == number - 1)
                                     .values(round=number).execution_options(synchronize_session=False))
             if not getattr(moved, "rowcount", 0):
-                session.rollback()
-                return False
+                raise _PairedAlready  # rolls the round back
             told: dict[int, list[Any]] = {}
             for user_id in active:
                 said: list[Any] = [_("Round {round} of {rounds} of the tournament {name} has started.",
@@ -377,7 +380,7 @@ def pair(service: GameService, notifier: Notifier, tournament_id: int, number: i
             outbox.queue(session.connection(), notifier.tournament(
                 session, tournament_id, f"round{number}", told,
                 _("Round {round} of {name} has started", round=number, name=row.name)), now)
-    except IntegrityError:
+    except (IntegrityError, _PairedAlready):
         return False  # another process paired this round first
     log.info("tournament %d: round %d paired (%d tables)", tournament_id, number, len(pairing.tables))
     return True
@@ -407,6 +410,10 @@ def make_games(service: GameService, tournament_id: int | None = None) -> list[s
                            mode=row.mode, game_id=table.game_id)
         except IntegrityError:
             continue  # made by another process just now
+        except GameError:  # the rules of game creation changed since the settings were checked: the others go on
+            log.exception("tournament %d: the game of round %d's table %d cannot be made", row.id, table.round,
+                          table.table)
+            continue
         made.append(table.game_id)
     return made
 
