@@ -493,16 +493,22 @@ def adjudicate_due(service: GameService, now: datetime) -> list[str]:
     return adjudicated
 
 
-def close_rounds(service: GameService, now: datetime) -> None:
-    """Mark finished the rounds whose tables have all been counted."""
-    with service.sessions.begin() as session:
-        open_tables = (select(TournamentTableRow.table)
-                       .where(TournamentTableRow.tournament_id == TournamentRoundRow.tournament_id,
-                              TournamentTableRow.round == TournamentRoundRow.round,
-                              TournamentTableRow.counted_at.is_(None)))
-        session.execute(update(TournamentRoundRow)
-                        .where(TournamentRoundRow.finished_at.is_(None), ~open_tables.exists())
-                        .values(finished_at=now).execution_options(synchronize_session=False))
+def close_rounds(service: GameService, now: datetime) -> int:
+    """Mark finished the rounds whose tables have all been counted (a write only when there is one); how many."""
+    open_tables = (select(TournamentTableRow.table)
+                   .where(TournamentTableRow.tournament_id == TournamentRoundRow.tournament_id,
+                          TournamentTableRow.round == TournamentRoundRow.round,
+                          TournamentTableRow.counted_at.is_(None)))
+    with service.sessions() as session:
+        done = session.execute(select(TournamentRoundRow.tournament_id, TournamentRoundRow.round)
+                               .where(TournamentRoundRow.finished_at.is_(None), ~open_tables.exists())).all()
+    for tournament_id, number in done:
+        with service.sessions.begin() as session:
+            session.execute(update(TournamentRoundRow)
+                            .where(TournamentRoundRow.tournament_id == tournament_id,
+                                   TournamentRoundRow.round == number, TournamentRoundRow.finished_at.is_(None))
+                            .values(finished_at=now).execution_options(synchronize_session=False))
+    return len(done)
 
 
 def advance_rounds(service: GameService, notifier: Notifier, now: datetime) -> list[int]:
