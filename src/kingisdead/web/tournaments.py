@@ -398,6 +398,8 @@ def make_games(service: GameService, tournament_id: int | None = None) -> list[s
             query = query.where(TournamentTableRow.tournament_id == tournament_id)
         query = query.order_by(TournamentTableRow.tournament_id, TournamentTableRow.round, TournamentTableRow.table)
         missing = [(table, row) for table, row in session.execute(query)]
+        if not missing:
+            return []
         names = {user_id: name for user_id, name in session.execute(
             select(UserRow.id, UserRow.name).where(UserRow.id.in_({u for t, _r in missing for u in t.seats})))}
         session.expunge_all()
