@@ -158,9 +158,12 @@ def check_view(view: dict[str, Any], state: GameState, seat: int | None) -> None
         assert view["choices"] is None
 
 
-def test_a_whole_advanced_game_keeps_every_secret_until_it_ends(client):
+def play_checking_views(client: Any, seed: int) -> tuple[str, list[Party], set[str]]:
+    """A 4-player advanced game (Ann and Bob driven by the test, two bots) played to its end, every view checked
+    on the way, with :func:`secret_paths` at the first move fit for it; returns the game's id, the parties (Ann,
+    Bob, a watcher) and what was checked."""
     rng = Random(5)
-    game = create(client, [human("Ann"), human("Bob"), bot("random"), bot("beginner")], seed=31, **ADVANCED,
+    game = create(client, [human("Ann"), human("Bob"), bot("random"), bot("beginner")], seed=seed, **ADVANCED,
                   hints=True, options={"spy_spy": "allowed", "plot_coronation": "any_faction"})
     game_id = game["id"]
     assert game["game"]["mode"] == "advanced" and game["game"]["hints"] is False
@@ -201,6 +204,16 @@ def test_a_whole_advanced_game_keeps_every_secret_until_it_ends(client):
     finally:
         for party in parties:
             party.socket.__exit__(None, None, None)
+    return game_id, parties, checked
+
+
+def test_a_whole_advanced_game_keeps_every_secret_until_it_ends(client):
+    # the bots' moves race the test's, so whether a move fit for the paths' check comes varies from run to run:
+    # another deal is played until one does (nearly always the first)
+    for seed in (31, 32, 33):
+        game_id, parties, checked = play_checking_views(client, seed)
+        if "paths" in checked:
+            break
     assert "paths" in checked
     assert sum(len(party.received) for party in parties) > 100
     for party in parties:
