@@ -1,6 +1,7 @@
 """Challenges: made, accepted (the game made with its settings and the accounts seated), declined, withdrawn,
 expired; several people in a 3- or 4-player game (the last accept makes the game, once, even when two come at
-once); blocks refused neutrally; the limits; the e-mail and push messages queued once per person (SQLite and
+once; an accept killed after making the game leaves that one game); blocks refused neutrally, and a block made
+later ending the challenge; the limits; the e-mail and push messages queued once per person (SQLite and
 PostgreSQL); the migration that gave each stored challenge its seat."""
 
 from __future__ import annotations
@@ -251,6 +252,69 @@ def test_an_accept_killed_before_its_game_was_made_counts_as_open_again(site, mo
     assert alice.get("/api/challenges").json()["outgoing"][0]["game"] == accepted.json()["game"]
 
 
+class Killed(BaseException):
+    """A process killed: nothing after it runs, no handler catches it."""
+
+
+def test_an_accept_killed_after_its_game_was_made_leaves_one_game(site, monkeypatch):
+    alice, bob, carol = site.person("Alice"), site.person("Bob"), site.person("Carol")
+    service = site.app.state.service
+    make = challenges._make_game
+    tried: list[tuple[Any, str]] = []
+
+    def made_then_killed(row: Any, game_id: str) -> None:
+        make(service, row, game_id)
+        raise Killed
+
+    def killed_before_making(row: Any, game_id: str) -> None:
+        tried.append((row, game_id))
+        raise Killed
+
+    first = challenge(alice, "Bob").json()["outgoing"][0]["id"]
+    monkeypatch.setattr(challenges, "_make_game", lambda _service, *args: made_then_killed(*args))
+    with pytest.raises(Killed):
+        challenges.accept(service, first, user_id(site.app, "Bob"))
+    (game_id,) = [game.id for game in rows(site.app, GameRow)]
+    assert alice.get("/api/challenges").json()["outgoing"][0]["game"] == game_id  # not recorded: found all the same
+    second = challenge(alice, "Carol").json()["outgoing"][0]["id"]
+    monkeypatch.setattr(challenges, "_make_game", lambda _service, *args: killed_before_making(*args))
+    with pytest.raises(Killed):
+        challenges.accept(service, second, user_id(site.app, "Carol"))
+    monkeypatch.setattr(challenges, "_make_game", make)
+    later = datetime.now(UTC) + challenges.STALE_ACCEPT + timedelta(seconds=1)
+    monkeypatch.setattr(challenges, "_now", lambda: later)
+    refused(bob.post(f"/api/challenges/{first}/accept", headers=JSON), 409, "challenge_answered")  # no second game
+    refused(bob.post(f"/api/challenges/{first}/decline", headers=JSON), 409, "challenge_answered")
+    assert bob.get("/api/challenges").json()["incoming"] == [] and len(rows(site.app, GameRow)) == 1
+    accepted = carol.post(f"/api/challenges/{second}/accept", headers=JSON)  # its first claim made nothing
+    assert accepted.status_code == 200 and accepted.json()["game"] == tried[0][1], accepted.text  # the id kept
+    make(service, *tried[0])  # the first claim's process, only slow, goes on: the game is made already
+    assert len(rows(site.app, GameRow)) == 2
+    shown = {c["id"]: (c["status"], c["game"]) for c in alice.get("/api/challenges").json()["outgoing"]}
+    assert shown == {first: ("accepted", game_id), second: ("accepted", tried[0][1])}
+    assert bob.get(f"/api/games/{game_id}").json()["you"] == 1  # his account holds his seat
+    assert carol.get(f"/api/games/{tried[0][1]}").json()["you"] == 1
+
+
+def test_a_block_made_after_the_challenge_ends_it_without_saying_so(site):
+    alice, bob, carol, dora = (site.person(name) for name in ("Alice", "Bob", "Carol", "Dora"))
+    made = challenge_seats(alice, [{"name": "Bob"}, {"name": "Carol"}], players=3).json()["outgoing"][0]["id"]
+    other = challenge(alice, "Dora").json()["outgoing"][0]["id"]
+    assert bob.post(f"/api/challenges/{made}/accept", headers=JSON).json()["game"] is None
+    assert carol.post("/api/blocks", json={"name": "Bob"}).status_code == 200  # two of the challenged people
+    refused(carol.post(f"/api/challenges/{made}/accept", headers=JSON), 403, "challenge_refused")
+    shown = {c["id"]: c for c in alice.get("/api/challenges").json()["outgoing"]}
+    assert shown[made]["status"] == "expired" and shown[other]["status"] == "open"
+    assert [s["answer"] for s in shown[made]["seats"]] == ["accepted", "open"]
+    assert carol.get("/api/challenges").json()["incoming"] == []
+    assert [c["status"] for c in bob.get("/api/challenges").json()["ended"]] == ["expired"]
+    assert challenge(alice, "Carol").status_code == 201  # no longer open: she may be challenged again
+    again = challenge(alice, "Bob").json()["outgoing"][0]["id"]
+    assert alice.post("/api/blocks", json={"name": "Bob"}).status_code == 200  # the challenger and one of them
+    refused(bob.post(f"/api/challenges/{again}/accept", headers=JSON), 403, "challenge_refused")
+    assert dora.post(f"/api/challenges/{other}/accept", headers=JSON).json()["game"]  # no block there
+
+
 def test_a_four_player_challenge_of_two_people_is_made_when_both_accepted(site):
     alice, bob, carol = site.person("Alice"), site.person("Bob"), site.person("Carol")
     with site.app.state.service.sessions.begin() as session:  # each person challenged is told on their own
@@ -343,7 +407,7 @@ def test_two_last_accepts_at_once_make_one_game(site, monkeypatch):
     both_answered = threading.Barrier(2, timeout=20)
     claim = challenges._claim
 
-    def claim_once_both_answered(*args: Any) -> bool:  # both answers are committed before either claims
+    def claim_once_both_answered(*args: Any) -> str | None:  # both answers are committed before either claims
         both_answered.wait()
         return claim(*args)
 

@@ -52,6 +52,18 @@ def test_the_catalogs_translate_something_in_every_language():
         assert len(catalog) > 300
 
 
+def test_a_finished_tournament_is_masculine_in_french_a_finished_game_feminine():
+    """French gives *tournoi* and *partie* different genders: the tournament's status has its own English text
+    (static/tournaments.js, ``statusWords``), not the games' "finished"."""
+    from importlib.resources import files
+
+    source = (files("kingisdead") / "web" / "static" / "tournaments.js").read_text(encoding="utf-8")
+    found = re.search(r'function statusWords\(.*?finished: t\("([^"]+)"\)', source, re.S)
+    assert found, "statusWords names no text for a finished tournament"
+    catalog = read_catalog("fr")
+    assert (catalog.get(found.group(1)).string, catalog.get("finished").string) == ("terminé", "terminée")
+
+
 def test_texts_are_english_strings_that_render_in_any_language():
     text = _("the {faction} take control", faction=_("Welsh"))
     assert text == "the Welsh take control" and isinstance(text, str)

@@ -12,12 +12,16 @@ challenge (open, with every seat accepted, to accepted): of the last accepts sen
 one moves it, and that one makes the game, through the same :meth:`~.service.GameService.create` as the lobby's
 POST /api/games, so every rule of game creation applies (a rated game at the defaults, the advanced game
 unrated...), each person's seat held by their account. The same UPDATE decides between an accept, a decline and a
-withdrawal sent at once. An accept is claimed before its game is made: one whose process was killed in between
-leaves an accepted challenge with no game, which counts as open again after :data:`STALE_ACCEPT` (every seat
-accepted: any of them accepting again makes the game).
+withdrawal sent at once. An accept is claimed before its game is made, and the claim chooses the game's id
+(``new_game_id``, kept by any later claim): a process killed before the game was made leaves an accepted
+challenge with no game, which counts as open again after :data:`STALE_ACCEPT` (every seat accepted: any of them
+accepting again makes the game); one killed after it leaves the game made under that id, so the challenge is not
+open again and its game is that one (a second game with the same id could not be stored).
 
 A block between any two of the people involved refuses a challenge with the same answer as a challenged person's
-full list of incoming challenges (403 ``challenge_refused``), so a block is never given away. New challenges are
+full list of incoming challenges (403 ``challenge_refused``), so a block is never given away. A block made later
+ends the open challenges that name both accounts: they expire at once (:func:`expire_between`), and accepting
+one is refused with that same answer. New challenges are
 rate-limited per account (``RateLimits.challenge``); an account has at most :data:`OPEN_LIMIT` open challenges of
 its own and takes at most :data:`INCOMING_LIMIT` open ones. The e-mail and push messages telling each challenged
 person are queued in the outbox in the transaction that stores the challenge (:meth:`.notify.Notifier.challenge`).
@@ -26,15 +30,17 @@ docs/web.md, "Challenges", describes the routes.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import outbox
-from .db import ChallengeRow, ChallengeSeatRow, UserRow
+from .db import ChallengeRow, ChallengeSeatRow, GameRow, UserRow
 from .errors import GameError
 from .friends import _lock_account, _person, blocked_within
 from .i18n import _
@@ -66,17 +72,29 @@ def _aware(moment: datetime) -> datetime:
 
 
 def _open(now: datetime) -> Any:
-    """SQL: the challenge is open (expired or not), or its accept is stale (:data:`STALE_ACCEPT`)."""
+    """SQL: the challenge is open (expired or not), or its accept is stale (:data:`STALE_ACCEPT`: no game was made
+    under its ``new_game_id``)."""
+    made = select(GameRow.id).where(GameRow.id == ChallengeRow.new_game_id).exists()
     return or_(ChallengeRow.status == "open", and_(ChallengeRow.status == "accepted", ChallengeRow.game_id.is_(None),
-                                                   ChallengeRow.answered_at <= now - STALE_ACCEPT))
+                                                   ChallengeRow.answered_at <= now - STALE_ACCEPT, ~made))
 
 
-def _is_open(row: ChallengeRow, now: datetime) -> bool:
-    """:func:`_open` of a row read."""
+def _is_open(row: ChallengeRow, now: datetime, made: set[str]) -> bool:
+    """:func:`_open` of a row read; ``made``: :func:`_made` of it."""
     return row.status == "open" or (row.status == "accepted" and row.game_id is None and row.answered_at is not None
-                                    and _aware(row.answered_at) <= now - STALE_ACCEPT)
+                                    and _aware(row.answered_at) <= now - STALE_ACCEPT and row.new_game_id not in made)
 
 
+def _made(session: Session, rows: list[ChallengeRow]) -> set[str]:
+    """The ``new_game_id`` of those accepted ``rows`` with no game recorded whose game was made all the same (its
+    accept's process killed before recording it, or recording it now): no query when there are none."""
+    pending = [row.new_game_id for row in rows if row.status == "accepted" and row.game_id is None and row.new_game_id]
+    return set(session.scalars(select(GameRow.id).where(GameRow.id.in_(pending)))) if pending else set()
+
+
+def _game(row: ChallengeRow, made: set[str]) -> str | None:
+    """The id of the challenge's game, or None if none was made."""
+    return row.game_id or (row.new_game_id if row.new_game_id in made else None)
 
 
 def _rowcount(result: Any) -> int:
@@ -162,15 +180,28 @@ def create(service: GameService, notifier: Notifier, user_id: int, seats: list[d
         return row.id
 
 
-def _expired(row: ChallengeRow, now: datetime) -> None:
+def _expired(row: ChallengeRow, now: datetime, made: set[str]) -> None:
     """410 ``challenge_expired`` for an open challenge past its time."""
-    if _is_open(row, now) and _aware(row.expires_at) <= now:
+    if _is_open(row, now, made) and _aware(row.expires_at) <= now:
         raise GameError(410, "challenge_expired", _("this challenge expired: it was open for {days} days",
                                                     days=EXPIRY.days))
 
 
 def _answered() -> GameError:
     return GameError(409, "challenge_answered", _("this challenge was answered or withdrawn already"))
+
+
+def expire_between(session: Session, a: int, b: int) -> None:
+    """A block between accounts ``a`` and ``b`` (user ids) was made in ``session``'s transaction: the open
+    challenges that name both of them (as the challenger or a person challenged) expire now."""
+    now = _now()
+
+    def naming(user: int) -> Any:
+        return or_(ChallengeRow.challenger_id == user, ChallengeRow.id.in_(
+            select(ChallengeSeatRow.challenge_id).where(ChallengeSeatRow.user_id == user)))
+
+    session.execute(update(ChallengeRow).where(naming(a), naming(b), _open(now), ChallengeRow.expires_at > now)
+                    .values(expires_at=now).execution_options(synchronize_session=False))
 
 
 def _sent_to(session: Session, challenge_id: int, user_id: int) -> tuple[ChallengeRow, ChallengeSeatRow]:
@@ -188,25 +219,34 @@ def accept(service: GameService, challenge_id: int, user_id: int) -> tuple[str |
     accept (None while others have still to answer). Accepting again while waiting changes nothing.
 
     The game is made with the challenge's settings, each person's seat held by their account, bots at the
-    others. Errors: 404 ``unknown_challenge`` (it names no such person), 410 ``challenge_expired``, 409
-    ``challenge_answered`` (declined, withdrawn, or accepted by all already), and those of game creation (the
-    challenge then stays open, the accept undone, to be accepted again, declined or withdrawn).
+    others. Errors: 404 ``unknown_challenge`` (it names no such person), 403 ``challenge_refused`` (a block
+    between any two of its people, the challenger included: the answer given when a challenge is made), 410
+    ``challenge_expired``, 409 ``challenge_answered`` (declined, withdrawn, or accepted by all already), and those
+    of game creation (the challenge then stays open, the accept undone, to be accepted again, declined or
+    withdrawn).
     """
     now = _now()
     with service.sessions.begin() as session:
         row, mine = _sent_to(session, challenge_id, user_id)
-        _expired(row, now)
-        if not _is_open(row, now) or mine.answer == "declined":
+        made = _made(session, [row])
+        if _is_open(row, now, made):
+            people = set(session.scalars(select(ChallengeSeatRow.user_id).where(
+                ChallengeSeatRow.challenge_id == challenge_id)))
+            if blocked_within(session, {row.challenger_id, *people}):
+                raise GameError(403, "challenge_refused", _("this challenge can no longer be taken"))
+        _expired(row, now, made)
+        if not _is_open(row, now, made) or mine.answer == "declined":
             raise _answered()
         seat = mine.seat
         session.execute(update(ChallengeSeatRow).where(
             ChallengeSeatRow.challenge_id == challenge_id, ChallengeSeatRow.seat == seat,
             ChallengeSeatRow.answer == "open").values(answer="accepted", answered_at=now))
         session.expunge(row)
-    if not _claim(service, challenge_id, now):
+    game_id = _claim(service, challenge_id, now)
+    if game_id is None:
         return None, seat  # others have still to accept, or another last accept makes the game
     try:
-        game_id = _make_game(service, row)
+        _make_game(service, row, game_id)
     except GameError:
         with service.sessions.begin() as session:  # nothing was made: the challenge is open again
             session.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id)
@@ -220,28 +260,33 @@ def accept(service: GameService, challenge_id: int, user_id: int) -> tuple[str |
     return game_id, seat
 
 
-def _claim(service: GameService, challenge_id: int, now: datetime) -> bool:
-    """Whether this accept makes the game: one conditional UPDATE moves the challenge from open to accepted if
-    every seat has accepted. It runs after the accept's own answer was committed, so that of two last accepts at
-    once the later one's UPDATE sees both answers (and the row's lock lets only one of them move it). 409
-    ``challenge_answered`` if it was declined or withdrawn meanwhile, or an account deleted."""
+def _claim(service: GameService, challenge_id: int, now: datetime) -> str | None:
+    """The id of the game to make if this accept makes it, else None: one conditional UPDATE moves the challenge
+    from open to accepted if every seat has accepted, choosing the game's id (``new_game_id``) unless a claim
+    before it, killed, chose it already. It runs after the accept's own answer was committed, so that of two last
+    accepts at once the later one's UPDATE sees both answers (and the row's lock lets only one of them move it).
+    409 ``challenge_answered`` if it was declined or withdrawn meanwhile, or an account deleted."""
     with service.sessions.begin() as session:
         waiting = select(ChallengeSeatRow.seat).where(ChallengeSeatRow.challenge_id == challenge_id,
                                                       ChallengeSeatRow.answer != "accepted")
         claimed = session.execute(update(ChallengeRow).where(
             ChallengeRow.id == challenge_id, _open(now), ChallengeRow.expires_at > now, ~waiting.exists())
-            .values(status="accepted", answered_at=now).execution_options(synchronize_session=False))
+            .values(status="accepted", answered_at=now,
+                    new_game_id=func.coalesce(ChallengeRow.new_game_id, secrets.token_urlsafe(8)))
+            .execution_options(synchronize_session=False))
         if _rowcount(claimed):
-            return True
+            return session.scalar(select(ChallengeRow.new_game_id).where(ChallengeRow.id == challenge_id))
         if session.scalar(select(ChallengeRow.status).where(ChallengeRow.id == challenge_id)) not in ("open",
                                                                                                      "accepted"):
             raise _answered()
-        return False
+        return None
 
 
-def _make_game(service: GameService, row: ChallengeRow) -> str:
-    """The game of a challenge every person accepted: the challenger at seat 0, each person at their seat held by
-    their account, bots at the others; its id."""
+def _make_game(service: GameService, row: ChallengeRow, game_id: str) -> None:
+    """Make the game of a challenge every person accepted, with id ``game_id``: the challenger at seat 0, each
+    person at their seat, held by their account from the start (one transaction: a game is never made with its
+    seats not yet held), bots at the others. A game of that id made already (by an accept whose process was killed
+    before recording it, or by another claim after that) is the one: nothing is made then."""
     with service.sessions() as session:
         challenger = session.get(UserRow, row.challenger_id)
         people = {seat: (user, name) for seat, user, name in session.execute(
@@ -252,18 +297,21 @@ def _make_game(service: GameService, row: ChallengeRow) -> str:
     settings = dict(row.settings)
     players = settings.get("players", 2)
     bots = iter(settings.get("bots", []))
-    seats = [{"kind": "human"}, *({"kind": "human"} if seat in people else {"kind": "bot", "bot": next(bots)}
+    seats = [{"kind": "human"}, *({"kind": "human", "user_id": people[seat][0], "name": people[seat][1]}
+                                  if seat in people else {"kind": "bot", "bot": next(bots)}
                                   for seat in range(1, players))]
-    game, tokens = service.create(
-        players, settings.get("variant", "standard"), seats,
-        first_player=settings.get("first_player", 0), hints=settings.get("hints", False),
-        memory=settings.get("memory", False), time_limit=settings.get("time_limit"),
-        stand_in=settings["stand_in"], rated=settings.get("rated", False), user_id=row.challenger_id,
-        user_name=challenger.name, edition=settings.get("edition", "first"), options=settings.get("options") or {},
-        mode=settings.get("mode", "standard"))
-    for seat, (user, name) in sorted(people.items()):
-        service.claim_invite(game.id, tokens[seat], user, name)
-    return game.id
+    try:
+        service.create(
+            players, settings.get("variant", "standard"), seats,
+            first_player=settings.get("first_player", 0), hints=settings.get("hints", False),
+            memory=settings.get("memory", False), time_limit=settings.get("time_limit"),
+            stand_in=settings["stand_in"], rated=settings.get("rated", False), user_id=row.challenger_id,
+            user_name=challenger.name, edition=settings.get("edition", "first"),
+            options=settings.get("options") or {}, mode=settings.get("mode", "standard"), game_id=game_id)
+    except IntegrityError:
+        with service.sessions() as session:
+            if session.get(GameRow, game_id) is None:  # another constraint: not the game made already
+                raise
 
 
 def decline(service: GameService, challenge_id: int, user_id: int) -> None:
@@ -272,7 +320,7 @@ def decline(service: GameService, challenge_id: int, user_id: int) -> None:
     now = _now()
     with service.sessions.begin() as session:
         row, mine = _sent_to(session, challenge_id, user_id)
-        _expired(row, now)
+        _expired(row, now, _made(session, [row]))
         moved = session.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id, _open(now))
                                 .values(status="declined", answered_at=now).execution_options(synchronize_session=False))
         if not _rowcount(moved):
@@ -291,7 +339,7 @@ def withdraw(service: GameService, challenge_id: int, user_id: int) -> None:
                                                         ChallengeRow.challenger_id == user_id))
         if row is None:
             raise GameError(404, "unknown_challenge", _("you have no such challenge"))
-        _expired(row, now)
+        _expired(row, now, _made(session, [row]))
         moved = session.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id, _open(now))
                                 .values(status="withdrawn", answered_at=now).execution_options(synchronize_session=False))
         if not _rowcount(moved):
@@ -322,12 +370,13 @@ def challenges_view(service: GameService, user_id: int) -> dict[str, Any]:
         ids = {row.challenger_id for row in rows} | {seat.user_id for seat in seat_rows}
         names: dict[int, str] = {user: name for user, name in session.execute(
             select(UserRow.id, UserRow.name).where(UserRow.id.in_(ids)))} if ids else {}
+        made = _made(session, list(rows))
     people: dict[int, dict[int, ChallengeSeatRow]] = {}
     for seat_row in seat_rows:
         people.setdefault(seat_row.challenge_id, {})[seat_row.seat] = seat_row
     incoming, ended, outgoing = [], [], []
     for row in rows:
-        is_open = _is_open(row, now)
+        is_open = _is_open(row, now, made)
         expired = is_open and _aware(row.expires_at) <= now
         held = people.get(row.id, {})
         yours = row.challenger_id == user_id
@@ -345,7 +394,8 @@ def challenges_view(service: GameService, user_id: int) -> dict[str, Any]:
         entry = {"id": row.id, "from": names.get(row.challenger_id, "?"), "to": names.get(row.challenged_id, "?"),
                  "seats": seats, "seat": 0 if yours or mine is None else mine.seat, "settings": row.settings,
                  "status": "expired" if expired else "open" if is_open else row.status,
-                 "created_at": _aware(row.created_at), "expires_at": _aware(row.expires_at), "game": row.game_id}
+                 "created_at": _aware(row.created_at), "expires_at": _aware(row.expires_at),
+                 "game": _game(row, made)}
         if yours:
             outgoing.append(entry)
         elif mine is not None and is_open and not expired and mine.answer != "declined":

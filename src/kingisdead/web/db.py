@@ -169,7 +169,8 @@ class ChallengeRow(Base):
     """One account inviting one to three others to a game with ``settings`` (see web/challenges.py): ``status``
     "open", "accepted" (``game_id`` the game made), "declined" or "withdrawn"; an open one past ``expires_at``
     is expired. ``challenged_id``: the first person challenged; every one, with their answers, is a
-    :class:`ChallengeSeatRow`."""
+    :class:`ChallengeSeatRow`. ``new_game_id``: the id its game is made with, chosen when the last accept claims
+    it (no foreign key: the game may not be made yet)."""
 
     __tablename__ = "challenges"
     __table_args__ = (Index("ix_challenges_challenger_status", "challenger_id", "status"),
@@ -184,6 +185,7 @@ class ChallengeRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    new_game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class ChallengeSeatRow(Base):

@@ -148,7 +148,8 @@ def unfollow(service: GameService, user_id: int, name: str) -> None:
 
 
 def block(service: GameService, user_id: int, name: str, count: Callable[[], Any]) -> bool:
-    """Put ``name`` on your block list: the follows between you go, both ways. True if new, False if already
+    """Put ``name`` on your block list: the follows between you go, both ways, and the open challenges naming you
+    both expire (:func:`.challenges.expire_between`). True if new, False if already
     blocked. ``count()`` as for :func:`follow`. Errors: 422 ``invalid_name``, 404 ``unknown_player``,
     422 ``block_self``, 409 ``too_many_blocks`` (at :data:`BLOCK_LIMIT`)."""
     with service.sessions() as session:
@@ -170,6 +171,9 @@ def block(service: GameService, user_id: int, name: str, count: Callable[[], Any
             session.execute(delete(FollowRow).where(or_(
                 and_(FollowRow.follower_id == user_id, FollowRow.followed_id == target.id),
                 and_(FollowRow.follower_id == target.id, FollowRow.followed_id == user_id))))
+            from .challenges import expire_between  # here: challenges imports this module
+
+            expire_between(session, user_id, target.id)
     except IntegrityError:  # the same block sent twice at once
         return False
     return True

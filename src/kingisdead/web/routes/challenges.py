@@ -187,7 +187,8 @@ def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
                                public_url: PublicUrl) -> Accepted:
         """Once every person challenged has accepted, the game is made with the challenge's settings through the
         lobby's game creation (its 422s apply; the challenge then stays open), each person's seat held by their
-        account; until then `game` is None. 404 ``unknown_challenge``, 410 ``challenge_expired``, 409
+        account; until then `game` is None. 404 ``unknown_challenge``, 403 ``challenge_refused`` (a block between
+        two of its people, made since: the answer never says why), 410 ``challenge_expired``, 409
         ``challenge_answered``."""
         game, seat = await asyncio.to_thread(accept, service, _bounded(challenge_id), user.id)
         if game is not None:

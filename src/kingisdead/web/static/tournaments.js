@@ -64,10 +64,11 @@ function gameWords(tournament) {
   return parts.join(", ");
 }
 
-// "open", "round 2 of 5", "finished", "cancelled"
+// "open for entries", "round 2 of 5", "completed", "cancelled" (not the games' "finished": French gives a game and
+// a tournament different genders)
 function statusWords(tournament) {
   if (tournament.status === "running") return t("round {n} of {rounds}", { n: tournament.round, rounds: tournament.rounds });
-  return { open: t("open for entries"), finished: t("finished"), cancelled: t("cancelled") }[tournament.status];
+  return { open: t("open for entries"), finished: t("completed"), cancelled: t("cancelled") }[tournament.status];
 }
 
 function entrantWords(tournament) {

@@ -1,5 +1,6 @@
 """Challenges of several people: a row per challenged person's seat with their answer (a 3- or 4-player game
-made once all of them accept).
+made once all of them accept); and ``challenges.new_game_id``, the id the game of a challenge is made with, chosen
+when its last accept claims it, so that a second try after a process was killed finds the game made.
 
 Each challenge stored before gets the row of its one challenged person, at seat 1, answering as the challenge
 was answered.
@@ -35,9 +36,13 @@ def upgrade() -> None:
                "SELECT id, 1, challenged_id, "
                "CASE WHEN status IN ('accepted', 'declined') THEN status ELSE 'open' END, "
                "CASE WHEN status IN ('accepted', 'declined') THEN answered_at END FROM challenges")
+    with op.batch_alter_table("challenges") as batch:
+        batch.add_column(sa.Column("new_game_id", sa.String(32), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("challenges") as batch:
+        batch.drop_column("new_game_id")
     # 0013 stores one challenged person, at seat 1: a challenge of several people (or one elsewhere) goes
     op.execute("DELETE FROM challenge_seats WHERE challenge_id IN "
                "(SELECT challenge_id FROM challenge_seats WHERE seat <> 1)")
