@@ -62,7 +62,9 @@ class Created(BaseModel):
     id: int
 
 
-class Summary(BaseModel):
+class Settings(BaseModel):
+    """What a tournament's summary and its page both give."""
+
     id: int
     name: str
     creator: str
@@ -71,7 +73,6 @@ class Summary(BaseModel):
     mode: str
     players: int
     time_limit: int
-    rounds: int
     points: Points
     starts_at: datetime
     entry_limit: int
@@ -81,8 +82,12 @@ class Summary(BaseModel):
     stand_in: str
     status: Literal["open", "running", "finished", "cancelled"]
     round: int = Field(description="the last round paired (0 before the start)")
-    entrants: int = Field(description="entrants not withdrawn")
     entered: bool = Field(description="you are entered (and not withdrawn)")
+
+
+class Summary(Settings):
+    rounds: int
+    entrants: int = Field(description="entrants not withdrawn")
 
 
 class Tournaments(BaseModel):
@@ -127,30 +132,12 @@ class Standing(BaseModel):
     byes: int
 
 
-class TournamentView(BaseModel):
+class TournamentView(Settings):
     """One tournament: the summary's fields, with ``entrants`` and ``rounds`` lists in place of their numbers
     (``entrant_count``, ``round_count``), and its standings."""
 
-    id: int
-    name: str
-    creator: str
-    edition: str
-    variant: str
-    mode: str
-    players: int
-    time_limit: int
     rounds: list[Round] = Field(description="the rounds paired, first first")
     round_count: int = Field(description="the rounds it has (the summary's rounds)")
-    points: Points
-    starts_at: datetime
-    entry_limit: int
-    rating_floor: float | None
-    rated: bool
-    round_days: int
-    stand_in: str
-    status: Literal["open", "running", "finished", "cancelled"]
-    round: int = Field(description="the last round paired (0 before the start)")
-    entered: bool
     entrants: list[Entrant] = Field(description="by rating, best first; the withdrawn too")
     entrant_count: int = Field(description="entrants not withdrawn (the summary's entrants)")
     standings: list[Standing]
