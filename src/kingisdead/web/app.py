@@ -28,8 +28,9 @@ from .chat import Chat
 from .compute import ComputePool, Refused
 from .db import DEFAULT_URL
 from .errors import GameError, allowed_methods, error_body, problem, responses
-from .i18n import LanguageMiddleware, LocalizedRoute, _, clauses
-from .i18n import LocalizedJSON as JSONResponse  # every JSON answer in the request's language
+from .i18n import _, clauses
+from .localized import LanguageMiddleware, LocalizedRoute
+from .localized import LocalizedJSON as JSONResponse  # every JSON answer in the request's language
 from .live import BotRunner, Hub, evict_idle, quiet_bad_text
 from .notify import Notifier, NotifySettings
 from .outage import DATABASE_DOWN, database_unavailable
@@ -133,7 +134,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
         default_response_class=JSONResponse,
         redirect_slashes=False,  # Starlette would redirect "/path/" to the Host header's site, whatever it names
     )
-    app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see i18n.py)
+    app.router.route_class = LocalizedRoute  # answers' texts in the request's language (see localized.py)
     logging.getLogger("uvicorn.error").addFilter(quiet_bad_text)  # a client's bad frame: no traceback
     app.add_middleware(InputCheck)  # NUL and control characters: 422 before any route or the database
     app.add_middleware(BodyLimit)

@@ -9,13 +9,13 @@ docs/i18n.md for the workflow (add a text, extract, translate).
   its key and parameters so that :func:`localize` can render it again in any
   language. Views are cached and broadcast to players of different languages,
   so texts are translated only when a JSON answer is written: by
-  :class:`LocalizedJSON` for HTTP and by :func:`localize` for WebSocket messages.
+  :class:`.localized.LocalizedJSON` for HTTP and by :func:`localize` for WebSocket messages.
 - JavaScript marks texts with ``t("…", {name})`` from ``/static/i18n.js``, which
   loads the page's catalog from ``GET /api/i18n/{lang}``.
 - The HTML pages are Jinja2 templates rendered per request (:func:`render_page`):
   ``{{ _("…") }}`` for short texts, ``{% trans %}…{% endtrans %}`` for paragraphs.
 
-The language of a request (:class:`LanguageMiddleware`): for a WebSocket, the
+The language of a request (:class:`.localized.LanguageMiddleware`): for a WebSocket, the
 ``lang`` parameter of its URL (the page's own language); then the signed-in
 player's saved language, else the ``lang`` cookie set by the page's language
 selector, else the best match of ``Accept-Language`` (Babel's negotiation),
@@ -24,9 +24,7 @@ else English.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import inspect
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -36,7 +34,6 @@ from importlib.resources import files
 from io import BytesIO
 from pathlib import Path
 from typing import Any, Self
-from urllib.parse import parse_qsl
 
 from babel import Locale
 from babel.core import UnknownLocaleError
@@ -44,11 +41,6 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
-from starlette.datastructures import Headers, MutableHeaders
-from starlette.requests import cookie_parser
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LANGUAGES = ("en", "fr", "de")
 """The interface languages; English is the source language (its texts are the catalog keys)."""
@@ -240,39 +232,6 @@ def current_language() -> str:
     return _language.get()
 
 
-class LocalizedJSON(JSONResponse):
-    """The app's JSON answers: every :class:`Text` in the content rendered in the request's language."""
-
-    def render(self, content: Any) -> bytes:
-        return super().render(localize(content))
-
-
-class LocalizedRoute(APIRoute):
-    """An API route whose endpoint's answer has its Texts rendered in the request's language.
-
-    FastAPI serializes an endpoint's answer through its response model, which
-    turns every Text into a plain (English) str before any response class sees
-    it; this route localizes the answer first. Use it as a router's
-    ``route_class`` (the app's own router uses it).
-    """
-
-    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        super().__init__(path, _localizing(endpoint), **kwargs)
-
-
-def _localizing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
-    if inspect.iscoroutinefunction(endpoint):
-        @functools.wraps(endpoint)
-        async def answer(*args: Any, **kwargs: Any) -> Any:
-            return localize(await endpoint(*args, **kwargs))
-        return answer
-
-    @functools.wraps(endpoint)
-    def sync_answer(*args: Any, **kwargs: Any) -> Any:
-        return localize(endpoint(*args, **kwargs))
-    return sync_answer
-
-
 # -- negotiation ------------------------------------------------------------------------------
 
 def supported(code: str | None) -> str | None:
@@ -306,65 +265,6 @@ def from_accept_language(header: str | None) -> str | None:
     preferred = [tag for _q, _p, tag in sorted(wanted)]
     best = Locale.negotiate(preferred, list(LANGUAGES), sep="-")
     return best.language if best is not None else None
-
-
-UserLanguage = Callable[[Scope], Any]
-
-
-class LanguageMiddleware:
-    """Sets the language of each HTTP request and WebSocket (see the module's docstring for the order).
-
-    ``user_language(scope)``: an awaitable giving the signed-in player's saved
-    language (or None); the accounts module provides it. Paths starting with one
-    of ``untranslated`` (static files) are passed through untouched. The language is kept in
-    the scope (``SCOPE_KEY``) for WebSocket broadcasts and in a context variable
-    for everything the request runs.
-    """
-
-    def __init__(self, app: ASGIApp, user_language: UserLanguage | None = None,
-                 untranslated: tuple[str, ...] = ("/static/", "/docs-assets/")) -> None:
-        self.app = app
-        self.user_language = user_language
-        self.untranslated = untranslated
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope["path"].startswith(self.untranslated):
-            await self.app(scope, receive, send)  # static files: no texts, and no account lookup per file
-            return
-        headers = Headers(scope=scope)
-        lang = None
-        if scope["type"] == "websocket":
-            # The page says its own language in the socket's URL: browsers may send another Accept-Language
-            # on the handshake than on the page's requests (Chromium 148 does).
-            lang = supported(_query_language(scope))
-        if lang is None and self.user_language is not None:
-            lang = supported(await self.user_language(scope))
-        if lang is None:
-            lang = supported(cookie_parser(headers.get("cookie", "")).get(COOKIE))
-        lang = lang or from_accept_language(headers.get("accept-language")) or DEFAULT
-        scope[SCOPE_KEY] = lang
-        token = _language.set(lang)
-
-        async def varying(message: Message) -> None:
-            # An answer depends on these headers: a shared cache must not serve one language to everyone.
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers.add_vary_header("Accept-Language")
-                headers.add_vary_header("Cookie")
-            await send(message)
-
-        try:
-            await self.app(scope, receive, varying if scope["type"] == "http" else send)
-        finally:
-            _language.reset(token)
-
-
-def _query_language(scope: Scope) -> str | None:
-    """The ``lang`` parameter of a connection's query string, if any."""
-    for name, value in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
-        if name == "lang":
-            return value
-    return None
 
 
 def language_of(connection: Any) -> str:

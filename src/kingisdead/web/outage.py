@@ -18,7 +18,8 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.requests import Request
 
-from .i18n import LocalizedJSON, _
+from .i18n import _
+from .localized import LocalizedJSON
 
 DATABASE_DOWN = (OperationalError, InterfaceError, PoolTimeout)
 """SQLAlchemy's errors for a database that cannot answer now: unreachable, locked past the busy timeout,

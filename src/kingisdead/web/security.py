@@ -216,7 +216,7 @@ class InputCheck:
     """ASGI middleware: a request whose path or query (decoded) holds a control character, or whose body holds
     NUL (raw, or escaped in a JSON string), gets ``422 invalid_request`` before any route or database sees it;
     a WebSocket handshake with such a path or query is refused the same way (or closed with 1008 where the
-    server cannot answer a handshake with a body). Place it inside :class:`~.i18n.LanguageMiddleware` (the
+    server cannot answer a handshake with a body). Place it inside :class:`~.localized.LanguageMiddleware` (the
     answer is in the request's language) and :class:`BodyLimit` (the body it reads is already bounded).
     """
 

@@ -15,7 +15,8 @@ from ..accounts import NAME_LENGTH
 from ..errors import ErrorBody, GameError
 from ..games import bot_names
 from ..challenges import EXPIRY, OPEN_LIMIT, accept, challenges_view, create, decline, withdraw
-from ..i18n import LocalizedRoute, _
+from ..i18n import _
+from ..localized import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN
 from .deps import Limiter, Notify, PublicUrl, Runner, Service, SignedIn
 from .games import _one_of_names

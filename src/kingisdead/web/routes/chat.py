@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..chat import LINE, MAX_REASON, MAX_TEXT, Chat, checked_room, record_chat
 from ..db import UserRow
 from ..errors import GameError
-from ..i18n import LocalizedRoute, _
+from ..i18n import _
+from ..localized import LocalizedRoute
 from ..live_game import LiveGame
 from ..security import PRINTABLE
 from ..service import GameService

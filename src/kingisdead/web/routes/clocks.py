@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ..clocks import leave, return_seat, take_back
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedRoute
 from ..live_game import LiveGame
 from ..service import GameService
 from .deps import Credentials, LiveHub, Runner, Service, game_of, seat_of

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..accounts import NAME_LENGTH
 from ..db import UserRow
 from ..friends import BLOCK_LIMIT, block, follow, friends_view, set_allow_follow, unblock, unfollow
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedRoute
 from ..security import RateLimiter
 from ..service import GameService
 from .deps import Limiter, Service, SignedIn

@@ -16,8 +16,8 @@ from ...bots import NETWORK_BOTS
 from ...bots.master import TRAINED_EDITIONS
 from ...edition import ADVANCED_OPTIONS, EDITIONS, MODES, OPTIONS
 from ..games import ADVANCED_LEVELS, advanced_bot_names, bot_names
-from ..i18n import LocalizedJSON as JSONResponse
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedJSON as JSONResponse
+from ..localized import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN, Seat
 from ..ratings import PROVISIONAL_GAMES, rated_stand_ins
 from ..security import PRINTABLE

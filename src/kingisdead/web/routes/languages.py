@@ -13,7 +13,8 @@ from starlette.types import Scope
 
 from ..accounts import SESSION_COOKIE, user_for_secret
 from ..errors import GameError
-from ..i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, LocalizedRoute, _, client_catalog, language_of
+from ..i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, _, client_catalog, language_of
+from ..localized import LocalizedRoute
 from ..outage import DATABASE_DOWN
 from .deps import service_of
 

@@ -10,8 +10,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ...building import Choice
-from ..i18n import LocalizedJSON as JSONResponse
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedJSON as JSONResponse
+from ..localized import LocalizedRoute
 from .deps import Compute, Credentials, Integer, LiveHub, Runner, Service, client_of, game_of, integer, seat_of
 from .schemas import GameView
 

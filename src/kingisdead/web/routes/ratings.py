@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedRoute
 from ..ratings import leaderboard
 from .deps import Service
 

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedRoute
 from ..rematch import make_rematch, rematch_seat
 from .deps import Credentials, LiveHub, PublicUrl, Runner, Service, game_of, seat_of
 

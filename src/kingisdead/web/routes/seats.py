@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedRoute
 from .deps import Account, Credentials, Limiter, LiveHub, Service, client_of, game_of, seat_of
 from .schemas import GameView
 

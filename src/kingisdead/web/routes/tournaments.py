@@ -12,7 +12,7 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..games import bot_names
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN
 from ..tournaments import AHEAD, POINTS, cancel, create, enter, tournament_view, tournaments_view, withdraw
 from .deps import Account, Integer, Limiter, Notify, Service, SignedIn

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..i18n import LocalizedRoute
+from ..localized import LocalizedRoute
 from ..tutorial import LEARNER, TUTOR, TUTOR_NAME, TUTORIALS, create_tutorial, script
 from .deps import Limiter, PublicUrl, Service, client_of, page
 
