@@ -40,7 +40,7 @@ from .live_game import LiveGame, Snapshot, last_move_of, takeback_refusal
 from .service import GameService
 from .i18n import _
 from .live import BotRunner, Hub
-from .outage import DATABASE_DOWN, Outage
+from .outage import repeat
 
 CHECK_EVERY = 1.0
 """Seconds between two looks for deadlines that have passed (the shortest limit is 120 s)."""
@@ -118,18 +118,7 @@ async def enforce_deadlines(service: GameService, hub: Hub, runner: BotRunner, e
     """Every ``every`` seconds, :func:`enforce` the deadlines that have passed. Runs until cancelled. While the
     database cannot be reached it tries again, waiting longer each time (:class:`~.outage.Outage`: one log
     line when the outage starts, one when it ends); any other failure is logged and tried at the next look."""
-    outage = Outage("move clocks")
-    while True:
-        await asyncio.sleep(every)
-        try:
-            await enforce(service, hub, runner)
-        except DATABASE_DOWN as exc:
-            await asyncio.sleep(outage.failed(exc))
-            continue
-        except Exception:
-            log.exception("enforcing move deadlines failed")
-            continue
-        outage.ok()
+    await repeat(every, lambda: enforce(service, hub, runner), "move clocks")
 
 
 # -- away, back, gone --------------------------------------------------------------------------

@@ -10,8 +10,10 @@ needed once the database is back.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -84,3 +86,21 @@ class Outage:
         if self._since is not None:
             log.warning("%s: database back after %.0f s", self.what, time.monotonic() - self._since)
         self._since, self._wait = None, self.first
+
+
+async def repeat(every: float, step: Callable[[], Awaitable[Any]], what: str) -> None:
+    """Await ``step()`` every ``every`` seconds until cancelled: the database out of reach is waited out, longer
+    each time (an :class:`Outage` named ``what``: one log line as it starts, one as it ends); any other failure is
+    logged and tried again at the next pass."""
+    outage = Outage(what)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await step()
+        except DATABASE_DOWN as exc:
+            await asyncio.sleep(outage.failed(exc))
+            continue
+        except Exception:
+            log.exception("%s failed; trying again at the next pass", what)
+            continue
+        outage.ok()

@@ -63,7 +63,7 @@ from .games import advanced_bot_names
 from .i18n import Text, _
 from .live_game import as_utc
 from .notify import CONTROL, Notifier
-from .outage import DATABASE_DOWN, Outage
+from .outage import repeat
 from .pairing import Entrant, pair_round, standings
 from .ratings import rated_stand_ins, shown
 from .service import GameService
@@ -578,18 +578,7 @@ async def run_tournaments(service: GameService, notifier: Notifier, hub: Hub, ru
                           every: float | None = None) -> None:
     """Every ``every`` seconds (default :data:`CHECK_EVERY`), :func:`tick`. Runs until cancelled; the database out
     of reach is waited out (:class:`~.outage.Outage`), another failure logged and tried again at the next pass."""
-    outage = Outage("tournaments")
-    while True:
-        await asyncio.sleep(CHECK_EVERY if every is None else every)
-        try:
-            await tick(service, notifier, hub, runner)
-        except DATABASE_DOWN as exc:
-            await asyncio.sleep(outage.failed(exc))
-            continue
-        except Exception:
-            log.exception("advancing tournaments failed")
-            continue
-        outage.ok()
+    await repeat(CHECK_EVERY if every is None else every, lambda: tick(service, notifier, hub, runner), "tournaments")
 
 
 # -- views -----------------------------------------------------------------------------------------
