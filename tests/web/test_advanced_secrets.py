@@ -222,7 +222,7 @@ def test_a_whole_advanced_game_keeps_every_secret_until_it_ends(client):
     # every Cunning card held by a seat driven by the test was seen by its own seat
     state = state_of(client, game_id)
     assert any(m for m in state.cunning_played), "no Cunning card was played"
-    finished(client, game_id, state, parties)
+    finished(client, game_id, state, parties, seed)
 
 
 def unheld_cards(state: GameState, seat: int) -> list[str]:
@@ -275,8 +275,8 @@ def secret_paths(client: Any, game_id: str, mover: Party, watcher: Party, state:
     assert plot.status_code == 422 and "never played" in plot.json()["detail"]
 
 
-def finished(client: Any, game_id: str, state: GameState, parties: list[Party]) -> None:
-    """The game over: every hand and Plot revealed, the record and the replay show all."""
+def finished(client: Any, game_id: str, state: GameState, parties: list[Party], seed: int) -> None:
+    """The game over (dealt from ``seed``): every hand and Plot revealed, the record and the replay show all."""
     holder = next(p for p in range(state.players) if state.cunning[p] >> 11 & 1)  # 4 players: all 12 are dealt
     for party in parties:
         view = party.view()
@@ -288,7 +288,7 @@ def finished(client: Any, game_id: str, state: GameState, parties: list[Party]) 
         assert plot_steps and plot_steps[0]["values"] == {str(holder): 1}
         assert "reveals Plot" in plot_steps[0]["text"] and f"Player {holder + 1}" in plot_steps[0]["text"]
     record = client.get(f"/api/games/{game_id}/record").json()
-    assert record["seed"] == 31 and record["mode"] == "advanced" and record["result"] is not None
+    assert record["seed"] == seed and record["mode"] == "advanced" and record["result"] is not None
     total = len(record["moves"])
     frame = client.get(f"/api/games/{game_id}/replay/{total // 2}").json()
     assert "cunning_hands" in frame["table"] and "hands" in frame["table"]
