@@ -23,11 +23,12 @@ def serve(port: int, database: Path) -> subprocess.Popen:
         if process.poll() is not None:
             raise AssertionError(f"server exited: {process.stderr.read().decode() if process.stderr else ''}")
         try:
-            return httpx.get(f"{url}/api/meta", timeout=1).status_code == 200
+            return http.get(f"{url}/api/meta").status_code == 200
         except httpx.TransportError:
             return False
 
-    wait_for(up, timeout=60, what="the server to start")
+    with httpx.Client(timeout=1) as http:  # one client for every poll (a new one loads the CA bundle each time)
+        wait_for(up, timeout=60, what="the server to start")
     return process
 
 

@@ -67,8 +67,8 @@ class Flood(threading.Thread):
         self.stalled.set()
 
 
-def moves_of(server: Any, game_id: str) -> int:
-    return int(httpx.get(f"{server.url}/api/games/{game_id}", timeout=60).json()["move_number"])
+def moves_of(client: httpx.Client, game_id: str) -> int:
+    return int(client.get(f"/api/games/{game_id}").json()["move_number"])
 
 
 def test_a_watcher_that_floods_and_never_reads_delays_no_move(server_factory: Any) -> None:
@@ -81,7 +81,7 @@ def test_a_watcher_that_floods_and_never_reads_delays_no_move(server_factory: An
             flood.start()
         for flood in floods:  # every frame sent, or the server has stopped reading this socket
             assert flood.stalled.wait(120)
-        started = moves_of(server, bots["id"])
+        started = moves_of(client, bots["id"])
         with connect(server.url.replace("http", "ws") + f"/api/games/{seated['id']}/ws", open_timeout=60) as watcher:
             assert json.loads(watcher.recv(60))["type"] == "state"  # a well-behaved watcher of the same game
             answer = client.post(f"/api/games/{seated['id']}/moves", json={"move": "pass", "move_number": 0},
@@ -89,7 +89,7 @@ def test_a_watcher_that_floods_and_never_reads_delays_no_move(server_factory: An
             assert answer.status_code == 200, answer.text
             while json.loads(watcher.recv(60))["game"]["move_number"] < 1:
                 pass  # it is told of the move too (recv fails after 60 s without a message)
-        wait_for(lambda: moves_of(server, bots["id"]) >= started + 3
+        wait_for(lambda: moves_of(client, bots["id"]) >= started + 3
                  or client.get(f"/api/games/{bots['id']}").json()["status"] == "finished", 90,
                  "the bot game to move on")
         fresh = client.get(f"/api/games/{seated['id']}")  # another reader of the same game is served too
@@ -167,7 +167,7 @@ def test_bots_move_again_after_sqlite_was_locked_without_a_restart(server_factor
     server = server_factory(bot_delay=0.3, database=f"sqlite:///{path}?timeout=2")  # a writer waits 2 s for the lock
     with httpx.Client(base_url=server.url, timeout=120) as client:
         game = create(client, [bot("random"), bot("random")], seed=6)
-        wait_for(lambda: moves_of(server, game["id"]) >= 2, 60, "the bots to start")
+        wait_for(lambda: moves_of(client, game["id"]) >= 2, 60, "the bots to start")
         lock = sqlite3.connect(path, timeout=60, isolation_level=None)
         lock.execute("BEGIN EXCLUSIVE")  # no other writer until it ends; the server waits 2 s, then fails
         answers: list[httpx.Response] = []
@@ -178,8 +178,8 @@ def test_bots_move_again_after_sqlite_was_locked_without_a_restart(server_factor
         time.sleep(1)  # the bots' next write has failed too by now (it started waiting before the request)
         lock.execute("ROLLBACK")
         lock.close()
-        released = moves_of(server, game["id"])
-        wait_for(lambda: moves_of(server, game["id"]) > released, 90, "the bots to move again")
+        released = moves_of(client, game["id"])
+        wait_for(lambda: moves_of(client, game["id"]) > released, 90, "the bots to move again")
     unavailable(answers[0])
     log = log_of(server)
     assert log.count("bots: database unavailable") == 1 and log.count("bots: database back") == 1, log
@@ -203,13 +203,13 @@ def test_bots_move_again_after_postgresql_was_stopped_without_a_restart(server_f
     server = server_factory(bot_delay=0.3, database=f"{own_postgres.url}/games")
     with httpx.Client(base_url=server.url, timeout=120) as client:
         game = create(client, [bot("random"), bot("random")], seed=7)
-        wait_for(lambda: moves_of(server, game["id"]) >= 2, 60, "the bots to start")
+        wait_for(lambda: moves_of(client, game["id"]) >= 2, 60, "the bots to start")
         own_postgres.stop()
         unavailable(client.get("/api/games", headers={"Accept-Language": "fr"}))
         time.sleep(1.5)  # the bots' next write fails meanwhile (they move every 0.3 s)
         own_postgres.start()
-        restarted = moves_of(server, game["id"])
-        wait_for(lambda: moves_of(server, game["id"]) > restarted, 90, "the bots to move again")
+        restarted = moves_of(client, game["id"])
+        wait_for(lambda: moves_of(client, game["id"]) > restarted, 90, "the bots to move again")
         assert client.get("/api/games").status_code == 200
     log = log_of(server)
     assert log.count("bots: database unavailable") == 1 and log.count("bots: database back") == 1, log

@@ -8,13 +8,14 @@ generated OpenAPI schema is served at /openapi.json and browsable at /docs.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
@@ -69,6 +70,23 @@ from .security import (
 )
 from .service import GameService
 from .tournaments import check_every, run_tournaments
+
+
+@functools.cache
+def routers() -> tuple[APIRouter, ...]:
+    """Every router of the app, built once per process and shared by its apps.
+
+    A route holds no app's state (its services come from the request's app, see
+    routes/deps.py), and building them all costs about 0.2 s of CPU (pydantic
+    schemas): a process that makes many apps, as the tests do, pays it once.
+    """
+    return (*(routes.router(responses) for routes in (
+        pages, games, seats, moves, live, accounts, ratings, rematch, clocks,
+        tutorial,  # /learn, the guided first game
+        notifications, friends, challenges, tournaments,
+        pwa)),  # the installable app's manifest, worker and page
+        languages_router,
+        chat_router(responses))  # the games' chats (the socket's messages are routes/live.py's)
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_url: str | None = None,
@@ -144,11 +162,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
     app.state.notifier = notifier
     app.state.chat = chat
-    for routes in (pages, games, seats, moves, live, accounts, ratings, rematch, clocks, tutorial, notifications, friends,
-                   challenges, tournaments, pwa):  # tutorial: /learn, the guided first game; pwa: the installable app's manifest, worker, page
-        app.include_router(routes.router(responses))
-    app.include_router(languages_router)
-    app.include_router(chat_router(responses))  # the games' chats (the socket's messages are routes/live.py's)
+    for router in routers():
+        app.include_router(router)
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
     app.mount("/static", GZipMiddleware(MinifiedStaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
