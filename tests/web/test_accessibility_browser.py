@@ -3,7 +3,6 @@ the lobby, a running table (a person's turn) and the end screen, on a laptop and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,12 +13,6 @@ from kingisdead import GameState
 from kingisdead.moves import parse_move
 
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("axe") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def finished_game(server: Server) -> tuple[dict, list[str]]:

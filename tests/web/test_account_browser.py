@@ -3,7 +3,6 @@ session cookie alone, sign out and sign in again."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,12 +13,6 @@ from kingisdead.web.accounts import SESSION_COOKIE
 
 PASSWORD = "a long enough secret"
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("accounts") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from kingisdead.web.games import ADVANCED_LEVELS
 from kingisdead.web.i18n import localize
 from kingisdead.web.views import board_facts
 
-server, new_page = test_browser.server, test_browser.new_page
+new_page = test_browser.new_page
 
 
 def test_a_person_plays_a_cunning_card_by_clicks_against_a_bot(server, new_page):

@@ -22,7 +22,7 @@ from kingisdead.edition import SECOND
 from kingisdead.web.views import board_facts, move_changes, table_view
 
 # the browser tests' fixtures (a real server, Debian's chromium; the module skips without chromium)
-server, new_page = test_browser.server, test_browser.new_page
+new_page = test_browser.new_page
 
 BOARD = json.loads((files("kingisdead.web") / "static" / "editions" / "first" / "board.json").read_text())
 

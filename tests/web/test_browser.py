@@ -5,22 +5,15 @@ Screenshots of the table land in build/test-output/web/.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import httpx
 import pytest
-from webtools import OUTPUT, Server, bot, create, human
+from webtools import OUTPUT, bot, create, human
 
 
 LAPTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("browser") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 @pytest.fixture

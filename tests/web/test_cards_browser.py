@@ -17,7 +17,7 @@ from webtools import OUTPUT, auth, bot, create, human
 from kingisdead.edition import SECOND
 from kingisdead.web.views import board_facts
 
-server, new_page = test_browser.server, test_browser.new_page
+new_page = test_browser.new_page
 
 EDITIONS = Path(__file__).resolve().parents[2] / "src" / "kingisdead" / "web" / "static" / "editions"
 

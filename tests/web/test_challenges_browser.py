@@ -7,22 +7,14 @@ The challenges panel with Bob's incoming challenge is saved as build/test-output
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import httpx
-import pytest
 from webtools import LAPTOP, OUTPUT, PHONE, Server, serious_accessibility_violations
 
 from kingisdead.web.accounts import SESSION_COOKIE
 
 PASSWORD = "a long enough secret"
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("challenges") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def signed_up(new_page, server: Server, name: str, size: dict[str, int] = LAPTOP):

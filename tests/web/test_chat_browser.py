@@ -6,18 +6,10 @@ copy in 256 colours)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from webtools import LAPTOP, OUTPUT, PHONE, Server, serious_accessibility_violations
+from webtools import LAPTOP, OUTPUT, PHONE, serious_accessibility_violations
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("chat") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def in_page(page: Any, method: str, path: str, body: dict[str, Any] | None = None,
@@ -48,65 +40,65 @@ def texts(page: Any) -> list[str]:
 
 def test_two_seats_chat_while_a_watcher_chats_apart_and_a_block_parts_them(server, browser):
     pages = {}
-    for name in ("Ann", "Ben", "Cat"):
+    for name in ("Lunete", "Bedwyr", "Cador"):
         context = browser.new_context(viewport=LAPTOP, reduced_motion="reduce", bypass_csp=True)  # axe's script
         context.set_default_timeout(15_000)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda exc, page=page: page.errors.append(str(exc)))
-        page.on("dialog", lambda dialog: dialog.accept())  # "Block Ann?"
+        page.on("dialog", lambda dialog: dialog.accept())  # "Block Lunete?"
         page.goto(server.url + "/")
         in_page(page, "POST", "/api/account/sign-up", {"name": name, "password": "a long password"})
         pages[name] = page
-    ann, ben, cat = pages["Ann"], pages["Ben"], pages["Cat"]
-    game = in_page(ann, "POST", "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
-    claimed = in_page(ben, "POST", f"/api/games/{game['id']}/claim", {}, game["seats"][1]["invite_token"])
-    ann.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
-    ben.goto(f"{server.url}/game/{game['id']}#token={claimed['token']}")
-    cat.goto(f"{server.url}/game/{game['id']}")
-    for page in (ann, ben, cat):
+    lunete, bedwyr, cador = pages["Lunete"], pages["Bedwyr"], pages["Cador"]
+    game = in_page(lunete, "POST", "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    claimed = in_page(bedwyr, "POST", f"/api/games/{game['id']}/claim", {}, game["seats"][1]["invite_token"])
+    lunete.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
+    bedwyr.goto(f"{server.url}/game/{game['id']}#token={claimed['token']}")
+    cador.goto(f"{server.url}/game/{game['id']}")
+    for page in (lunete, bedwyr, cador):
         page.wait_for_selector("#conn.on")
 
-    ann.click("[data-testid=chat-toggle]")
-    assert ann.locator("[data-testid=chat-log]").get_attribute("role") == "log"
-    assert ann.locator("[data-testid=chat-log]").get_attribute("aria-live") == "polite"
-    say(ann, "<b>x</b> see https://example.com")
-    ben.wait_for_selector("[data-testid=chat-unread]:not(.hidden)")  # heard while closed: counted on the button
-    assert ben.inner_text("[data-testid=chat-unread]") == "1"
-    ben.click("[data-testid=chat-toggle]")
-    ben.wait_for_selector("[data-testid=chat-text]")
-    assert texts(ben) == ["<b>x</b> see https://example.com"]  # shown as text: no bold, no link
-    assert ben.locator("[data-testid=chat-log] b, [data-testid=chat-log] a").count() == 0
-    say(ben, "good luck")
-    ann.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 2")
+    lunete.click("[data-testid=chat-toggle]")
+    assert lunete.locator("[data-testid=chat-log]").get_attribute("role") == "log"
+    assert lunete.locator("[data-testid=chat-log]").get_attribute("aria-live") == "polite"
+    say(lunete, "<b>x</b> see https://example.com")
+    bedwyr.wait_for_selector("[data-testid=chat-unread]:not(.hidden)")  # heard while closed: counted on the button
+    assert bedwyr.inner_text("[data-testid=chat-unread]") == "1"
+    bedwyr.click("[data-testid=chat-toggle]")
+    bedwyr.wait_for_selector("[data-testid=chat-text]")
+    assert texts(bedwyr) == ["<b>x</b> see https://example.com"]  # shown as text: no bold, no link
+    assert bedwyr.locator("[data-testid=chat-log] b, [data-testid=chat-log] a").count() == 0
+    say(bedwyr, "good luck")
+    lunete.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 2")
 
-    cat.click("[data-testid=chat-toggle]")  # a watcher: the watchers' chat only
-    assert cat.locator("[data-testid=chat-tab-seats]").count() == 0
-    say(cat, "watching you two")
-    assert texts(cat) == ["watching you two"]
-    assert serious_accessibility_violations(cat) == []
-    cat.set_viewport_size(PHONE)  # a sheet along the bottom of a phone, all of it on screen
-    box = cat.locator("[data-testid=chat]").bounding_box()
+    cador.click("[data-testid=chat-toggle]")  # a watcher: the watchers' chat only
+    assert cador.locator("[data-testid=chat-tab-seats]").count() == 0
+    say(cador, "watching you two")
+    assert texts(cador) == ["watching you two"]
+    assert serious_accessibility_violations(cador) == []
+    cador.set_viewport_size(PHONE)  # a sheet along the bottom of a phone, all of it on screen
+    box = cador.locator("[data-testid=chat]").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5
-    assert box["y"] + box["height"] <= PHONE["height"] + 0.5 and cat.locator("[data-testid=chat-input]").is_visible()
-    ann.wait_for_timeout(300)
-    assert "watching you two" not in texts(ann)
-    ann.click("[data-testid=chat-tab-watchers]")  # a seat opens the watchers' chat
-    ann.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-text]')]"
+    assert box["y"] + box["height"] <= PHONE["height"] + 0.5 and cador.locator("[data-testid=chat-input]").is_visible()
+    lunete.wait_for_timeout(300)
+    assert "watching you two" not in texts(lunete)
+    lunete.click("[data-testid=chat-tab-watchers]")  # a seat opens the watchers' chat
+    lunete.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-text]')]"
                           ".some(n => n.textContent === 'watching you two')")
-    ann.click("[data-testid=chat-tab-seats]")
-    ann.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 2")
+    lunete.click("[data-testid=chat-tab-seats]")
+    lunete.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 2")
     OUTPUT.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
-    ann.screenshot(path=str(OUTPUT / "screenshots" / "table-chat.png"))
+    lunete.screenshot(path=str(OUTPUT / "screenshots" / "table-chat.png"))
 
-    ben.locator("[data-testid=chat-line]", has_text="<b>x</b>").locator("[data-testid=chat-block]").click()
-    ben.wait_for_function("() => !document.querySelector('[data-testid=chat-text]')"
+    bedwyr.locator("[data-testid=chat-line]", has_text="<b>x</b>").locator("[data-testid=chat-block]").click()
+    bedwyr.wait_for_function("() => !document.querySelector('[data-testid=chat-text]')"
                           " || [...document.querySelectorAll('[data-testid=chat-text]')].every(n => n.textContent === 'good luck')")
-    say(ann, "are you there?")
-    say(ben, "not for you")
-    ann.wait_for_timeout(300)
-    assert "not for you" not in texts(ann) and "are you there?" not in texts(ben)
-    assert texts(ben) == ["good luck", "not for you"]
-    for page in (ann, ben, cat):
+    say(lunete, "are you there?")
+    say(bedwyr, "not for you")
+    lunete.wait_for_timeout(300)
+    assert "not for you" not in texts(lunete) and "are you there?" not in texts(bedwyr)
+    assert texts(bedwyr) == ["good luck", "not for you"]
+    for page in (lunete, bedwyr, cador):
         assert page.errors == []
         page.context.close()

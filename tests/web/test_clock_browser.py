@@ -4,22 +4,15 @@ favicon, and the take-back and leave buttons at the table."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from webtools import Server, auth, bot, create, human, wait_for
+from webtools import auth, bot, create, human, wait_for
 
 from kingisdead import GameState
 from kingisdead.moves import format_move
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("clock-browser") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 @pytest.fixture

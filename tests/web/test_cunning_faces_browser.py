@@ -22,7 +22,7 @@ from kingisdead.edition import CUNNING_CARDS, SECOND
 from kingisdead.state import GameState
 from kingisdead.web.views import board_facts
 
-server, new_page = test_browser.server, test_browser.new_page
+new_page = test_browser.new_page
 
 DRAWN = {**KINDS, "card": "g.art-card", "eye": "g.art-eye"}
 """The mark each primitive leaves in a face's <svg> (test_cards_browser's, and the two the Cunning cards added)."""

@@ -23,7 +23,7 @@ from kingisdead.web.ratings import leaderboard
 from kingisdead.web.views import table_view
 
 # the browser tests' fixtures (a real server, Debian's chromium; those tests skip without chromium)
-browser_server, new_page = test_browser.server, test_browser.new_page
+browser_new_page = test_browser.new_page
 
 
 def test_a_game_is_created_in_the_edition_asked_for_and_shown_in_its_names(client):
@@ -223,9 +223,9 @@ def test_the_explanations_speak_the_second_editions_names():
     assert "Coronation" in endings["coronation"] and any(f in endings["coronation"] for f in ("Scottish", "English", "Welsh"))
 
 
-def test_the_lobby_speaks_the_chosen_editions_names_and_says_why_a_level_is_missing(browser_server, new_page):
+def test_the_lobby_speaks_the_chosen_editions_names_and_says_why_a_level_is_missing(server, new_page):
     page = new_page()
-    page.goto(browser_server.url + "/")
+    page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=level-option]", state="attached")
     levels = lambda: page.locator("[data-testid=seat-1] [data-testid=level-option]").evaluate_all(  # noqa: E731
         "options => options.map(o => o.value)")
@@ -244,9 +244,9 @@ def test_the_lobby_speaks_the_chosen_editions_names_and_says_why_a_level_is_miss
     assert "bot:master" in levels() and note.is_hidden()
 
 
-def test_the_lobby_offers_the_second_editions_rule_options(browser_server, new_page):
+def test_the_lobby_offers_the_second_editions_rule_options(server, new_page):
     page = new_page()
-    page.goto(browser_server.url + "/")
+    page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=create]")
     assert page.locator("[data-testid=rule-options]").is_hidden()  # the first edition has none
     page.click("[data-testid=edition-second]")
@@ -262,25 +262,24 @@ def test_the_lobby_offers_the_second_editions_rule_options(browser_server, new_p
     page.click("[data-testid=create]")
     page.wait_for_url("**/game/**")
     game_id = page.url.split("/game/")[1].split("#")[0]
-    view = httpx.get(f"{browser_server.url}/api/games/{game_id}").json()
+    view = httpx.get(f"{server.url}/api/games/{game_id}").json()
     assert view["edition"] == "second" and view["options"] == {"reversal": "exact", "court_redraw": True}
     page.wait_for_function("() => document.getElementById('game-meta').textContent.includes('rule options')")
     assert "reversal: exact" in page.inner_text("#game-meta")
-    page.goto(browser_server.url + "/")
+    page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=create]")
     page.click("[data-testid=edition-second]")
     page.click("[data-testid=edition-first]")  # options chosen, then the first edition: none are sent
     assert page.locator("[data-testid=rule-options]").is_hidden()
 
 
-def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(browser_server, new_page):
+def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(server, new_page):
     """The lobby's edition choice makes a second-edition game; its table draws the second edition's board, hand
     and log; four turns are played by clicks (test_browser's helpers, which play a first-edition game to its end
     by clicks), the rest by the same seat's passes through the API, and the table shows the end in the second
     edition's words."""
     from test_browser import play_turn, shoot, wait_for_turn
 
-    server = browser_server
     page = new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=leaderboard-row]")

@@ -18,12 +18,6 @@ from kingisdead import playout
 
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("end") / "games.sqlite3").start()
-    yield running
-    running.stop()
-
 
 @pytest.fixture(scope="module")
 def page(browser) -> Iterator[object]:

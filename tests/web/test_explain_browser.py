@@ -7,13 +7,11 @@ Screenshots of each land in build/test-output/web/screenshots/ (docs/img/ keeps 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 
 import httpx
-import pytest
 from test_browser import wait_for_turn
 from test_end_screen import finished_game
-from webtools import OUTPUT, Server, bot, create, human, serious_accessibility_violations
+from webtools import OUTPUT, bot, create, human, serious_accessibility_violations
 
 from kingisdead import GameState, parse_move
 from kingisdead import playout
@@ -24,12 +22,6 @@ from kingisdead.web.i18n import localize
 IMAGES = OUTPUT / "screenshots"
 DESKTOP = {"width": 1440, "height": 900}
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("explain") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def lit_regions(page) -> set[int]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator
 from random import Random
 
 import httpx
@@ -68,13 +67,6 @@ def untranslated(page, lang: str) -> list[str]:
     shown = page.evaluate(SHOWN_TEXTS)
     return sorted({f"{text!r} (catalog: {english!r})" for text in shown for english, pattern in english_patterns(lang)
                    if pattern.fullmatch(text)})
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("i18n") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 @pytest.fixture(scope="module")

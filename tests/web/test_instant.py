@@ -6,7 +6,6 @@ answer what the server's options route answers, in the page's language.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 from random import Random
 
@@ -23,12 +22,6 @@ SEED = 11
 PREVIEWED = ("followers", "stock", "order", "crowns", "courts", "hand", "tops", "cards_left", "contested", "passes")
 """What the table shows of a preview: the browser's must equal the server's."""
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("instant") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 class Traffic:

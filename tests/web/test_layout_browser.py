@@ -10,7 +10,6 @@ in build/test-output/web/screenshots/layout/ (docs/img holds copies).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -64,12 +63,6 @@ def page_scrolls(page) -> bool:
     return page.evaluate("() => { const s = document.scrollingElement;"
                          " return s.scrollHeight > innerHeight + 1 || s.scrollWidth > innerWidth + 1; }")
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("layout") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 @pytest.fixture(scope="module")

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import httpx
-import pytest
-from webtools import Server
 
 from kingisdead.bots.levels import LEVELS
 
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("lobby") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def test_meta_describes_each_level(server):

@@ -7,7 +7,6 @@ row. Screenshots land in build/test-output/web/screenshots/lobby/.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 from webtools import OUTPUT, Server
@@ -15,12 +14,6 @@ from webtools import OUTPUT, Server
 SHOTS = OUTPUT / "screenshots" / "lobby"
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "de": "de-DE"}
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("lobby-layout") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def open_lobby(browser, server: Server, size: tuple[int, int], language: str, edition: str):

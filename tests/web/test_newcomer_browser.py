@@ -6,21 +6,14 @@ notation in French and German, and a guest's language switch without a 401."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
 from playwright.sync_api import expect
 from test_accessibility_browser import finished_game
-from webtools import LAPTOP, OUTPUT, PHONE, Server, auth
+from webtools import LAPTOP, OUTPUT, PHONE, auth
 
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("newcomer") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def shoot(page, name: str) -> None:

@@ -3,12 +3,10 @@ from another site, and no request that fails (Debian's headless chromium against
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import httpx
-import pytest
-from webtools import Server, create, human
+from webtools import create, human
 
 # Installed before the page's scripts: what the Content-Security-Policy blocked (never requested, so never seen
 # as a request).
@@ -39,12 +37,6 @@ STYLE_ADDRESSES = """() => {
   return found;
 }"""
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("origin") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def test_the_table_lobby_and_learn_load_only_from_the_app_and_nothing_fails(server, new_page):

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webtools import CHROMIUM_ARGS, FULL_CHROMIUM, Server, launched_browser
+from webtools import CHROMIUM_ARGS, FULL_CHROMIUM, launched_browser
 
 PUSHED = {"kind": "turn", "title": "Your turn", "body": "Game abc123: it is your move.", "url": "/game/abc123",
           "game": "abc123", "tag": "game-abc123"}
@@ -21,12 +21,6 @@ def browser() -> Iterator[Any]:
     """The whole chromium, not the tests' headless shell: the shell shows no notification and installs nothing."""
     yield from launched_browser(FULL_CHROMIUM)
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("pwa") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def controlled(page: Any) -> None:

@@ -5,23 +5,15 @@ from __future__ import annotations
 
 from random import Random
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
-from webtools import OUTPUT, Server, auth
+from webtools import OUTPUT, auth
 
 from kingisdead import GameState
 from kingisdead.bots import make_bot
 from kingisdead.moves import PASS, format_move
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("rated") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def short_game() -> tuple[int, list[str]]:

@@ -4,11 +4,9 @@ time-out does, said where the clock is chosen, and the account's e-mail settings
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 from sqlalchemy import create_engine, update
 from webtools import Server, bot, human, serious_accessibility_violations, wait_for
@@ -19,12 +17,6 @@ from kingisdead.web.db import GameRow
 PASSWORD = "a long enough secret"
 DAY = 86400
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("slow-lobby") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def sign_up(page, server: Server, name: str) -> dict[str, str]:

@@ -1,17 +1,15 @@
-"""A tournament in Debian's chromium (Playwright) against a real server: Alice creates one from the lobby's
-tournaments panel (a refused setting first, its message shown), Bob enters it from his lobby on a phone in French,
+"""A tournament in Debian's chromium (Playwright) against a real server: Morgause creates one from the lobby's
+tournaments panel (a refused setting first, its message shown), Gaheris enters it from his lobby on a phone in French,
 its page shows them both, and once it has started (its start moved into the past in the database; the server's
-tournament loop starts it within seconds) the page shows round 1's table, whose link takes Alice to her seat. The
+tournament loop starts it within seconds) the page shows round 1's table, whose link takes Morgause to her seat. The
 pages are saved as build/test-output/web/screenshots/tournament-laptop.png and tournament-phone.png
 (docs/img/ holds copies for docs/web.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import httpx
-import pytest
 from sqlalchemy import create_engine, update
 from test_i18n_browser import untranslated
 from webtools import LAPTOP, OUTPUT, Server, serious_accessibility_violations, wait_for
@@ -21,12 +19,6 @@ from kingisdead.web.db import TournamentRow
 PASSWORD = "a long enough secret"
 PHONE = {"width": 360, "height": 740}  # the narrowest phone the site is laid out for
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("tournaments") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def signed_up(new_page, server: Server, name: str, size: dict[str, int] = LAPTOP, **options):
@@ -49,9 +41,9 @@ def shown_again(page) -> None:
 
 
 def test_a_tournament_made_in_the_lobby_pairs_its_two_entrants_at_a_table_each_can_reach(new_page, server):
-    alice = signed_up(new_page, server, "Alice")
-    alice.get_by_test_id("create-tournament-open").click()
-    form = alice.get_by_role("form", name="Create a tournament")
+    morgause = signed_up(new_page, server, "Morgause")
+    morgause.get_by_test_id("create-tournament-open").click()
+    form = morgause.get_by_role("form", name="Create a tournament")
     form.get_by_label("Name", exact=True).fill("Winter Swiss")
     form.get_by_label("Edition", exact=True).select_option("second")
     form.get_by_label("Rounds", exact=True).fill("2")
@@ -62,27 +54,27 @@ def test_a_tournament_made_in_the_lobby_pairs_its_two_entrants_at_a_table_each_c
     assert "a win is worth at least a shared place" in refusal.inner_text()
     form.get_by_label("shared win", exact=True).fill("1")
     form.get_by_role("button", name="Create tournament").click()
-    alice.wait_for_url(f"{server.url}/tournaments/*")
-    tournament = int(alice.url.rsplit("/", 1)[1])
-    alice.get_by_role("heading", name="Winter Swiss").wait_for()
-    settings = alice.get_by_test_id("tournament-settings").inner_text()
+    morgause.wait_for_url(f"{server.url}/tournaments/*")
+    tournament = int(morgause.url.rsplit("/", 1)[1])
+    morgause.get_by_role("heading", name="Winter Swiss").wait_for()
+    settings = morgause.get_by_test_id("tournament-settings").inner_text()
     assert "second edition, 2 players per table" in settings and "1 day per move" in settings
     assert "open for entries" in settings and "2 for a win, 1 for a shared win, 0 for a loss" in settings
-    alice.get_by_role("button", name="Enter Winter Swiss").click()
-    alice.get_by_role("button", name="Withdraw from Winter Swiss").wait_for()
-    assert alice.evaluate("document.activeElement.dataset.testid") == "withdraw"  # the focus stays on the button
+    morgause.get_by_role("button", name="Enter Winter Swiss").click()
+    morgause.get_by_role("button", name="Withdraw from Winter Swiss").wait_for()
+    assert morgause.evaluate("document.activeElement.dataset.testid") == "withdraw"  # the focus stays on the button
 
-    bob = signed_up(new_page, server, "Bob", PHONE, locale="fr-FR")  # Bob reads French, on a phone
-    listed = bob.locator(f"[data-testid=tournament][data-id='{tournament}']")
+    gaheris = signed_up(new_page, server, "Gaheris", PHONE, locale="fr-FR")  # Gaheris reads French, on a phone
+    listed = gaheris.locator(f"[data-testid=tournament][data-id='{tournament}']")
     assert "Winter Swiss" in listed.inner_text() and "1/64 inscrits" in listed.inner_text()
-    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the lobby's panel fits too
+    assert gaheris.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the lobby's panel fits too
     listed.get_by_test_id("enter").click()
     listed.get_by_test_id("entered").wait_for()
     listed.get_by_test_id("tournament-link").click()
-    bob.wait_for_url(f"{server.url}/tournaments/{tournament}")
-    bob.get_by_test_id("entrant").nth(1).wait_for()
-    assert sorted(bob.get_by_test_id("entrant").all_inner_texts()) == ["Alice", "Bob"]
-    assert bob.evaluate("document.documentElement.lang") == "fr" and untranslated(bob, "fr") == []
+    gaheris.wait_for_url(f"{server.url}/tournaments/{tournament}")
+    gaheris.get_by_test_id("entrant").nth(1).wait_for()
+    assert sorted(gaheris.get_by_test_id("entrant").all_inner_texts()) == ["Gaheris", "Morgause"]
+    assert gaheris.evaluate("document.documentElement.lang") == "fr" and untranslated(gaheris, "fr") == []
 
     # the start moved into the past: the server's loop (every 5 s) starts it, pairs round 1 and makes its game
     engine = create_engine(server.database_url)
@@ -95,25 +87,25 @@ def test_a_tournament_made_in_the_lobby_pairs_its_two_entrants_at_a_table_each_c
                              for table in round_["tables"]), timeout=20, what="round 1's game")
         assert [http.get(path).status_code for path in ("/tournaments/abc", "/tournaments/1" + "0" * 30)] == [404, 404]
 
-    shown_again(bob)
-    table = bob.get_by_test_id("table")
+    shown_again(gaheris)
+    table = gaheris.get_by_test_id("table")
     table.wait_for()
-    assert sorted(table.get_by_test_id("table-seat").all_inner_texts()) == ["Alice", "Bob"]
-    assert bob.get_by_test_id("table-game").inner_text() == "Jouer"  # his own game: to play, not to watch
-    assert sorted(bob.get_by_test_id("standing").locator("th").all_inner_texts()) == ["Alice", "Bob"]
-    assert bob.get_by_role("table", name="Classement : les parties comptées jusqu'ici").is_visible()
-    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing wider than the phone
-    assert untranslated(bob, "fr") == []
-    assert serious_accessibility_violations(bob) == []
+    assert sorted(table.get_by_test_id("table-seat").all_inner_texts()) == ["Gaheris", "Morgause"]
+    assert gaheris.get_by_test_id("table-game").inner_text() == "Jouer"  # his own game: to play, not to watch
+    assert sorted(gaheris.get_by_test_id("standing").locator("th").all_inner_texts()) == ["Gaheris", "Morgause"]
+    assert gaheris.get_by_role("table", name="Classement : les parties comptées jusqu'ici").is_visible()
+    assert gaheris.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing wider than the phone
+    assert untranslated(gaheris, "fr") == []
+    assert serious_accessibility_violations(gaheris) == []
     OUTPUT.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
-    bob.screenshot(path=str(OUTPUT / "screenshots" / "tournament-phone.png"))
+    gaheris.screenshot(path=str(OUTPUT / "screenshots" / "tournament-phone.png"))
 
-    shown_again(alice)
-    alice.get_by_test_id("table").wait_for()
-    assert alice.get_by_test_id("tournament-status").inner_text() == "round 1 of 2"
-    assert serious_accessibility_violations(alice) == []
-    alice.screenshot(path=str(OUTPUT / "screenshots" / "tournament-laptop.png"))
-    alice.get_by_role("link", name="Play: table 1").click()
-    alice.wait_for_url(f"{server.url}/game/**")
-    alice.get_by_test_id("board-view").wait_for()
-    alice.get_by_test_id("hand-card").first.wait_for()  # her seat's hand: the account holds the seat
+    shown_again(morgause)
+    morgause.get_by_test_id("table").wait_for()
+    assert morgause.get_by_test_id("tournament-status").inner_text() == "round 1 of 2"
+    assert serious_accessibility_violations(morgause) == []
+    morgause.screenshot(path=str(OUTPUT / "screenshots" / "tournament-laptop.png"))
+    morgause.get_by_role("link", name="Play: table 1").click()
+    morgause.wait_for_url(f"{server.url}/game/**")
+    morgause.get_by_test_id("board-view").wait_for()
+    morgause.get_by_test_id("hand-card").first.wait_for()  # her seat's hand: the account holds the seat

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -51,12 +50,6 @@ def click_until(page, selector: str, then: str) -> None:
                 return
     page.wait_for_selector(then)
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("tutorial") / "games.sqlite3").start()
-    yield running
-    running.stop()
 
 
 def board_box(page) -> tuple[float, ...]:
