@@ -39,8 +39,8 @@ MARKED_BY_FIXTURE = {
 """Fixture name: the marker a test that uses it gets."""
 
 STARTS_A_PROCESS = {"server", "server_factory"}
-"""Fixtures that start a `kingisdead serve` process (each browser test module's ``server``); a test that uses one,
-or a browser, PostgreSQL or Ray, is marked ``slow``."""
+"""Fixtures that start a `kingisdead serve` process (the shared ``server`` of tests/web/conftest.py, or a module's
+own); a test that uses one, or a browser, PostgreSQL or Ray, is marked ``slow``."""
 
 
 SPREAD = {"tests/test_core_crosscheck.py", "tests/test_perft.py", "tests/test_properties.py", "tests/test_arena.py",
