@@ -301,6 +301,32 @@ def finished(client: Any, game_id: str, state: GameState, parties: list[Party], 
     assert state_of(client, again.json()["id"]).edition == state.edition
 
 
+def test_each_cunning_card_held_is_a_step_of_a_move_on_the_route_and_the_socket(client):
+    """Cunning cards are numbered 7 to 18: the options route and the socket's options message take each one the
+    seat to move holds as a move's first step (the steps' schema once stopped at 7 and refused the others)."""
+    for seed in range(1, 60):  # a deal whose first player holds a Cunning card numbered above 7, offered now
+        game = create(client, [human(), human()], seed=seed, **ADVANCED)
+        state = state_of(client, game["id"])
+        headers = auth(game["seats"][state.player]["token"])
+        offered = client.post(f"/api/games/{game['id']}/options", json={"steps": []}, headers=headers).json()
+        cards = [c["value"] for c in offered["options"] if c["kind"] == "card" and c["value"] in NAMES]
+        if any(card > 7 for card in cards):
+            break
+    else:
+        raise AssertionError("no deal of seeds 1 to 59 gives the first player a Cunning card above 7")
+    for card in cards:
+        taken = client.post(f"/api/games/{game['id']}/options", json={"steps": [{"kind": "card", "value": card}]},
+                            headers=headers)
+        assert taken.status_code == 200 and taken.json()["steps"][0]["value"] == card, taken.text
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        assert socket.receive_json()["type"] == "state"
+        socket.send_json({"type": "auth", "token": game["seats"][state.player]["token"]})
+        assert socket.receive_json()["type"] == "state"
+        socket.send_json({"type": "options", "steps": [{"kind": "card", "value": max(cards)}]})
+        answer = socket.receive_json()
+        assert answer["type"] == "options" and answer["steps"][0]["value"] == max(cards), answer
+
+
 def test_hot_seat_tokens_each_see_their_own_cards_only(client):
     game = create(client, [human(), human(), bot("random")], seed=4, hotseat=True, **ADVANCED)
     game_id = game["id"]

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from ...board import FIRST_CUNNING, NUM_CUNNING
 from ...building import Choice
 from ..localized import LocalizedJSON as JSONResponse
 from ..localized import LocalizedRoute
@@ -20,7 +21,9 @@ class Step(BaseModel):
     model_config = ConfigDict(strict=True)  # no coercion: 0 is not false, "1" not 1
 
     kind: Literal["pass", "card", "region", "faction", "none"]
-    value: Integer = Field(-1, ge=-1, le=7, description="card 0-6, region 0-7, faction 0-3; -1 for pass and none")
+    value: Integer = Field(-1, ge=-1, le=FIRST_CUNNING + NUM_CUNNING - 1,
+                           description="card 0-6 (the advanced game's Cunning cards 7-18), region 0-7, faction 0-3; "
+                                       "-1 for pass and none")
 
 
 class OptionsRequest(BaseModel):
