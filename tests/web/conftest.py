@@ -209,21 +209,22 @@ def server_factory(tmp_path: Path, migrated_sqlite: Path) -> Iterator[Any]:
         server.stop()
 
 
-SHARED_LIMITS = {f"KINGISDEAD_LIMIT_{name}": "100000/hour"
-                 for name in ("CREATE", "JOIN", "BAD_TOKEN", "SIGN_IN", "SIGN_UP", "FOLLOW", "CHALLENGE", "TOURNAMENT")}
-"""The shared server's rate limits: every module's requests come from one address and add up."""
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Iterator[Any]:
     """A real `kingisdead serve` (:class:`webtools.Server`) shared by every module of the test process that asks
     for ``server``: each start costs about 1.5 s of CPU. Its database outlives a module, so each module signs up
     accounts under names no other module uses and finds other modules' games and players there; a module that
     needs a server of its own, or other settings, defines its own ``server`` fixture."""
+    from dataclasses import fields
+
     from webtools import Server
 
+    from kingisdead.web.security import RateLimits
+
+    # every rate limit high (RateLimits.from_env's variables): every module's requests come from one address
+    limits = {f"KINGISDEAD_LIMIT_{limit.name.upper()}": "100000/hour" for limit in fields(RateLimits)}
     path = fresh_sqlite(migrated_sqlite, tmp_path_factory.mktemp("shared") / "games.sqlite3")
-    running = Server(path, env=SHARED_LIMITS).start()
+    running = Server(path, env=limits).start()
     yield running
     running.stop()
 

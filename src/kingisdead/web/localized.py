@@ -54,7 +54,6 @@ def _localizing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     return sync_answer
 
 
-
 UserLanguage = Callable[[Scope], Any]
 
 

@@ -70,7 +70,7 @@ def choice_label(kind: str, value: int, edition: Edition = FIRST) -> str:
     """A move step's label in words, in ``edition``'s names: the card, region or faction it names; region names
     are proper names."""
     if kind == "card":  # the advanced game's Cunning cards (7 to 18) keep their English names, as in the views
-        return CUNNING_CARDS[value - FIRST_CUNNING] if value >= FIRST_CUNNING else EDITION_TEXTS[edition.name].cards[value]
+        return edition.card_name(value) if value >= FIRST_CUNNING else EDITION_TEXTS[edition.name].cards[value]
     if kind == "region":
         return edition.regions[value]
     if kind == "faction":
