@@ -55,7 +55,7 @@ from .routes import (
     tutorial,
 )
 from .routes.chat import router as chat_router
-from .routes.deps import STATIC, page
+from .routes.deps import STATIC, ServingApp, page
 from .static_files import MinifiedStaticFiles
 from .routes.languages import account_language
 from .routes.languages import router as languages_router
@@ -76,9 +76,10 @@ from .tournaments import check_every, run_tournaments
 def routers() -> tuple[APIRouter, ...]:
     """Every router of the app, built once per process and shared by its apps.
 
-    A route holds no app's state (its services come from the request's app, see
-    routes/deps.py), and building them all costs about 0.2 s of CPU (pydantic
-    schemas): a process that makes many apps, as the tests do, pays it once.
+    A route holds no app's state (its services come from the request's app, see routes/deps.py), and
+    building them all costs about 0.2 s of CPU (pydantic schemas): a process that makes many apps, as the
+    tests do, pays it once. Each is made by ``deps.shared_router``, so that an app holds its routes as they
+    are rather than including it (which would build every route again for each app).
     """
     return (*(routes.router(responses) for routes in (
         pages, games, seats, moves, live, accounts, ratings, rematch, clocks,
@@ -162,8 +163,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     app.state.limiter, app.state.public_url, app.state.lan = limiter, public, lan
     app.state.notifier = notifier
     app.state.chat = chat
+    app.add_middleware(ServingApp)  # the shared routes find this app's dependency overrides
     for router in routers():
-        app.include_router(router)
+        app.router.routes.extend(router.routes)  # as they are (see routers)
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
     app.mount("/static", GZipMiddleware(MinifiedStaticFiles(directory=str(STATIC))), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")

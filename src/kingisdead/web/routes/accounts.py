@@ -32,7 +32,7 @@ from ..errors import GameError
 from ..i18n import _
 from ..seats import Adopted
 from ..security import RateLimiter
-from .deps import Lan, Limiter, LiveHub, Runner, Service, SignedIn, client_of, refuse_forged
+from .deps import Lan, Limiter, LiveHub, Runner, Service, SignedIn, client_of, refuse_forged, shared_router
 from .schemas import MyGames
 
 
@@ -149,7 +149,7 @@ async def _with_password(request: Request, limiter: RateLimiter, check: Any, *ar
 
 def router(errors: Any) -> APIRouter:
     """The account endpoints under /api/account; ``errors``: the app's OpenAPI error entries maker."""
-    api = APIRouter(prefix="/api/account", tags=["account"])
+    api = shared_router(prefix="/api/account", tags=["account"])
     said = {401: "not signed in, or (sign-in) a wrong name or password",
             403: "a signed-in request that changes something was not sent as JSON",
             409: "the name is taken"}

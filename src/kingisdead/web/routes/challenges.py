@@ -18,7 +18,7 @@ from ..challenges import EXPIRY, OPEN_LIMIT, accept, challenges_view, create, de
 from ..i18n import _
 from ..localized import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN
-from .deps import Limiter, Notify, PublicUrl, Runner, Service, SignedIn
+from .deps import Limiter, Notify, PublicUrl, Runner, Service, SignedIn, shared_router
 from .games import _one_of_names
 
 _BOT = Annotated[str, Field(max_length=32, pattern=_one_of_names(bot_names()))]
@@ -141,7 +141,7 @@ class Accepted(BaseModel):
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The challenge routes under /api/challenges; ``errors(*statuses)``: the app's OpenAPI error entries."""
-    routes = APIRouter(tags=["challenges"], route_class=LocalizedRoute)
+    routes = shared_router(tags=["challenges"], route_class=LocalizedRoute)
     said = {401: "not signed in (guests cannot challenge)",
             403: "they cannot take your challenge (challenge_refused), or a change not sent as JSON",
             404: "no player has that name (unknown_player), or no such challenge of yours (unknown_challenge)",

@@ -19,7 +19,7 @@ from ..localized import LocalizedRoute
 from ..live_game import LiveGame
 from ..security import PRINTABLE
 from ..service import GameService
-from .deps import Account, Chats, Credentials, Service, SignedIn, checked_seat, game_of, integer
+from .deps import Account, Chats, Credentials, Service, SignedIn, checked_seat, game_of, integer, shared_router
 
 Room = Literal["seats", "watchers"]
 
@@ -134,7 +134,7 @@ async def socket_chat(message: dict[str, Any], game_id: str, seat: int | None, s
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The chat's routes; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
-    routes = APIRouter(tags=["chat"], route_class=LocalizedRoute)
+    routes = shared_router(tags=["chat"], route_class=LocalizedRoute)
 
     @routes.get("/api/games/{game_id}/chat", summary="A game's chat: the players' or the watchers'",
                 response_model=ChatLog, responses=errors(403, 404, 429))

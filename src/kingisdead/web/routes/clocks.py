@@ -13,7 +13,7 @@ from ..clocks import leave, return_seat, take_back
 from ..localized import LocalizedRoute
 from ..live_game import LiveGame
 from ..service import GameService
-from .deps import Credentials, LiveHub, Runner, Service, game_of, seat_of
+from .deps import Credentials, LiveHub, Runner, Service, game_of, seat_of, shared_router
 from .schemas import GameView
 
 
@@ -31,7 +31,7 @@ async def _act(request: Request, game_id: str, credentials: Credentials, service
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The routes: return, leave, take back. ``errors(*statuses)`` gives a route's OpenAPI error answers."""
-    routes = APIRouter(route_class=LocalizedRoute)  # answers are views: texts in the request's language
+    routes = shared_router(route_class=LocalizedRoute)  # answers are views: texts in the request's language
 
     @routes.post("/api/games/{game_id}/return", tags=["seats"], summary="Take your seat back from the stand-in bot",
                  response_model=GameView, response_model_exclude_unset=True,

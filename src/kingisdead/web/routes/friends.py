@@ -16,7 +16,7 @@ from ..friends import BLOCK_LIMIT, block, follow, friends_view, set_allow_follow
 from ..localized import LocalizedRoute
 from ..security import RateLimiter
 from ..service import GameService
-from .deps import Limiter, Service, SignedIn
+from .deps import Limiter, Service, SignedIn, shared_router
 
 
 class SharedGame(BaseModel):
@@ -68,7 +68,7 @@ NameQuery = Annotated[str, Query(max_length=200, description="the player's name,
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The friends routes under /api/friends and /api/blocks; ``errors(*statuses)``: the app's OpenAPI error
     entries."""
-    routes = APIRouter(tags=["friends"], route_class=LocalizedRoute)
+    routes = shared_router(tags=["friends"], route_class=LocalizedRoute)
     said = {401: "not signed in (guests have no friends list)",
             403: "they take no new followers (follow_refused), or a signed-in change not sent as JSON",
             404: "no player has that name (unknown_player)",

@@ -38,6 +38,7 @@ from .deps import (
     game_of,
     integer,
     seat_of,
+    shared_router,
 )
 from .schemas import CreatedGame, GameList, GameView, ReplayFrame
 
@@ -151,7 +152,7 @@ class CreateGame(BaseModel):
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The games' routes."""
-    games = APIRouter(route_class=LocalizedRoute, tags=["games"])
+    games = shared_router(route_class=LocalizedRoute, tags=["games"])
 
     @games.get("/api/meta", summary="Bot levels, variants and an edition's board data", responses=errors())
     async def meta(notifier: Notify, edition: Literal["first", "second"] = "first") -> dict[str, Any]:

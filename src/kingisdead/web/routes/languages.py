@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import Response
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
@@ -16,9 +16,9 @@ from ..errors import GameError
 from ..i18n import COOKIE, LANGUAGE_NAMES, LANGUAGES, _, client_catalog, language_of
 from ..localized import LocalizedRoute
 from ..outage import DATABASE_DOWN
-from .deps import service_of
+from .deps import service_of, shared_router
 
-router = APIRouter(tags=["languages"], route_class=LocalizedRoute)
+router = shared_router(tags=["languages"], route_class=LocalizedRoute)
 
 
 async def account_language(scope: Scope) -> str | None:

@@ -20,13 +20,13 @@ from ..service import GameService
 from ..chat import Chat
 from ..db import UserRow
 from .chat import socket_chat
-from .deps import Chats, LiveHub, Runner, Service, checked_seat, game_of, user_of_socket
+from .deps import Chats, LiveHub, Runner, Service, checked_seat, game_of, user_of_socket, shared_router
 from .moves import STEPS
 
 
 def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The socket's route (``/api/games/{id}/ws``)."""
-    live = APIRouter()
+    live = shared_router()
     by_cookie: set[WebSocket] = set()  # sockets whose seat came from the cookie: a token may still replace it
 
     @live.websocket("/api/games/{game_id}/ws")

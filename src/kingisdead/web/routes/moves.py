@@ -13,7 +13,7 @@ from ...board import FIRST_CUNNING, NUM_CUNNING
 from ...building import Choice
 from ..localized import LocalizedJSON as JSONResponse
 from ..localized import LocalizedRoute
-from .deps import Compute, Credentials, Integer, LiveHub, Runner, Service, client_of, game_of, integer, seat_of
+from .deps import Compute, Credentials, Integer, LiveHub, Runner, Service, client_of, game_of, integer, seat_of, shared_router
 from .schemas import GameView
 
 
@@ -45,7 +45,7 @@ STEPS: TypeAdapter[list[Step]] = TypeAdapter(Annotated[list[Step], Field(max_len
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The moves' routes."""
-    moves = APIRouter(route_class=LocalizedRoute, tags=["moves"])
+    moves = shared_router(route_class=LocalizedRoute, tags=["moves"])
 
     @moves.post("/api/games/{game_id}/options", summary="Next choices for a move built step by step",
                 responses=errors(401, 403, 404, 409, 429))

@@ -28,7 +28,7 @@ from ..live_game import as_utc
 from ..notify import CONFIRM_VALID, CONFIRMATIONS_PER_HOUR, Notifier, plain
 from ..push_endpoint import BadEndpoint, check, resolve
 from ..security import RateLimited
-from .deps import Notify, SignedIn, page
+from .deps import Notify, SignedIn, page, shared_router
 
 EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"\x00-\x1f\x7f-\x9f]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
@@ -258,7 +258,7 @@ def _unknown_link(request: Request) -> HTMLResponse:
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The notification settings (``/api/account/notifications``, ``/api/account/email``,
     ``/api/push/subscriptions``) and the pages of the messages' links."""
-    api = APIRouter(tags=["notifications"])
+    api = shared_router(tags=["notifications"])
 
     @api.get("/api/account/notifications", summary="Your e-mail address, your choices, and push",
              responses=errors(401))

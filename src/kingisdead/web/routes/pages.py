@@ -10,12 +10,12 @@ from fastapi.responses import HTMLResponse
 
 from ...edition import ADVANCED_OPTIONS, OPTIONS
 from ..errors import GameError
-from .deps import game_of, page
+from .deps import game_of, page, shared_router
 
 
 def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The pages' routes (none is in the API's schema)."""
-    pages = APIRouter(include_in_schema=False)
+    pages = shared_router(include_in_schema=False)
 
     @pages.get("/")
     async def lobby_page(request: Request) -> HTMLResponse:

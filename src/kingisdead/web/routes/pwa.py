@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ..i18n import _, language_of
-from .deps import STATIC, page
+from .deps import STATIC, page, shared_router
 
 THEME = "#23303f"
 """The top bar's slate (style.css's --slate): the installed app's title bar."""
@@ -46,7 +46,7 @@ def manifest(lang: str) -> dict[str, Any]:
 
 def router(_errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The routes of the installable app (none is in the API's schema)."""
-    pwa = APIRouter(include_in_schema=False)
+    pwa = shared_router(include_in_schema=False)
 
     @pwa.get("/manifest.webmanifest")
     async def web_app_manifest(request: Request) -> ManifestResponse:

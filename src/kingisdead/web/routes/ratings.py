@@ -10,12 +10,12 @@ from fastapi import APIRouter, Query
 
 from ..localized import LocalizedRoute
 from ..ratings import leaderboard
-from .deps import Service
+from .deps import Service, shared_router
 
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The leaderboard's route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
-    routes = APIRouter(tags=["ratings"], route_class=LocalizedRoute)
+    routes = shared_router(tags=["ratings"], route_class=LocalizedRoute)
 
     @routes.get("/api/leaderboard", summary="Ratings for one edition and player count, best first (bots marked)",
                 responses=errors())

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..localized import LocalizedRoute
 from ..rematch import make_rematch, rematch_seat
-from .deps import Credentials, LiveHub, PublicUrl, Runner, Service, game_of, seat_of
+from .deps import Credentials, LiveHub, PublicUrl, Runner, Service, game_of, seat_of, shared_router
 
 
 class RematchRequest(BaseModel):
@@ -24,7 +24,7 @@ class RematchRequest(BaseModel):
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The rematch route; ``errors(*statuses)`` gives the OpenAPI error answers (app.py's)."""
-    routes = APIRouter(tags=["seats"], route_class=LocalizedRoute)
+    routes = shared_router(tags=["seats"], route_class=LocalizedRoute)
 
     @routes.post("/api/games/{game_id}/rematch", summary="Play again: the same seats (or rotated), a new game",
                  responses=errors(401, 403, 404, 409, 429))

@@ -9,13 +9,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ..localized import LocalizedRoute
-from .deps import Account, Credentials, Limiter, LiveHub, Service, client_of, game_of, seat_of
+from .deps import Account, Credentials, Limiter, LiveHub, Service, client_of, game_of, seat_of, shared_router
 from .schemas import GameView
 
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The seats' routes."""
-    seats = APIRouter(route_class=LocalizedRoute, tags=["seats"])
+    seats = shared_router(route_class=LocalizedRoute, tags=["seats"])
 
     @seats.post("/api/games/{game_id}/join", summary="Take a free seat offered in the lobby",
                 responses=errors(403, 404, 409, 429))

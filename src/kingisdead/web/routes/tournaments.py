@@ -15,7 +15,7 @@ from ..games import bot_names
 from ..localized import LocalizedRoute
 from ..live_game import DEFAULT_STAND_IN
 from ..tournaments import AHEAD, POINTS, cancel, create, enter, tournament_view, tournaments_view, withdraw
-from .deps import Account, Integer, Limiter, Notify, Service, SignedIn
+from .deps import Account, Integer, Limiter, Notify, Service, SignedIn, shared_router
 from .games import _one_of_names
 
 
@@ -145,7 +145,7 @@ class TournamentView(Settings):
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The tournament routes under /api/tournaments; ``errors(*statuses)``: the app's OpenAPI error entries."""
-    routes = APIRouter(tags=["tournaments"], route_class=LocalizedRoute)
+    routes = shared_router(tags=["tournaments"], route_class=LocalizedRoute)
     said = {401: "not signed in",
             403: "below the rating floor (rating_too_low), not its creator (not_creator), or a change not sent as JSON",
             404: "no such tournament (unknown_tournament), or you are not entered (not_entered)",

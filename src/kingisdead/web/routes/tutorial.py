@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 
 from ..localized import LocalizedRoute
 from ..tutorial import LEARNER, TUTOR, TUTOR_NAME, TUTORIALS, create_tutorial, script
-from .deps import Limiter, PublicUrl, Service, client_of, page
+from .deps import Limiter, PublicUrl, Service, client_of, page, shared_router
 
 Lesson = Literal["first", "second", "advanced"]
 """The tutorials (web/tutorial.py's TUTORIALS): each edition's, and the second edition's advanced game's."""
@@ -19,7 +19,7 @@ Lesson = Literal["first", "second", "advanced"]
 
 def router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIRouter:
     """The /learn page and the tutorial's API."""
-    api = APIRouter(route_class=LocalizedRoute)
+    api = shared_router(route_class=LocalizedRoute)
 
     @api.get("/learn", include_in_schema=False)
     async def learn_page(request: Request) -> HTMLResponse:
