@@ -1,6 +1,6 @@
-"""The app's own files (/static: scripts, style sheet, edition data) travel gzipped to a browser that accepts it;
-answers that may carry a seat's token or hand (the API) are not compressed (no secret beside text an opponent
-chooses in a compressed answer: BREACH). /static serves files only: the pages' templates are not among them."""
+"""The app's own files (/static: scripts, style sheet, edition data) travel gzipped, compressed once, to a browser
+that accepts it; answers that may carry a seat's token or hand (the API) are not compressed (no secret beside text
+an opponent chooses in a compressed answer: BREACH). /static serves files only: the pages' templates are not among them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from webtools import create, human
 
-from kingisdead.web.static_files import minified
+from kingisdead.web.static_files import gzipped, minified
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "kingisdead" / "web"
 STATIC = WEB / "static"
@@ -29,6 +29,16 @@ def test_static_files_are_gzipped_and_still_revalidate(client):
         assert since.status_code == 304
     plain = client.get("/static/game.js", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers and plain.content == served("game.js")
+    icon = client.get("/static/icons/icon-192.png", headers={"Accept-Encoding": "gzip"})
+    assert icon.status_code == 200 and "content-encoding" not in icon.headers  # a PNG is compressed already
+
+
+def test_a_file_is_gzipped_once_then_served_from_memory(client):
+    before = gzipped.cache_info()
+    for _ in range(3):
+        assert client.get("/static/board.js", headers={"Accept-Encoding": "gzip"}).headers["content-encoding"] == "gzip"
+    after = gzipped.cache_info()
+    assert after.misses - before.misses <= 1 and after.hits - before.hits >= 2
 
 
 def served(name: str) -> bytes:

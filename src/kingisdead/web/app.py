@@ -20,7 +20,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
@@ -167,7 +166,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.0, public_u
     for router in routers():
         app.router.routes.extend(router.routes)  # as they are (see routers)
     # Only the app's own files are gzipped: an API answer may hold a token beside text an opponent chose (BREACH).
-    app.mount("/static", GZipMiddleware(MinifiedStaticFiles(directory=str(STATIC))), name="static")
+    app.mount("/static", MinifiedStaticFiles(directory=str(STATIC)), name="static")
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     generated = app.openapi
