@@ -1,6 +1,7 @@
-"""Shared pytest setup: the test helpers on the path, a reproducible Hypothesis profile, and the markers
+"""Shared pytest setup: the test helpers on the path, a reproducible Hypothesis profile, the markers
 ``browser``, ``postgres``, ``ray`` and ``slow`` set from the fixtures a test uses (registered in pyproject.toml;
-``pytest -m "not slow"`` runs the tests that start no outside process)."""
+``pytest -m "not slow"`` runs the tests that start no outside process), the scheduling of ``--dist loadfile``
+and Playwright kept from one browser module to the next."""
 
 from __future__ import annotations
 
@@ -57,22 +58,98 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     class ModulesAndSpreadTests(LoadScopeScheduling):
         """pytest-xdist's ``loadfile`` (a module's tests on one worker, so that its server and browser start once),
         except that the tests of :data:`SPREAD` are units of their own. Units go out largest first (xdist's
-        ``--loadscope-reorder``), so the one-test units come last and fill both workers to the end."""
+        ``--loadscope-reorder``), so the one-test units come last and fill both workers to the end; the modules
+        named ``*_browser.py`` go out before the others, so that on each worker they follow each other and
+        share one Playwright (:class:`Playwrights`)."""
 
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
             return nodeid if module in SPREAD else module
 
+        def _assign_work_unit(self, node: Any) -> None:
+            if not getattr(self, "_browsers_first", False):  # the queue is full and sorted: reorder it once
+                self._browsers_first = True
+                units = sorted(self.workqueue.items(), key=lambda unit: not unit[0].endswith("_browser.py"))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+            super()._assign_work_unit(node)
+
     return ModulesAndSpreadTests(config, log)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+class Playwrights:
+    """Playwright's sync API and the browsers launched through it, kept from one module that drives a browser to
+    the next (tests/web/conftest.py's ``playwright`` and ``browser`` fixtures ask for them).
+
+    Starting Playwright (a node process) and launching chromium cost about 0.8 s of CPU, which each of the
+    browser modules paid. They are stopped before a test of a module that uses neither: while Playwright runs,
+    its event loop runs on the main thread, where ``asyncio.run`` (and the code that calls it, such as
+    ``Notifier.deliver``) refuses to start another.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browsers: dict[str, Any] = {}
+
+    def playwright(self) -> Any:
+        """The running Playwright (its sync API), started if it is not."""
+        if self._playwright is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+        return self._playwright
+
+    def browser(self, executable: str, args: list[str]) -> Any:
+        """Chromium at ``executable``, launched headless with ``args`` if it is not running."""
+        if executable not in self._browsers:
+            self._browsers[executable] = self.playwright().chromium.launch(executable_path=executable, args=args)
+        return self._browsers[executable]
+
+    def stop(self) -> None:
+        """Close the browsers and stop Playwright (nothing if it is not running)."""
+        for launched in self._browsers.values():
+            launched.close()
+        self._browsers.clear()
+        if self._playwright is not None:
+            self._playwright.stop()
+            self._playwright = None
+
+
+PLAYWRIGHTS = pytest.StashKey[Playwrights]()
+BROWSER_MODULES = pytest.StashKey[set[str]]()
+"""The modules with a test that uses Playwright (its ``playwright`` fixture), by path."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[PLAYWRIGHTS] = Playwrights()
+    config.stash[BROWSER_MODULES] = set()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.nodeid.split("::", 1)[0] not in item.config.stash[BROWSER_MODULES]:
+        item.config.stash[PLAYWRIGHTS].stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    session.config.stash[PLAYWRIGHTS].stop()
+
+
+@pytest.fixture(scope="session")
+def playwrights(pytestconfig: pytest.Config) -> Playwrights:
+    """This test process's :class:`Playwrights`."""
+    return pytestconfig.stash[PLAYWRIGHTS]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.split("::", 1)[0] in SPREAD:
             shared = [name for name, defs in item._fixtureinfo.name2fixturedefs.items()  # type: ignore[attr-defined]
                       if defs[-1].scope in ("module", "package", "class")]
             assert not shared, f"{item.nodeid} shares {shared}: take its module out of SPREAD (tests/conftest.py)"
         used = set(getattr(item, "fixturenames", ()))
+        if "playwright" in used:
+            config.stash[BROWSER_MODULES].add(item.nodeid.split("::", 1)[0])
         callspec = getattr(item, "callspec", None)
         if callspec is not None and callspec.params.get("db_url") == "postgresql":
             used.add("postgres_server")  # asked for by db_url at run time (tests/web/conftest.py)

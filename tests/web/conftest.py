@@ -230,12 +230,20 @@ def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> I
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's chromium headless shell (:data:`webtools.CHROMIUM`) driven by Playwright, one per test module;
-    skips without either."""
+def playwright(playwrights: Any) -> Any:
+    """Playwright's sync API, kept running from one browser module to the next (tests/conftest.py's
+    :class:`Playwrights`); skips without it."""
+    pytest.importorskip("playwright.sync_api")
+    return playwrights.playwright()
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Any, playwrights: Any) -> Any:
+    """Debian's chromium headless shell (:data:`webtools.CHROMIUM`) driven by Playwright, kept running from one
+    browser module to the next (each test makes its own contexts and closes them); skips without it."""
     from webtools import CHROMIUM, launched_browser
 
-    yield from launched_browser(CHROMIUM)
+    return launched_browser(playwrights, CHROMIUM)
 
 
 @pytest.fixture

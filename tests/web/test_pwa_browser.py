@@ -5,7 +5,6 @@ vendor's push service, out of reach here), and a page opened offline shows the s
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,9 +16,9 @@ PUSHED = {"kind": "turn", "title": "Your turn", "body": "Game abc123: it is your
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(playwright: Any, playwrights: Any) -> Any:
     """The whole chromium, not the tests' headless shell: the shell shows no notification and installs nothing."""
-    yield from launched_browser(FULL_CHROMIUM)
+    return launched_browser(playwrights, FULL_CHROMIUM)
 
 
 

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,17 +56,14 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def launched_browser(executable: str) -> Iterator[Any]:
-    """Yield ``executable`` launched headless by Playwright, closed after; skips the test without either."""
+def launched_browser(playwrights: Any, executable: str) -> Any:
+    """The chromium at ``executable``, launched headless by ``playwrights`` (tests/conftest.py's
+    :class:`Playwrights`) or already running there; skips the test without it."""
     import pytest
 
-    sync_api = pytest.importorskip("playwright.sync_api")
     if not os.path.exists(executable):
         pytest.skip(f"{executable} is not installed (./dev test installs it)")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    return playwrights.browser(executable, CHROMIUM_ARGS)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
