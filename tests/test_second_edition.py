@@ -7,6 +7,8 @@ Dev; factions S(cottish), W(elsh), E(nglish); X is an unstable region.
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from positions import assert_illegal, build, followers, full_hand, hand_without, play
 
@@ -79,6 +81,17 @@ def test_court_clashes_are_kept_unless_the_redraw_option_is_on():
 def test_the_second_edition_has_no_mordred_variant():
     with pytest.raises(ValueError, match="no Mordred"):
         GameState.new(2, "mordred", edition="second")
+
+
+def test_an_edition_hashes_by_its_rules_once_and_travels_without_its_hash():
+    """Editions with equal rules hash alike (a position's key holds one); the hash, kept after the first
+    time, is never pickled: another process hashes strings differently."""
+    exact = SECOND.with_options(reversal="exact")
+    assert hash(exact) == hash(SECOND.with_options(reversal="exact")) and exact != SECOND
+    assert hash(exact) == hash(exact)
+    copied = pickle.loads(pickle.dumps(exact))
+    assert "_hash" not in copied.__dict__ and copied == exact and hash(copied) == hash(exact)
+    assert "_hash" not in repr(exact) and len({exact, copied, SECOND}) == 2
 
 
 def test_unknown_editions_and_options_are_refused():
