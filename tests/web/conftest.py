@@ -9,7 +9,6 @@ without its binaries those runs skip, or fail under CI (``CI=true``).
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -98,19 +97,11 @@ def migrated_postgres(postgres_server: str) -> str:
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An empty SQLite database upgraded to the latest schema, made once per session: a test's fresh database
-    is a copy of it (:func:`fresh_sqlite`), which saves running every migration again (about a second each)."""
+    is a copy of it (:func:`webtools.fresh_sqlite`), which saves running every migration again (about a second each)."""
     from kingisdead.web.db import make_engine
 
     path = tmp_path_factory.mktemp("migrated") / "empty.sqlite3"
     make_engine(f"sqlite:///{path}").dispose()  # the last connection closed: the WAL is folded into the file
-    return path
-
-
-def fresh_sqlite(template: Path, path: Path) -> Path:
-    """``path``, a copy of the migrated empty database ``template``, readable by its owner only (as the app
-    creates one)."""
-    shutil.copyfile(template, path)
-    path.chmod(0o600)
     return path
 
 
@@ -123,6 +114,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
                             request.getfixturevalue("migrated_postgres")) as url:
             yield url
         return
+    from webtools import fresh_sqlite
+
     path = fresh_sqlite(request.getfixturevalue("migrated_sqlite"), tmp_path / "games.sqlite3")
     yield f"sqlite:///{path}"
 
@@ -192,7 +185,7 @@ def browsers() -> Iterator[Any]:
 def server_factory(tmp_path: Path, migrated_sqlite: Path) -> Iterator[Any]:
     """``make(bot_delay=0.0, database=None)``: a started :class:`webtools.Server` (stopped after the test), on
     ``database`` or else on the test's own SQLite file (fresh at the first server, kept for the next ones)."""
-    from webtools import Server
+    from webtools import Server, fresh_sqlite
 
     started: list[Server] = []
     served = tmp_path / "served.sqlite3"
@@ -217,7 +210,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> I
     needs a server of its own, or other settings, defines its own ``server`` fixture."""
     from dataclasses import fields
 
-    from webtools import Server
+    from webtools import Server, fresh_sqlite
 
     from kingisdead.web.security import RateLimits
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from webtools import create, human
+from webtools import create, fresh_sqlite, human
 
 from kingisdead.web.routes import deps
 
@@ -43,7 +43,6 @@ def test_a_route_takes_the_app_object_its_dependency_gives(client):
 def test_each_app_of_a_process_takes_its_own_dependency_overrides(client, tmp_path, migrated_sqlite):
     """The apps of a process share their routes (app.routers): an override reaches the app it was set on
     only."""
-    from conftest import fresh_sqlite
     from fastapi.testclient import TestClient
 
     from kingisdead.web import create_app

@@ -7,7 +7,7 @@ from __future__ import annotations
 import socket
 
 import pytest
-from webtools import Server
+from webtools import Server, fresh_sqlite
 
 PASSWORD = "a long enough secret"
 
@@ -52,13 +52,13 @@ def sign_up_and_reload(browser, server: Server, name: str) -> tuple[str, bool]:
         context.close()
 
 
-def test_sign_in_holds_over_plain_http_in_lan_mode_and_the_lobby_says_so(browser, address, tmp_path):
-    lan = Server(tmp_path / "lan.sqlite3", host=address, args=("--lan",)).start()
+def test_sign_in_holds_over_plain_http_in_lan_mode_and_the_lobby_says_so(browser, address, tmp_path, migrated_sqlite):
+    lan = Server(fresh_sqlite(migrated_sqlite, tmp_path / "lan.sqlite3"), host=address, args=("--lan",)).start()
     try:
         assert sign_up_and_reload(browser, lan, "Gawain") == ("Gawain", True)
     finally:
         lan.stop()
-    secure = Server(tmp_path / "secure.sqlite3", host=address).start()
+    secure = Server(fresh_sqlite(migrated_sqlite, tmp_path / "secure.sqlite3"), host=address).start()
     try:  # the default over plain http: the browser keeps no session, and no notice is shown
         assert sign_up_and_reload(browser, secure, "Gareth") == ("", False)
     finally:

@@ -9,15 +9,15 @@ import time
 
 import httpx
 import pytest
-from webtools import Server, create, human, wait_for
+from webtools import Server, create, fresh_sqlite, human, wait_for
 
 TIMEOUT = 1.0  # the server's --request-timeout in these tests
 PER_ADDRESS = 8
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = Server(tmp_path_factory.mktemp("slow") / "games.sqlite3",
+def server(tmp_path_factory, migrated_sqlite):
+    running = Server(fresh_sqlite(migrated_sqlite, tmp_path_factory.mktemp("slow") / "games.sqlite3"),
                      args=("--request-timeout", str(TIMEOUT),
                            "--max-connections-per-address", str(PER_ADDRESS))).start()
     yield running

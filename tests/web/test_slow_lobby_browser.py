@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 from playwright.sync_api import expect
 from sqlalchemy import create_engine, update
-from webtools import Server, bot, human, serious_accessibility_violations, wait_for
+from webtools import Server, bot, fresh_sqlite, human, serious_accessibility_violations, wait_for
 
 from kingisdead.web.accounts import SESSION_COOKIE
 from kingisdead.web.db import GameRow
@@ -101,16 +101,17 @@ def test_the_create_form_says_what_a_time_out_does_for_the_chosen_clock(server, 
     assert "turn them on" not in said
 
 
-def mail_server_site(smtp_server, tmp_path) -> Server:
+def mail_server_site(smtp_server, tmp_path, migrated_sqlite) -> Server:
     """A site sending its mail to ``smtp_server``, its notification rounds every 0.2 s."""
     mail = {"KINGISDEAD_SMTP_HOST": "127.0.0.1", "KINGISDEAD_SMTP_PORT": str(smtp_server.port),
             "KINGISDEAD_SMTP_TLS": "none", "KINGISDEAD_MAIL_FROM": "king@example.org",
             "KINGISDEAD_NOTIFY_EVERY": "0.2"}
-    return Server(tmp_path / "games.sqlite3", env=mail).start()
+    return Server(fresh_sqlite(migrated_sqlite, tmp_path / "games.sqlite3"), env=mail).start()
 
 
-def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_server, tmp_path, new_page):
-    server = mail_server_site(smtp_server, tmp_path)
+def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_server, tmp_path, migrated_sqlite,
+                                                                        new_page):
+    server = mail_server_site(smtp_server, tmp_path, migrated_sqlite)
     try:
         page = new_page()
         sign_up(page, server, "Dagonet")
@@ -162,9 +163,10 @@ def test_an_address_is_saved_confirmed_by_its_link_and_the_choices_kept(smtp_ser
         server.stop()
 
 
-def test_a_message_that_could_not_be_delivered_is_shown_in_the_account(smtp_server, tmp_path, new_page):
+def test_a_message_that_could_not_be_delivered_is_shown_in_the_account(smtp_server, tmp_path, migrated_sqlite,
+                                                                        new_page):
     smtp_server.mailbox.refuse["nobody@example.org"] = "550 5.1.1 no such mailbox"
-    server = mail_server_site(smtp_server, tmp_path)
+    server = mail_server_site(smtp_server, tmp_path, migrated_sqlite)
     try:
         page = new_page()
         sign_up(page, server, "Dagonet")

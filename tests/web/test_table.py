@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 from test_browser import LAPTOP, PHONE, shoot
-from webtools import Server, auth, bot, create, human
+from webtools import Server, auth, bot, create, fresh_sqlite, human
 
 from kingisdead import rules
 from kingisdead.board import Card
@@ -25,8 +26,9 @@ TURNS = 3  # moves each before both pass: with seed 11 a single-option step come
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("table") / "games.sqlite3", bot_delay=1.0).start()
+def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Iterator[Server]:
+    running = Server(fresh_sqlite(migrated_sqlite, tmp_path_factory.mktemp("table") / "games.sqlite3"),
+                     bot_delay=1.0).start()
     yield running
     running.stop()
 

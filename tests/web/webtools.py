@@ -66,6 +66,14 @@ def launched_browser(playwrights: Any, executable: str) -> Any:
     return playwrights.browser(executable, CHROMIUM_ARGS)
 
 
+def fresh_sqlite(template: Path, path: Path) -> Path:
+    """``path``, a copy of the migrated empty database ``template``, readable by its owner only (as the app
+    creates one)."""
+    shutil.copyfile(template, path)
+    path.chmod(0o600)
+    return path
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
         s.bind((host, 0))
