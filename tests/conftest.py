@@ -58,18 +58,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     class ModulesAndSpreadTests(LoadScopeScheduling):
         """pytest-xdist's ``loadfile`` (a module's tests on one worker, so that its server and browser start once),
         except that the tests of :data:`SPREAD` are units of their own. Units go out largest first (xdist's
-        ``--loadscope-reorder``), so the one-test units come last and fill both workers to the end; the modules
-        named ``*_browser.py`` go out before the others, so that on each worker they follow each other and
-        share one Playwright (:class:`Playwrights`)."""
+        ``--loadscope-reorder``), except that the modules named ``*_browser.py`` go out before the others, so
+        that on each worker they follow each other and share one Playwright (:class:`Playwrights`), and the
+        tests of SPREAD after every module, so that they fill both workers to the end (a module of one long
+        test, such as the Ray cluster's, no longer comes after them)."""
 
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
             return nodeid if module in SPREAD else module
 
         def _assign_work_unit(self, node: Any) -> None:
-            if not getattr(self, "_browsers_first", False):  # the queue is full and sorted: reorder it once
-                self._browsers_first = True
-                units = sorted(self.workqueue.items(), key=lambda unit: not unit[0].endswith("_browser.py"))
+            if not getattr(self, "_reordered", False):  # the queue is full and sorted by size: reorder it once
+                self._reordered = True
+                units = sorted(self.workqueue.items(),  # stable: by size within each group
+                               key=lambda unit: (not unit[0].endswith("_browser.py"), "::" in unit[0]))
                 self.workqueue.clear()
                 self.workqueue.update(units)
             super()._assign_work_unit(node)
