@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import test_browser
 from test_browser import LAPTOP, PHONE, shoot, wait_for_turn
-from webtools import OUTPUT, auth, bot, create, human
+from webtools import OUTPUT, auth, bot, create, hand_settled, human
 
 from kingisdead.edition import SECOND
 from kingisdead.web.views import board_facts
@@ -193,7 +193,7 @@ def test_on_a_touch_screen_a_long_press_shows_the_rule_without_playing_and_a_tap
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         game = open_table(server, page, seed=11)
-        page.wait_for_selector("#conn.on", state="attached")  # the live view is in: no redraw replaces the hand under the finger
+        hand_settled(page)  # no redraw replaces the hand under the finger
         playable = page.locator("[data-testid=hand-card].playable")
         first, second = playable.nth(0), playable.nth(1)
         first.scroll_into_view_if_needed()

@@ -16,7 +16,7 @@ import httpx
 import test_browser
 from test_browser import LAPTOP, PHONE, shoot, wait_for_turn
 from test_cards_browser import EDITIONS, KINDS
-from webtools import OUTPUT, auth, bot, create, human
+from webtools import OUTPUT, auth, bot, create, hand_settled, human
 
 from kingisdead.edition import CUNNING_CARDS, SECOND
 from kingisdead.state import GameState
@@ -126,7 +126,7 @@ def pass_until(http: httpx.Client, game: dict, token: str, done: Callable[[dict]
 
 def spy_choices(page, facts: dict) -> None:
     """Start a Spy: its first choice is the pile, each shown by the card on its top."""
-    page.wait_for_selector("#conn.on", state="attached")  # the live view is in: no redraw resets the move begun
+    hand_settled(page)  # no redraw resets the move begun
     page.mouse.move(0, 0)
     spy = page.locator("[data-testid=hand-card][data-cunning=Spy]")
     assert "playable" in spy.get_attribute("class")

@@ -198,6 +198,21 @@ class PostgresCluster:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+HAND_HOLDS_STILL = """quiet => {
+  const card = document.querySelector("[data-testid=hand-card]");
+  if (!card || window.kidTestCard !== card) { window.kidTestCard = card; window.kidTestSince = performance.now(); }
+  return card !== null && performance.now() - window.kidTestSince >= quiet;
+}"""
+
+
+def hand_settled(page: Any, quiet_ms: int = 300) -> None:
+    """Wait until the table's live view is drawn: the socket open (``#conn.on``) and the hand's cards the same
+    elements for ``quiet_ms``. After it connects the socket sends the spectators' view, then, once the seat's
+    token is checked, the seat's: each draws the hand again, and an element taken before is then detached."""
+    page.wait_for_selector("#conn.on", state="attached")
+    page.wait_for_function(HAND_HOLDS_STILL, arg=quiet_ms, polling=50)
+
+
 def wait_for(predicate: Any, timeout: float = 90.0, what: str = "condition") -> Any:
     """Poll until ``predicate()`` is truthy (returns it); fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
