@@ -206,8 +206,8 @@ HAND_HOLDS_STILL = """quiet => {
 
 
 def hand_settled(page: Any, quiet_ms: int = 300) -> None:
-    """Wait until the table's live view is drawn: the socket open (``#conn.on``) and the hand's cards the same
-    elements for ``quiet_ms``. After it connects the socket sends the spectators' view, then, once the seat's
+    """Wait until the table's live view is drawn: the socket open (``#conn.on``) and the hand's first card the
+    same element for ``quiet_ms`` (drawing the hand makes every card anew). After it connects the socket sends the spectators' view, then, once the seat's
     token is checked, the seat's: each draws the hand again, and an element taken before is then detached."""
     page.wait_for_selector("#conn.on", state="attached")
     page.wait_for_function(HAND_HOLDS_STILL, arg=quiet_ms, polling=50)
