@@ -64,10 +64,11 @@ class MinifiedStaticFiles(StaticFiles):
         body = minified(*key)
         headers = {"etag": f'"{hashlib.md5(body, usedforsecurity=False).hexdigest()}"',
                    "last-modified": formatdate(stat_result.st_mtime, usegmt=True), "vary": "Accept-Encoding"}
-        if "gzip" in Headers(scope=scope).get("accept-encoding", ""):
+        asked = Headers(scope=scope)
+        if "gzip" in asked.get("accept-encoding", ""):
             body, headers["content-encoding"] = gzipped(*key), "gzip"
         media_type = mimetypes.guess_type(str(full_path))[0] or "text/plain"
         response = Response(body, status_code, headers=headers, media_type=media_type)
-        if self.is_not_modified(response.headers, Headers(scope=scope)):
+        if self.is_not_modified(response.headers, asked):
             return NotModifiedResponse(response.headers)
         return response
