@@ -52,7 +52,7 @@ def test_sign_up_see_my_games_play_from_another_browser_sign_out_and_in(server, 
     page = new_page()
     page.goto(server.url + "/")
     fill_and_send(page, "Elaine", "sign-up")
-    page.wait_for_function("() => document.body.dataset.account === 'Elaine'")
+    page.wait_for_function("() => document.body?.dataset.account === 'Elaine'")
     assert "Elaine" in page.get_by_test_id("account").inner_text()
     assert page.evaluate("() => document.cookie") == ""  # the session is HttpOnly: no script can read it
     cookie = {"Cookie": f"{SESSION_COOKIE}={session_of(page)}"}
@@ -76,21 +76,21 @@ def test_sign_up_see_my_games_play_from_another_browser_sign_out_and_in(server, 
     other = new_page()
     other.goto(server.url + "/")
     fill_and_send(other, "elaine", "sign-in")
-    other.wait_for_function("() => document.body.dataset.account === 'Elaine'")
+    other.wait_for_function("() => document.body?.dataset.account === 'Elaine'")
     other.locator(f"[data-testid=my-game][data-game='{mine_id}'] a").click()
-    other.wait_for_function("() => document.body.dataset.turn === 'you'")
+    other.wait_for_function("() => document.body?.dataset.turn === 'you'")
     assert other.evaluate("id => localStorage.getItem(`kid:tokens:${id}`)", mine_id) in (None, "[]")
 
     # sign out, then the form is back; a wrong password is refused in words; signing in again works
     page.get_by_test_id("sign-out").click()
-    page.wait_for_function("() => document.body.dataset.account === ''")
+    page.wait_for_function("() => document.body?.dataset.account === ''")
     assert not [c for c in page.context.cookies() if c["name"] == SESSION_COOKIE]
     page.get_by_test_id("account-name").fill("Elaine")
     page.get_by_test_id("account-password").fill("not the password")
     page.get_by_test_id("sign-in").click()
     page.get_by_test_id("account-error").wait_for(state="visible")
     fill_and_send(page, "Elaine", "sign-in")
-    page.wait_for_function("() => document.body.dataset.account === 'Elaine'")
+    page.wait_for_function("() => document.body?.dataset.account === 'Elaine'")
     page.wait_for_selector(f"[data-testid=my-game][data-game='{mine_id}']")
 
 
@@ -100,7 +100,7 @@ def start_from_the_lobby(page, server: Server) -> str:
     page.wait_for_selector("[data-testid=seat-1]")
     page.get_by_test_id("create").click()
     page.wait_for_url("**/game/**")
-    page.wait_for_function("() => document.body.dataset.turn === 'you'")
+    page.wait_for_function("() => document.body?.dataset.turn === 'you'")
     return page.url.split("/game/")[1].split("#")[0]
 
 
@@ -121,7 +121,7 @@ def test_a_guests_games_become_the_accounts_at_sign_up_and_sign_in_and_follow_it
     page.wait_for_function(f"() => localStorage.getItem('kid:tokens:{ended['id']}') !== null")
     page.goto(server.url + "/")
     fill_and_send(page, "Isolde", "sign-up")
-    page.wait_for_function("() => document.body.dataset.account === 'Isolde'")
+    page.wait_for_function("() => document.body?.dataset.account === 'Isolde'")
     page.wait_for_selector(f"[data-testid=my-finished] [data-game='{ended['id']}']")
     assert listed(page, "my-games") == [running] and listed(page, "my-finished") == [ended["id"]]
     assert page.get_by_test_id("guest-games-brought").inner_text() == \
@@ -133,7 +133,7 @@ def test_a_guests_games_become_the_accounts_at_sign_up_and_sign_in_and_follow_it
     third = start_from_the_lobby(other, server)
     other.goto(server.url + "/")
     fill_and_send(other, "isolde", "sign-in")
-    other.wait_for_function("() => document.body.dataset.account === 'Isolde'")
+    other.wait_for_function("() => document.body?.dataset.account === 'Isolde'")
     other.wait_for_selector(f"[data-testid=my-games] [data-game='{running}']")
     other.wait_for_selector(f"[data-testid=my-finished] [data-game='{ended['id']}']")
     assert sorted(listed(other, "my-games")) == sorted([running, third])
@@ -166,12 +166,12 @@ def test_signing_out_forgets_the_seat_tokens_of_the_accounts_games(server, new_p
     page = new_page()
     page.goto(server.url + "/")
     fill_and_send(page, "Enid", "sign-up")
-    page.wait_for_function("() => document.body.dataset.account === 'Enid'")
+    page.wait_for_function("() => document.body?.dataset.account === 'Enid'")
     game = page.evaluate("""async () => (await fetch('/api/games', {method: 'POST',
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({players: 2, seed: 3, seats: [{kind: 'human'}, {kind: 'bot', bot: 'random'}]})})).json()""")
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")  # as an invite link opens it
-    page.wait_for_function("() => document.body.dataset.turn === 'you'")
+    page.wait_for_function("() => document.body?.dataset.turn === 'you'")
     assert page.locator("[data-testid=hand-card]").count() > 0
     assert page.evaluate(f"() => localStorage.getItem('kid:tokens:{game['id']}')") is not None
     page.goto(server.url + "/")
@@ -180,7 +180,7 @@ def test_signing_out_forgets_the_seat_tokens_of_the_accounts_games(server, new_p
     assert page.evaluate(f"() => localStorage.getItem('kid:tokens:{game['id']}')") is None
     # the next person on this device opens the game: a spectator's table, no hand, no move
     page.goto(f"{server.url}/game/{game['id']}")
-    page.wait_for_function("() => ['wait', 'you'].includes(document.body.dataset.turn)")
+    page.wait_for_function("() => ['wait', 'you'].includes(document.body?.dataset.turn)")
     assert page.evaluate("() => document.body.dataset.turn") == "wait"
     assert page.locator("[data-testid=hand-card]").count() == 0
     assert page.locator("[data-testid=hand]").count() == 0
@@ -190,7 +190,7 @@ def test_the_account_panel_changes_the_password_signs_out_everywhere_and_deletes
     page = new_page()
     page.goto(server.url + "/")
     fill_and_send(page, "Lynette", "sign-up")
-    page.wait_for_function("() => document.body.dataset.account === 'Lynette'")
+    page.wait_for_function("() => document.body?.dataset.account === 'Lynette'")
     page.get_by_test_id("account-settings").locator("summary").click()
     page.get_by_test_id("password-current").fill("not the password")
     page.get_by_test_id("password-new").fill("another long secret")
@@ -207,7 +207,7 @@ def test_the_account_panel_changes_the_password_signs_out_everywhere_and_deletes
     page.get_by_test_id("account-name").fill("Lynette")
     page.get_by_test_id("account-password").fill("another long secret")
     page.get_by_test_id("sign-in").click()
-    page.wait_for_function("() => document.body.dataset.account === 'Lynette'")
+    page.wait_for_function("() => document.body?.dataset.account === 'Lynette'")
     page.get_by_test_id("account-settings").locator("summary").click()
     page.get_by_test_id("delete-password").fill("another long secret")
     page.get_by_test_id("delete-account").click()

@@ -95,9 +95,9 @@ def test_a_person_plays_a_cunning_card_by_clicks_against_a_bot(server, new_page)
     assert notation.startswith(name), notation
     before = int(page.get_attribute("body", "data-move"))
     page.click("[data-testid=confirm]")
-    page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=before, timeout=30_000, polling=50)
+    page.wait_for_function("n => Number(document.body?.dataset.move) > n", arg=before, timeout=30_000, polling=50)
     # the log says the move, and the card left the hand
-    page.wait_for_function("name => document.getElementById('log').innerText.includes(name)", arg=name, polling=100)
+    page.wait_for_function("name => document.getElementById('log')?.innerText.includes(name)", arg=name, polling=100)
     assert page.locator(f"[data-testid=hand-card][data-cunning={name}]").count() == 0
     assert not page.errors, page.errors
 

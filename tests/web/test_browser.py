@@ -49,7 +49,7 @@ def wait_for_turn(page, after: int = -1) -> str:
     """Wait until it is this page's turn (or the game is over) at a move number past ``after``."""
     try:
         page.wait_for_function(
-            "after => ['you', 'over'].includes(document.body.dataset.turn) && Number(document.body.dataset.move) > after",
+            "after => ['you', 'over'].includes(document.body?.dataset.turn) && Number(document.body?.dataset.move) > after",
             arg=after, timeout=60_000, polling=50)
     except Exception:
         shoot(page, "failure-wait-for-turn")
@@ -80,7 +80,7 @@ def play_turn(page, with_card: bool, shot: str | None = None) -> int:
         page.click("[data-testid=pass]")
     page.wait_for_selector("[data-testid=confirm]")
     page.click("[data-testid=confirm]")
-    page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=before, timeout=30_000, polling=50)
+    page.wait_for_function("n => Number(document.body?.dataset.move) > n", arg=before, timeout=30_000, polling=50)
     return before
 
 
@@ -116,7 +116,7 @@ def test_a_person_plays_a_bot_to_the_end_and_replays_the_game(server, new_page):
     assert page.inner_text("[data-testid=replay-position]") == f"Move 0 / {len(record['moves'])}"
     for n in (1, 2):  # one click at a time: each click redraws the bar, a second one could hit the old button
         page.click("[data-testid=replay-next]")
-        page.wait_for_function("n => document.querySelector('[data-testid=replay-position]').innerText"
+        page.wait_for_function("n => document.querySelector('[data-testid=replay-position]')?.innerText"
                                ".startsWith(`Move ${n} `)", arg=n)
     assert page.locator("#log li.current[data-number='2']").count() == 1
     shoot(page, "table-replay-laptop")
@@ -144,7 +144,7 @@ def test_two_people_play_each_other_from_two_browsers(server, new_page):
         mover, moves = 1 - mover, moves + 1
     assert "#token=" not in bob.url  # the secret left the address bar
     for page in pages:
-        page.wait_for_function("() => document.body.dataset.turn === 'over'")
+        page.wait_for_function("() => document.body?.dataset.turn === 'over'")
     titles = {page.inner_text("[data-testid=result-title]") for page in pages}
     assert len(titles) == 1
     shoot(bob, "table-result-phone", full_page=True)
@@ -216,7 +216,7 @@ def test_an_invite_link_opens_only_for_the_browser_that_claimed_it(server, new_p
     eve.goto(link)  # the same link, forwarded or read over a shoulder: the seat is Bob's now
     eve.locator("#toast").wait_for(state="visible")
     assert "already used" in eve.inner_text("#toast")
-    eve.wait_for_function("() => document.body.dataset.turn === 'wait'")
+    eve.wait_for_function("() => document.body?.dataset.turn === 'wait'")
     assert eve.locator("[data-testid=hand-card]").count() == 0
     bob.reload()  # Bob's browser keeps the seat through its own new token
     bob.locator("[data-testid=hand-card]").first.wait_for(state="attached")  # folded while waiting on a phone

@@ -171,7 +171,7 @@ def test_the_hand_log_top_cards_and_hints_carry_the_cards_art_with_the_rule_on_h
     first = page.locator("[data-testid=play-hint]").first
     played = first.get_attribute("data-move")
     first.click()
-    page.wait_for_function("() => Number(document.body.dataset.move) >= 1")
+    page.wait_for_function("() => Number(document.body?.dataset.move) >= 1")
     if played != "pass":
         entry = page.locator("#log li[data-number='1']")
         assert entry.locator("[data-testid=log-card] svg.card-art").count() == 1

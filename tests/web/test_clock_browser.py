@@ -40,7 +40,7 @@ def favicon(page) -> str:
 
 
 def wait_move(page, number: int) -> None:
-    page.wait_for_function("n => Number(document.body.dataset.move) === n", arg=number, polling=50)
+    page.wait_for_function("n => Number(document.body?.dataset.move) === n", arg=number, polling=50)
 
 
 def test_the_lobby_creates_a_timed_game_with_a_running_clock(server, new_page):
@@ -57,7 +57,7 @@ def test_the_lobby_creates_a_timed_game_with_a_running_clock(server, new_page):
     clock.wait_for()
     assert re.fullmatch(r"(10:00|9:[0-5]\d) left", clock.inner_text()), clock.inner_text()
     first = clock.inner_text()
-    page.wait_for_function("was => document.querySelector('[data-testid=clock]').textContent !== was", arg=first)
+    page.wait_for_function("was => (document.querySelector('[data-testid=clock]')?.textContent ?? was) !== was", arg=first)
     page.goto(server.url + "/")  # the lobby lists the game with its pace
     assert page.locator("[data-testid=game-limit]").first.inner_text() == "10 min per move"
 
@@ -69,14 +69,14 @@ def test_your_turn_shows_in_the_title_and_on_the_favicon(server, new_page):
         page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
         page.wait_for_function("() => document.title.startsWith('●')")
         plain = page.title().split(" · ", 1)[1]
-        page.wait_for_function("() => document.querySelector('link[rel=icon]').href.startsWith('data:image/png')")
+        page.wait_for_function("() => document.querySelector('link[rel=icon]')?.href.startsWith('data:image/png')")
         assert page.get_attribute("link[rel=icon]", "type") == "image/png"
         assert re.fullmatch(r"(2:00|1:[0-5]\d) left", page.inner_text("[data-testid=clock]"))
         assert http.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": 0},
                          headers=auth(game["seats"][0]["token"])).status_code == 200
         wait_move(page, 1)
         page.wait_for_function("plain => document.title === plain", arg=plain)
-        page.wait_for_function("() => document.querySelector('link[rel=icon]').getAttribute('href') === "
+        page.wait_for_function("() => document.querySelector('link[rel=icon]')?.getAttribute('href') === "
                                "'/static/favicon.svg'")
         assert page.locator("[data-testid=clock]").count() == 1  # Bea's clock runs now
         assert http.post(f"/api/games/{game['id']}/moves", json={"move": "pass", "move_number": 1},
@@ -108,7 +108,7 @@ def test_take_back_and_leave_at_the_table(server, new_page):
         # the server first (the stand-in finishing the game), then the page: a failure says which of them stopped
         wait_for(lambda: http.get(f"/api/games/{game['id']}").json()["status"] == "finished", timeout=60,
                  what="the stand-in to finish the game on the server")
-        page.wait_for_function("() => document.body.dataset.turn === 'over'", timeout=30_000)
+        page.wait_for_function("() => document.body?.dataset.turn === 'over'", timeout=30_000)
         assert http.get(f"/api/games/{game['id']}").json()["seats"][0]["left"] is True
 
 

@@ -264,7 +264,7 @@ def test_the_lobby_offers_the_second_editions_rule_options(server, new_page):
     game_id = page.url.split("/game/")[1].split("#")[0]
     view = httpx.get(f"{server.url}/api/games/{game_id}").json()
     assert view["edition"] == "second" and view["options"] == {"reversal": "exact", "court_redraw": True}
-    page.wait_for_function("() => document.getElementById('game-meta').textContent.includes('rule options')")
+    page.wait_for_function("() => document.getElementById('game-meta')?.textContent.includes('rule options')")
     assert "reversal: exact" in page.inner_text("#game-meta")
     page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=create]")
@@ -317,7 +317,7 @@ def test_a_person_plays_the_second_edition_from_the_lobby_to_the_end(server, new
                 assert answer.status_code == 200, answer.text
             else:
                 time.sleep(0.05)
-    page.wait_for_function("() => document.body.dataset.turn === 'over'")
+    page.wait_for_function("() => document.body?.dataset.turn === 'over'")
     title = page.locator("[data-testid=result-title]").inner_text()
     assert "Saxon" not in title and "Saxon" not in page.locator("[data-testid=result]").inner_text()
     shoot(page, "table-second-edition-end")

@@ -96,7 +96,7 @@ def test_hints_come_best_first_with_a_reason_and_play_this_plays_the_move(server
     second = page.locator("[data-testid=play-hint]").nth(1)
     chosen = second.get_attribute("data-move")
     second.click()
-    page.wait_for_function("() => Number(document.body.dataset.move) >= 1")
+    page.wait_for_function("() => Number(document.body?.dataset.move) >= 1")
     with httpx.Client(base_url=server.url) as http:
         record = http.get(f"/api/games/{game['id']}/record").json()
     assert record["moves"][0] == chosen

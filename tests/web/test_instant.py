@@ -63,7 +63,7 @@ def seat_page(new_page, server: Server, game: dict, seat: int = 0, before=None):
         before(page)
     traffic = Traffic(page)
     page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][seat]['token']}")
-    page.wait_for_function("() => document.body.dataset.turn === 'you'")
+    page.wait_for_function("() => document.body?.dataset.turn === 'you'")
     page.wait_for_selector("[data-testid=pass]")
     # The turn may show from the first HTTP view before the socket is open and has sent its token: wait for
     # that, so that the traffic counted afterwards is the move's alone.
@@ -95,7 +95,7 @@ def test_a_move_is_built_without_a_request_until_confirm(server, new_page):
         notation = page.inner_text("[data-testid=preview] .mono")
         assert notation.startswith("Garrison ")
         page.click("[data-testid=confirm]")
-        page.wait_for_function("() => +document.body.dataset.move === 1")
+        page.wait_for_function("() => +document.body?.dataset.move === 1")
         assert [r for r in traffic.api() if r[0] != "GET"] == [("POST", f"api/games/{game['id']}/moves")]
         assert client.get(f"/api/games/{game['id']}").json()["log"][0]["notation"] == notation
 
@@ -119,11 +119,11 @@ def test_a_pass_is_one_click_with_a_short_undo(server, new_page):
         prompt = page.locator("[data-testid=prompt]")  # the seconds left are counted down
         assert prompt.inner_text() == "You pass in 2 seconds: Undo takes it back."
         page.clock.run_for(1000)
-        page.wait_for_function("() => document.querySelector('[data-testid=prompt]').textContent.includes('1 second:')")
+        page.wait_for_function("() => document.querySelector('[data-testid=prompt]')?.textContent.includes('1 second:')")
         assert prompt.inner_text() == "You pass in 1 second: Undo takes it back."
         assert traffic.api() == []  # not sent yet
         page.clock.run_for(1500)
-        page.wait_for_function("() => +document.body.dataset.move === 1")
+        page.wait_for_function("() => +document.body?.dataset.move === 1")
         moves = [r for r in traffic.api() if r[0] == "POST"]
         assert moves == [("POST", f"api/games/{game['id']}/moves")]
         assert client.get(f"/api/games/{game['id']}").json()["log"][0]["notation"] == "pass"
@@ -149,7 +149,7 @@ def test_with_no_card_left_the_server_passes_for_you(server, new_page):
                  or client.get(f"/api/games/{game['id']}").json()["status"] == "finished", what="Arthur's pass")
         last = client.get(f"/api/games/{game['id']}").json()["log"][number + 1:]
         assert not last or (last[0]["seat"] == 0 and last[0]["notation"] == "pass")
-        page.wait_for_function("n => +document.body.dataset.move >= n", arg=number + 1 + len(last))
+        page.wait_for_function("n => +document.body?.dataset.move >= n", arg=number + 1 + len(last))
 
 
 def steps_to_check(state: GameState, rng: Random, moves: int = 12) -> list[list[dict]]:

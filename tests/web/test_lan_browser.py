@@ -45,7 +45,7 @@ def sign_up_and_reload(browser, server: Server, name: str) -> tuple[str, bool]:
         assert signed_up.value.status == 201  # the account exists either way; the browser decides on the cookie
         page.wait_for_load_state("networkidle")
         page.reload()
-        page.wait_for_function("() => document.body.dataset.account !== undefined")
+        page.wait_for_function("() => document.body?.dataset.account !== undefined")
         page.wait_for_load_state("networkidle")
         return page.evaluate("() => document.body.dataset.account"), page.get_by_test_id("lan-notice").is_visible()
     finally:

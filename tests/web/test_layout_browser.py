@@ -242,7 +242,8 @@ def test_nothing_under_the_pointer_moves_after_confirm(browser, server, size):
 
 
 # Whether the middle of `node` is `node` itself or inside it: nothing (the phone's bar, a badge) lies over it.
-UNCOVERED = """node => { const r = node.getBoundingClientRect();
+UNCOVERED = """node => { if (node === null) return false;
+  const r = node.getBoundingClientRect();
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return top !== null && node.contains(top); }"""
 # The preview badge over a title of the board (the struggle order's) or one of the struggle order's region cards.

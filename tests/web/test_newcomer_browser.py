@@ -93,7 +93,7 @@ def test_the_replay_shows_the_move_it_is_at_everywhere_and_keeps_the_map_in_view
     for _ in range(at):
         before = page.inner_text("[data-testid=replay-position]")
         page.click("[data-testid=replay-next]")
-        page.wait_for_function("before => document.querySelector('[data-testid=replay-position]').textContent !== before",
+        page.wait_for_function("before => (document.querySelector('[data-testid=replay-position]')?.textContent ?? before) !== before",
                                arg=before, polling=50)
     assert f"{at} / {total}" in page.inner_text("[data-testid=replay-position]")
     entry = log[at - 1]

@@ -95,7 +95,7 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
             assert "rated" in page.inner_text("#game-meta")
         order = [ann, ben] if to_move == 0 else [ben, ann]
         for page in order:
-            page.wait_for_function("() => document.body.dataset.turn === 'you'", polling=50)
+            page.wait_for_function("() => document.body?.dataset.turn === 'you'", polling=50)
             page.click("[data-testid=pass]")
             page.click("[data-testid=confirm]")
         for page in (ann, ben):
@@ -134,7 +134,7 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         ben.click("[data-testid=join-rematch]")
         ben.wait_for_url(f"{server.url}/game/{new_id}")
         for page, turn in ((ann, "you"), (ben, "wait")):  # seats kept: Ann's seat 1 starts
-            page.wait_for_function("turn => document.body.dataset.turn === turn", arg=turn, polling=50)
+            page.wait_for_function("turn => document.body?.dataset.turn === turn", arg=turn, polling=50)
         with httpx.Client(base_url=server.url, timeout=30) as http:
             rematch = http.get(f"/api/games/{new_id}").json()
         assert rematch["rated"] is True and rematch["rematch_of"] == game_id
@@ -151,7 +151,7 @@ def test_two_signed_in_players_finish_a_rated_game_and_see_their_new_ratings(ser
         assert ann.locator("[data-testid=leaderboard-row][data-bot=yes]").count() == 5  # beginner ... master
         strong = ann.locator("[data-testid=seat-1] option[value='bot:strong']")
         ann.wait_for_function("() => document.querySelector(\"[data-testid=seat-1] option[value='bot:strong']\")"
-                              ".textContent.includes('rating')", polling=50)
+                              "?.textContent.includes('rating')", polling=50)
         assert f"{board['bots']['strong']:.1f}" in strong.inner_text()
         ann.screenshot(path=str(OUTPUT / "rated-lobby.png"), full_page=True)
         assert not ann_errors and not ben_errors, ann_errors + ben_errors

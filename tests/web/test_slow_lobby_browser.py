@@ -25,7 +25,7 @@ def sign_up(page, server: Server, name: str) -> dict[str, str]:
     page.get_by_test_id("account-name").fill(name)
     page.get_by_test_id("account-password").fill(PASSWORD)
     page.get_by_test_id("sign-up").click()
-    page.wait_for_function("name => document.body.dataset.account === name", arg=name)
+    page.wait_for_function("name => document.body?.dataset.account === name", arg=name)
     [secret] = [c["value"] for c in page.context.cookies() if c["name"] == SESSION_COOKIE]
     return {"Cookie": f"{SESSION_COOKIE}={secret}"}
 
@@ -71,7 +71,7 @@ def test_my_slow_games_come_by_time_left_with_their_clocks_ticking(server, new_p
     assert page.locator("[data-testid=my-games] [data-testid=your-turn]").count() == 2
 
     page.clock.fast_forward("01:00:00")  # an hour later, without a reload: your last hour is urgent, theirs not
-    page.wait_for_function("""() => document.querySelector("[data-testid=game-clock]").dataset.urgent === "yes" """)
+    page.wait_for_function("""() => document.querySelector("[data-testid=game-clock]")?.dataset.urgent === "yes" """)
     shown = clocks(page)
     assert re.fullmatch(r"(29|30) min left", shown[0][1]) and shown[0][2] == "yes", shown
     assert shown[1][1:] == ["2 d 3 h left", "no"], shown

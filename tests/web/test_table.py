@@ -110,13 +110,13 @@ def test_opponent_moves_marked_struggle_banner_and_auto_taken_choices(server, op
         page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
         autos = []
         for turn in range(TURNS):
-            page.wait_for_function("n => document.body.dataset.turn === 'you' && +document.body.dataset.move === n",
+            page.wait_for_function("n => document.body?.dataset.turn === 'you' && +document.body?.dataset.move === n",
                                    arg=2 * turn)
             page.wait_for_selector("[data-testid=pass]")
             autos.append(build_move(page))
-            page.wait_for_function("n => +document.body.dataset.move === n", arg=2 * turn + 1)
+            page.wait_for_function("n => +document.body?.dataset.move === n", arg=2 * turn + 1)
             play_as(client, game, 1, opponent_card_move(game, client, 1))
-            page.wait_for_function("n => +document.body.dataset.move === n", arg=2 * turn + 2)
+            page.wait_for_function("n => +document.body?.dataset.move === n", arg=2 * turn + 2)
             # The opponent's move is on the board: its regions are outlined, it leads the last moves.
             page.wait_for_selector("[data-testid=region-card].touched")
             assert "Morgan" in page.locator("[data-testid=last-moves-list] li").last.inner_text()
@@ -130,7 +130,7 @@ def test_opponent_moves_marked_struggle_banner_and_auto_taken_choices(server, op
         # Both pass: the struggle is resolved, and the banner gives the tally.
         page.click("[data-testid=pass]")
         page.click("[data-testid=confirm]")
-        page.wait_for_function("n => +document.body.dataset.move === n", arg=2 * TURNS + 1)
+        page.wait_for_function("n => +document.body?.dataset.move === n", arg=2 * TURNS + 1)
         play_as(client, game, 1, "pass")
         page.wait_for_selector("[data-testid=banner]:not(.hidden)")
         line = page.inner_text("[data-testid=banner-line]")
@@ -149,9 +149,9 @@ def test_a_click_pressed_while_the_table_redraws_is_not_lost(server, open_page):
     with httpx.Client(base_url=server.url) as client:
         game = create(client, [human("Arthur"), human("Morgan")], seed=11)
         page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}", clock=True)
-        page.wait_for_function("() => document.body.dataset.turn === 'you'")
+        page.wait_for_function("() => document.body?.dataset.turn === 'you'")
         play_as(client, game, 0, "pass")
-        page.wait_for_function("() => +document.body.dataset.move === 1")
+        page.wait_for_function("() => +document.body?.dataset.move === 1")
         page.clock.pause_at(page.evaluate("Date.now()") + 100)
         play_as(client, game, 1, opponent_card_move(game, client, 1))
         page.wait_for_selector("[data-testid=stepping]")  # the move is being shown: the redraw comes in 1.2 s
@@ -174,7 +174,7 @@ def test_moves_of_several_bots_are_stepped_and_skippable(server, open_page):
     assert re.match(r"Showing move \d+ \(\d+ of \d+\)", page.inner_text("[data-testid=stepping]"))
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=stepping]", state="detached")
-    page.wait_for_function("() => document.body.dataset.turn === 'you'", timeout=60_000)
+    page.wait_for_function("() => document.body?.dataset.turn === 'you'", timeout=60_000)
     page.wait_for_selector("[data-testid=pass]")
     # Settled on the latest position: the latest move's regions stay outlined (none for a pass).
     latest = httpx.get(f"{server.url}/api/games/{game['id']}").json()["log"][-1]
@@ -204,7 +204,7 @@ def test_phone_bar_is_one_line_while_waiting_and_everything_scrolls_above_it(ser
         game = create(client, [human("Arthur"), human("Morgan")], seed=11)
     page = open_page(f"{server.url}/game/{game['id']}#token={game['seats'][1]['token']}", PHONE)  # Arthur moves first
     page.wait_for_selector("[data-testid=hand-summary]")
-    page.wait_for_function("() => document.body.dataset.turn === 'wait'")
+    page.wait_for_function("() => document.body?.dataset.turn === 'wait'")
     bar = page.locator("#action").bounding_box()
     assert page.eval_on_selector("#action", "e => getComputedStyle(e).position") == "fixed"
     assert abs(bar["y"] + bar["height"] - PHONE["height"]) <= 1
@@ -250,11 +250,11 @@ def test_memory_mode_sends_no_card_history_until_the_end(server, open_page, brow
         page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(json.loads(data))))
         page.goto(f"{server.url}/game/{game['id']}#token={game['seats'][0]['token']}")
         for turn in range(2):
-            page.wait_for_function("n => document.body.dataset.turn === 'you' && +document.body.dataset.move > n",
+            page.wait_for_function("n => document.body?.dataset.turn === 'you' && +document.body?.dataset.move > n",
                                    arg=2 * turn)
             page.wait_for_selector("[data-testid=pass]")
             build_move(page)
-        page.wait_for_function("() => +document.body.dataset.move >= 4")
+        page.wait_for_function("() => +document.body?.dataset.move >= 4")
         states = [f["game"] for f in frames if f.get("type") == "state"]
         entries = [e for s in states for e in s["log"]]
         assert states and all(s["memory"] for s in states) and len(entries) >= 3

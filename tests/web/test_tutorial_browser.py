@@ -167,7 +167,7 @@ def test_the_tutorial_is_played_to_its_end(browser, server: Server, lesson: str,
                     ["done"] * done + ["next"]
                 click_until(page, choice_selector(choice), reached)
             page.click("[data-testid=confirm]")
-            page.wait_for_function("n => Number(document.body.dataset.move) > n", arg=number)
+            page.wait_for_function("n => Number(document.body?.dataset.move) > n", arg=number)
             if number == 0:  # /learn again while it runs: the same game, at the step reached
                 table, step = page.url, page.get_attribute("#tutorial", "data-step")
                 page.goto(server.url + "/learn" + query)
@@ -218,7 +218,7 @@ def test_the_tutorial_speaks_french_from_its_first_step_to_its_end(new_page, ser
     assert moves[-1]["steps"] == [{"kind": "pass", "value": -1}]  # the last move, clicked
     page.click("[data-testid=pass]")
     page.click("[data-testid=confirm]")
-    page.wait_for_function("n => Number(document.body.dataset.move) === n", arg=len(moves))
+    page.wait_for_function("n => Number(document.body?.dataset.move) === n", arg=len(moves))
     page.wait_for_selector("#tutorial[data-wait=next]")  # the result's step
     next_until_move_or_done(page)
     assert page.get_attribute("#tutorial", "data-wait") == "done"
