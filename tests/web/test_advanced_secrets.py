@@ -189,9 +189,10 @@ def play_checking_views(client: Any, seed: int) -> tuple[str, list[Party], set[s
                          or state_of(client, game_id).is_over(), what="the server's move")
                 continue
             mover, watcher = parties[p], parties[2]
-            # the paths are checked once, after a struggle, at a move where two Cunning cards the mover does not
-            # hold can be named (the bots' moves race the test's, so which move that is varies from run to run)
-            if "paths" not in checked and state.resolved >= 1 and len(unheld_cards(state, mover.seat)) >= 2:
+            # the paths are checked once, at the first move of the test's where a Cunning card another seat holds
+            # and one already played can both be named (the bots' moves race the test's, so which move that is
+            # varies from run to run; waiting for a struggle as well let every card go in a loaded run)
+            if "paths" not in checked and any(state.cunning_played) and len(unheld_cards(state, mover.seat)) >= 2:
                 checked.add("paths")
                 secret_paths(client, game_id, mover, watcher, state)
             move = a_move(state, rng)
