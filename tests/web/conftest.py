@@ -1,9 +1,10 @@
 """Fixtures for the web tests: an in-process app, a real server process on loopback, a PostgreSQL server.
 
-Without the web extra installed, the web tests are not collected at all. The
-tests of API_ON_BOTH_DATABASES run on SQLite and on PostgreSQL (Debian's
+Without the web extra installed, the web tests are not collected at all. A test
+marked with ``webtools.on_both_databases`` runs on SQLite and on PostgreSQL (Debian's
 ``postgresql`` package, started once per session; ``./dev test`` installs it):
-without its binaries those runs skip, or fail under CI (``CI=true``).
+without its binaries those runs skip, or fail under CI (``CI=true``). The others
+run on SQLite.
 """
 
 from __future__ import annotations
@@ -20,15 +21,6 @@ import pytest
 
 if importlib.util.find_spec("fastapi") is None:
     collect_ignore_glob = ["test_*.py"]
-
-
-API_ON_BOTH_DATABASES = {"test_api", "test_ws", "test_control_characters", "test_chat", "test_friends", "test_challenges",
-                         "test_tournaments"}
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "db_url" in metafunc.fixturenames and metafunc.module.__name__.rpartition(".")[2] in API_ON_BOTH_DATABASES:
-        metafunc.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
 
 
 @pytest.fixture(autouse=True, scope="session")

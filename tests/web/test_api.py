@@ -6,7 +6,7 @@ import json
 import threading
 from random import Random
 
-from webtools import auth, bot, create, human, wait_for
+from webtools import auth, bot, create, human, on_both_databases, wait_for
 
 from kingisdead import GameState, parse_move
 from kingisdead import playout
@@ -22,6 +22,7 @@ def state_of(client, game_id: str) -> GameState:
     return client.app.state.service.get(game_id).snapshot.state
 
 
+@on_both_databases
 def test_create_gives_the_creator_a_token_and_the_others_invites(client):
     game = create(client, [human("Ada"), bot("random"), human()], seed=5, claim=False)
     seats = game["seats"]
@@ -157,6 +158,7 @@ def test_an_open_seat_leaves_the_lobby_once_its_invite_is_claimed(client):
     assert client.get("/api/games", params={"status": "open"}).json()["games"] == []
 
 
+@on_both_databases
 def test_a_game_against_a_bot_plays_to_the_end_and_its_record_replays(client):
     game = create(client, [human(), bot("random")], seed=11)
     game_id, headers = game["id"], auth(game["seats"][0]["token"])
@@ -260,6 +262,7 @@ def test_bad_game_settings_are_refused(client):
     assert client.get("/api/games").json()["games"] == []
 
 
+@on_both_databases
 def test_concurrent_moves_for_one_game_are_serialised(db_url):
     service = GameService(db_url)
     game, _tokens = service.create(2, "standard", [{"kind": "human"}, {"kind": "human"}], seed=1)
@@ -283,6 +286,7 @@ def test_concurrent_moves_for_one_game_are_serialised(db_url):
     assert GameService(db_url).get(game.id).snapshot.moves == ("pass",)
 
 
+@on_both_databases
 def test_two_servers_on_one_database_cannot_both_store_a_move(db_url):
     one, two = GameService(db_url), GameService(db_url)
     game, _tokens = one.create(2, "standard", [{"kind": "human"}, {"kind": "human"}], seed=1)

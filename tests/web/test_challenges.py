@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import func, select
+from webtools import on_both_databases
 
 from kingisdead.web import challenges
 from kingisdead.web.db import ChallengeRow, ChallengeSeatRow, GameRow, NotificationSettingsRow, OutboxRow
@@ -76,6 +77,7 @@ def rows(app: Any, model: Any) -> list[Any]:
         return list(session.scalars(select(model)))
 
 
+@on_both_databases
 def test_a_rated_challenge_accepted_makes_the_game_with_both_accounts_seated(site):
     alice, bob = site.person("Alice"), site.person("Bob")
     made = challenge(alice, "bob", edition="second", rated=True, time_limit=86400, first_player=1)
@@ -209,6 +211,7 @@ def test_the_challenged_person_is_told_once_by_mail_and_push(site):
     assert notifier._unwanted(mail) == "the challenge was answered, withdrawn or expired"
 
 
+@on_both_databases
 def test_deleting_an_account_removes_its_challenges_both_ways(site):
     alice, bob = site.person("Alice"), site.person("Bob")
     assert challenge(alice, "Bob").status_code == 201 and challenge(bob, "Alice").status_code == 201
@@ -236,6 +239,7 @@ def test_a_four_player_challenge_seats_bots_after_the_two_people(site):
                                                                 ("bot", "Random bot"), ("bot", "Greedy bot")]
 
 
+@on_both_databases
 def test_an_accept_killed_before_its_game_was_made_counts_as_open_again(site, monkeypatch):
     alice, bob = site.person("Alice"), site.person("Bob")
     made = challenge(alice, "Bob").json()["outgoing"][0]["id"]
@@ -256,6 +260,7 @@ class Killed(BaseException):
     """A process killed: nothing after it runs, no handler catches it."""
 
 
+@on_both_databases
 def test_an_accept_killed_after_its_game_was_made_leaves_one_game(site, monkeypatch):
     alice, bob, carol = site.person("Alice"), site.person("Bob"), site.person("Carol")
     service = site.app.state.service
@@ -400,6 +405,7 @@ def test_the_refusals_of_a_challenge_of_several_people(site):
     refused(challenge(alice, "Dora"), 409, "already_challenged")  # Dora is in her open one
 
 
+@on_both_databases
 def test_two_last_accepts_at_once_make_one_game(site, monkeypatch):
     alice, bob, carol = site.person("Alice"), site.person("Bob"), site.person("Carol")
     made = challenge_seats(alice, [{"name": "Bob"}, {"name": "Carol"}], players=3).json()["outgoing"][0]["id"]

@@ -1,6 +1,6 @@
 """The games' chats: the seats' and the watchers' apart, plain capped text, the rate limit, guests reading only,
 mute and off for all, blocks both ways, reports, the operator's time-out (the CLI), the record with and without
-the chat, bad input answered 4xx; on SQLite and PostgreSQL (conftest's API_ON_BOTH_DATABASES)."""
+the chat, bad input answered 4xx; those where the databases can differ on PostgreSQL too (webtools.on_both_databases)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from typer.testing import CliRunner
-from webtools import auth, create, human
+from webtools import auth, create, human, on_both_databases
 
 from kingisdead.cli import app as cli
 from kingisdead.web.chat import LIMIT, MAX_TEXT
@@ -92,6 +92,7 @@ def test_the_seats_chat_and_the_watchers_chat_are_kept_apart(table):
     assert guest.get(f"/api/games/{game}/chat", params={"room": "watchers"}).json()["you"] is None
 
 
+@on_both_databases
 def test_a_line_is_plain_text_capped_and_without_control_characters(table):
     ann, game = table["ann"], table["game"]
     stored = say(ann, game, "  <b>x</b> https://example.com  ")
@@ -164,6 +165,7 @@ def test_a_block_keeps_lines_apart_both_ways(table):
     assert [line["text"] for line in record["chat"]] == ["can Ben read this"]
 
 
+@on_both_databases
 def test_a_reported_line_is_kept_with_its_game_and_move_number_for_the_operator(table):
     ann, ben, cat, game = table["ann"], table["ben"], table["cat"], table["game"]
     line = say(ann, game, "you play like a goat").json()
@@ -238,6 +240,7 @@ def test_bad_input_is_answered_4xx(table):
 
 
 
+@on_both_databases
 def test_a_line_reaches_the_sockets_of_another_server_process(db_url, browsers, server_factory):
     """A line stored by one server process reaches a watcher's socket on another process of the same PostgreSQL
     database, through the moves' notify channel. SQLite has none (one process): skipped there."""
@@ -261,6 +264,7 @@ def test_a_line_reaches_the_sockets_of_another_server_process(db_url, browsers, 
         assert (message["line"]["text"], message["line"]["name"]) == ("across processes", "Cat")
 
 
+@on_both_databases
 def test_a_deleted_accounts_lines_stay_under_its_anonymous_name(table):
     ann, ben, game = table["ann"], table["ben"], table["game"]
     assert say(ann, game, "farewell").status_code == 201

@@ -11,9 +11,11 @@ import socket
 from typing import Any
 
 import pytest
-from webtools import Server, human
+from webtools import Server, human, on_both_databases
 
 from kingisdead.web import create_app
+
+pytestmark = on_both_databases
 
 PATH_VALUES = ["a%00b", "%00", "a%0d%0ab", "a%1bb", "a%7fb", "a%c2%85b"]  # NUL, CR LF, ESC, DEL, NEL
 QUERY_VALUES = ["%00", "a%0ab", "%7f"]

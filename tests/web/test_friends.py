@@ -1,5 +1,5 @@
 """Friends: follows, the cap and the rate limit, the "let others follow me" setting, the block list, who is online
-and the games two friends share (on SQLite and PostgreSQL: conftest's API_ON_BOTH_DATABASES)."""
+and the games two friends share (those where the databases can differ on PostgreSQL too: webtools.on_both_databases)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
-from webtools import bot, create, human
+from webtools import bot, create, human, on_both_databases
 
 from kingisdead.web import friends
 from kingisdead.web.accounts import SESSION_COOKIE
@@ -127,6 +127,7 @@ def test_the_setting_off_refuses_new_follows_and_keeps_the_old_ones(make_client)
     assert names(carol.post("/api/friends", json={"name": "Alice"}).json()) == ["Alice"]
 
 
+@on_both_databases
 def test_a_block_removes_the_follows_both_ways_refuses_new_ones_and_stays_private(make_client):
     alice, bob, carol = make_client("Alice"), make_client("Bob"), make_client("Carol")
     alice.post("/api/friends", json={"name": "Bob"})
@@ -156,6 +157,7 @@ def test_a_block_removes_the_follows_both_ways_refuses_new_ones_and_stays_privat
         assert not friends.blocked_between(session, ids["Alice"], ids["Bob"])
 
 
+@on_both_databases
 def test_a_deleted_account_leaves_every_list(make_client):
     alice, bob = make_client("Alice"), make_client("Bob")
     alice.post("/api/friends", json={"name": "Bob"})
@@ -168,6 +170,7 @@ def test_a_deleted_account_leaves_every_list(make_client):
         assert session.scalars(select(FollowRow)).all() == [] and session.scalars(select(BlockRow)).all() == []
 
 
+@on_both_databases
 def test_online_is_a_request_in_the_last_five_minutes_written_at_most_once_a_minute(make_client, monkeypatch):
     start = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
     clock = [start]

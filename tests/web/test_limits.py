@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from webtools import auth, create, human
+from webtools import auth, create, human, on_both_databases
 
 from kingisdead.web.security import MAX_BODY, MAX_WS_MESSAGE, RateLimits
 
@@ -239,7 +239,7 @@ def test_wrong_tokens_sent_at_once_to_two_server_processes_share_one_limit(serve
         error_of(right, 429, "rate_limited")
 
 
-@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+@on_both_databases
 def test_two_apps_on_one_database_count_together(db_url):
     limits = RateLimits(create="3/minute")
     with app_client(db_url, rate_limits=limits) as one, app_client(db_url, rate_limits=limits) as two:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webtools import auth, bot, create, human
+from webtools import auth, bot, create, human, on_both_databases
 
 from kingisdead.web.lobby import LOBBY_TTL
 
@@ -42,7 +42,7 @@ def listed(client, status: str | None = None) -> list[str]:
     return [game["id"] for game in response.json()["games"]]
 
 
-@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+@on_both_databases
 def test_the_listing_is_built_once_for_many_lobbies_and_rebuilt_on_a_change(client, builds):
     games = [create(client, [human(), {**human(), "public": True}], seed=n, claim=False)["id"] for n in range(5)]
     assert set(listed(client)) == set(games) and set(listed(client, "open")) == set(games)

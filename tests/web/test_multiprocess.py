@@ -8,8 +8,7 @@ from random import Random
 from typing import Any
 
 import httpx
-import pytest
-from webtools import auth, bot, create, human, wait_for
+from webtools import auth, bot, create, human, on_both_databases, wait_for
 
 from kingisdead import playout
 from kingisdead.moves import format_move
@@ -17,7 +16,7 @@ from kingisdead.state import GameState
 from kingisdead.web.service import GameService
 
 
-@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+@on_both_databases
 def test_a_process_that_is_behind_reloads_instead_of_answering_stale(db_url: str) -> None:
     one, two = GameService(db_url), GameService(db_url)
     try:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, update
-from webtools import Server, bot, create, human
+from webtools import Server, bot, create, human, on_both_databases
 
 from kingisdead.web import create_app
 from kingisdead.web.db import GameRow, NotificationSettingsRow, OutboxRow, PushSubscriptionRow, UserRow, make_engine
@@ -281,7 +281,7 @@ def test_a_server_that_is_down_loses_nothing_and_gets_it_once_back_up(site, smtp
     assert len(site.mailbox.messages) == 1
 
 
-@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)  # several processes: PostgreSQL
+@on_both_databases  # several processes: PostgreSQL
 def test_two_senders_on_one_database_send_each_message_once(site, db_url):
     clients = [site.browser() for _ in range(12)]
     for number, client in enumerate(clients):

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, update
-from webtools import auth, bot, create, human
+from webtools import auth, bot, create, human, on_both_databases
 
 from kingisdead.bots import make_bot
 from kingisdead.moves import format_move
@@ -114,7 +114,7 @@ def test_rotated_seats_move_one_place_on_with_their_bots_and_names(make_client):
     assert view["move_number"] == 0
 
 
-@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+@on_both_databases
 def test_players_asking_at_once_get_the_same_single_new_game(make_client):
     client = make_client()
     game = create(client, [human(), human(), human(), human()], seed=13)

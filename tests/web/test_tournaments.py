@@ -1,4 +1,4 @@
-"""Tournaments through the API (SQLite and PostgreSQL): creation checked, entries, withdrawals, the entry limit, the
+"""Tournaments through the API (the races and the killed processes on PostgreSQL too): creation checked, entries, withdrawals, the entry limit, the
 rating floor, cancelling; a 6-player Swiss tournament of 3 rounds played to its end (people's moves, stand-ins
 after a clock ran out, games played out at a round's deadline) with its standings checked by hand; 3-player
 tables with a bye; one pairing per round when two processes race; processes killed between the steps."""
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from webtools import on_both_databases
 
 from kingisdead.moves import format_move
 from kingisdead.web import clocks, games, tournaments
@@ -343,6 +344,7 @@ def test_three_player_tables_and_a_bye(site):
     assert sorted(s["name"] for s in shown["standings"]) == sorted(names)
 
 
+@on_both_databases
 def test_two_processes_pairing_a_round_at_once_pair_it_once(site, db_url):
     for name in NAMES[:5]:
         site.person(name)
@@ -404,6 +406,7 @@ def restarted(site: Any, db_url: str, browsers: Any) -> Any:
                                           now)
 
 
+@on_both_databases
 def test_a_process_killed_between_the_pairing_and_the_games(site, db_url, browsers):
     tournament, now = started_with_games(site, 4, rounds=2)
     notifier = site.app.state.notifier
@@ -422,6 +425,7 @@ def test_a_process_killed_between_the_pairing_and_the_games(site, db_url, browse
         site.service.create(2, "standard", [{"kind": "human"}, {"kind": "human"}], game_id=chosen[0])
 
 
+@on_both_databases
 def test_a_process_killed_after_counting_a_result_before_the_next_round(site, db_url, browsers):
     tournament, now = started_with_games(site, 4, rounds=2, rated=True, stand_in="beginner")
     made_games = site.tick(now)

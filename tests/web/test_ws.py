@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
-from webtools import auth, bot, create, human
+from webtools import auth, bot, create, human, on_both_databases
 
 
 def next_state(socket) -> dict:
@@ -25,6 +25,7 @@ def seat_socket(client, game_id: str, token: str) -> Iterator:
         yield socket
 
 
+@on_both_databases
 def test_every_watcher_sees_a_move_with_only_its_own_hand(client):
     game = create(client, [human(), human()], seed=12)
     game_id = game["id"]

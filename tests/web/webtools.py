@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 """The browser of the browser tests: Debian's package of chromium's headless shell (what Playwright launches for
@@ -24,6 +25,10 @@ FULL_CHROMIUM = "/usr/bin/chromium"
 """Debian's whole chromium: for what the headless shell leaves out (notifications shown, installing the app)."""
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+on_both_databases = pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+"""Runs a test on SQLite and on PostgreSQL (tests/web/conftest.py's ``db_url``), where the two can differ: several
+processes or transactions at once, what a column accepts, what a deletion takes with it. Other tests run on
+SQLite, which the app's code treats alike through SQLAlchemy."""
 OUTPUT = Path(__file__).resolve().parents[2] / "build" / "test-output" / "web"
 LAPTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -59,8 +64,6 @@ def auth(token: str) -> dict[str, str]:
 def launched_browser(playwrights: Any, executable: str) -> Any:
     """The chromium at ``executable``, launched headless by ``playwrights`` (tests/conftest.py's
     :class:`Playwrights`) or already running there; skips the test without it."""
-    import pytest
-
     if not os.path.exists(executable):
         pytest.skip(f"{executable} is not installed (./dev test installs it)")
     return playwrights.browser(executable, CHROMIUM_ARGS)
@@ -150,8 +153,6 @@ def postgres_binaries() -> Path | None:
 
 def required_postgres_binaries() -> Path:
     """:func:`postgres_binaries`, else the test is skipped (failed under CI, where ``./dev test`` installs them)."""
-    import pytest
-
     binaries = postgres_binaries()
     if binaries is None:
         message = "PostgreSQL is not installed (Debian: apt-get install postgresql; ./dev test does it)"
