@@ -50,7 +50,24 @@ const NONE = -1, FIRST_CUNNING = 7, DIGITS = "0123456789abcdefghijklmnopqrstuvwx
 // a step's kind: r a region, x a region or none, f a faction, y a faction or none, p a player (the pile a Spy
 // copies), c a card (the card it copies)
 const STEP_KIND = { r: "region", x: "region", f: "faction", y: "faction", p: "player", c: "copy" };
-const starts = (m, a) => a.every((v, i) => m.action[i] === v);  // a move's action begins with `a`
+
+// A card's moves by each beginning of their actions (its values joined by commas): the steps that may follow it
+// (by "kind:value", in the moves' order) and the moves whose action it is. A click asks one beginning; walking every
+// path of a card (its test) asks thousands, each answered without going through all its moves again.
+function byBeginning(moves) {
+  const index = new Map();
+  const node = (key) => index.get(key) || index.set(key, { next: new Map(), exact: [] }).get(key);
+  for (const m of moves) {
+    for (let i = 0; i <= m.action.length; i++) {
+      const at = node(m.action.slice(0, i).join(","));
+      if (i === m.action.length) { at.exact.push(m); continue; }
+      const v = m.action[i], kind = v === NONE ? "none" : STEP_KIND[m.kinds[i]];
+      if (!at.next.has(`${kind}:${v}`)) at.next.set(`${kind}:${v}`, { kind, value: v });
+    }
+  }
+  return index;
+}
+const EMPTY = { next: new Map(), exact: [] };
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
@@ -59,7 +76,8 @@ function fill(text, params) {
 export class CunningChoices extends Choices {
   constructor(payload, facts) {
     super(payload, facts);
-    // each card's moves, of every shape and length, each with its action in the notation (`words`)
+    // each card's moves, of every shape and length, each with its action in the notation (`words`), by the
+    // beginnings of their actions
     this.cunning = new Map();
     for (const entry of payload.cunning || []) {
       const moves = entry.shapes.flatMap((shape) => shape.moves.split(" ").map((word, i) => {
@@ -67,7 +85,7 @@ export class CunningChoices extends Choices {
         return { action: [...spelling].map((c) => (c === "-" ? NONE : DIGITS.indexOf(c))), court: Number(court),
                  kinds: shape.kinds, words: shape.words[i] };
       }));
-      this.cunning.set(entry.card, { card: entry.card, moves });
+      this.cunning.set(entry.card, { card: entry.card, beginnings: byBeginning(moves) });
     }
     this.playerLabel = (p) => t("seat {n}", { n: p + 1 });  // the table names the seats
   }
@@ -86,11 +104,12 @@ export class CunningChoices extends Choices {
   played(steps) { return steps.length && steps[0].kind === "card" && this.cunning.has(steps[0].value); }
 
   // A Cunning card's later steps: its action, whether it is over (a step "end", or no longer action begins with
-  // it), the court call's values, and the moves of exactly that action.
+  // it), the court call's values, the moves of exactly that action and the steps that may follow it.
   split(entry, steps) {
     const action = [], court = [];
     let ended = false;
-    const longer = () => entry.moves.some((m) => m.action.length > action.length && starts(m, action));
+    const at = () => entry.beginnings.get(action.join(",")) || EMPTY;
+    const longer = () => at().next.size > 0;
     for (const step of steps) {
       if (ended) court.push(step.value);
       else if (step.kind === "end") ended = true;
@@ -98,23 +117,16 @@ export class CunningChoices extends Choices {
       else action.push(step.kind === "none" ? NONE : step.value);
     }
     if (!ended && !longer()) ended = true;
-    const matching = entry.moves.filter((m) => m.action.length === action.length && starts(m, action));
-    return { action, ended, court, matching };
+    return { action, ended, court, matching: at().exact, following: [...at().next.values()] };
   }
 
   next(steps) {
     if (!steps.length) return [...super.next(steps), ...[...this.cunning.keys()].map((card) => this.choice("card", card))];
     if (!this.played(steps)) return super.next(steps);
     const entry = this.cunning.get(steps[0].value);
-    const { action, ended, court, matching } = this.split(entry, steps.slice(1));
+    const { ended, court, matching, following } = this.split(entry, steps.slice(1));
     if (!ended) {
-      const options = new Map();
-      for (const m of entry.moves) {
-        if (m.action.length <= action.length || !starts(m, action)) continue;
-        const v = m.action[action.length], kind = v === NONE ? "none" : STEP_KIND[m.kinds[action.length]];
-        options.set(`${kind}:${v}`, this.choice(kind, v));
-      }
-      const sorted = [...options.values()].sort((a, b) => a.value - b.value);
+      const sorted = following.map(({ kind, value }) => this.choice(kind, value)).sort((a, b) => a.value - b.value);
       return matching.length ? [...sorted, this.choice("end")] : sorted;  // the action may stop here, or go on
     }
     return matching.length ? this.courtChoices(matching[0].court, court) : [];
