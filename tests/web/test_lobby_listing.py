@@ -88,3 +88,25 @@ def test_a_game_over_drops_the_listing_and_a_move_does_not(dialect):
     moved = update(GameRow).where(where, GameRow.status == "running").values(move_count=3, to_move=1)
     assert _CHANGES_LOBBY.match(sql(finished))
     assert not _CHANGES_LOBBY.match(sql(moved))  # "status" only in its WHERE clause
+
+
+def test_a_connection_lost_in_a_transaction_closes_without_an_error_and_keeps_the_listing():
+    """A database stopped mid-query invalidates the connection; closing it rolls back, and the listing's rollback
+    listener must not read the lost connection's info (that raised PendingRollbackError, which the move clocks
+    logged as a failure with its traceback instead of waiting the outage out)."""
+    from sqlalchemy import create_engine, text
+
+    from kingisdead.web.lobby import LobbyCache
+
+    engine = create_engine("sqlite://")
+    cache = LobbyCache(engine)
+    built = []
+    cache.get("open", lambda: built.append(1) or [])
+    connection = engine.connect()
+    connection.begin()
+    connection.execute(text("CREATE TABLE games (status TEXT)"))
+    connection.execute(text("UPDATE games SET status = 'finished'"))  # a lobby change, never committed
+    connection.invalidate()
+    connection.close()
+    cache.get("open", lambda: built.append(1) or [])
+    assert built == [1]

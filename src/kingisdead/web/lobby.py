@@ -69,4 +69,5 @@ class LobbyCache:
             self.clear()
 
     def _rolled_back(self, connection: Any) -> None:
-        connection.info.pop("lobby_changed", None)
+        if not connection.invalidated:  # a lost connection's info went with it; reading it would raise
+            connection.info.pop("lobby_changed", None)
