@@ -103,8 +103,8 @@ export class CunningChoices extends Choices {
 
   played(steps) { return steps.length && steps[0].kind === "card" && this.cunning.has(steps[0].value); }
 
-  // A Cunning card's later steps: its action, whether it is over (a step "end", or no longer action begins with
-  // it), the court call's values, the moves of exactly that action and the steps that may follow it.
+  // A Cunning card's later steps: whether its action is over (a step "end", or no longer action begins with it),
+  // the court call's values, the moves of exactly that action and the steps that may follow it.
   split(entry, steps) {
     const action = [], court = [];
     let ended = false;
@@ -117,7 +117,7 @@ export class CunningChoices extends Choices {
       else action.push(step.kind === "none" ? NONE : step.value);
     }
     if (!ended && !longer()) ended = true;
-    return { action, ended, court, matching: at().exact, following: [...at().next.values()] };
+    return { ended, court, matching: at().exact, following: [...at().next.values()] };
   }
 
   next(steps) {
