@@ -117,7 +117,8 @@ export class CunningChoices extends Choices {
       else action.push(step.kind === "none" ? NONE : step.value);
     }
     if (!ended && !longer()) ended = true;
-    return { ended, court, matching: at().exact, following: [...at().next.values()] };
+    const reached = at();
+    return { ended, court, matching: reached.exact, following: [...reached.next.values()] };
   }
 
   next(steps) {
