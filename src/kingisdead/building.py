@@ -157,6 +157,8 @@ class MoveBuilder:
         self._last_card = engine.last_card_applies(state)
         self._winning: list[Move] | None = None
         self._actions: dict[int, list[tuple[int, ...]]] = {}
+        self._beginning: dict[tuple[int, tuple[int, ...]], list[tuple[int, ...]]] = {}
+        self._first_at: dict[int, dict[tuple[int, ...], int]] = {}
 
     # -- what may come next ------------------------------------------------------
 
@@ -234,10 +236,31 @@ class MoveBuilder:
         """The action that ``values`` begin with (the court call comes after it), or, while ``values`` are only
         the start of actions, ``((), [one action for each next value, in order])``."""
         n = len(values)
-        longer = {a[n]: a for a in self._card_actions(card) if len(a) > n and a[:n] == values}
+        longer = {a[n]: a for a in self._beginning_with(card, values) if len(a) > n}
         if longer:
             return (), [longer[v] for v in sorted(longer)]
-        return next(a for a in self._card_actions(card) if values[:len(a)] == a), []
+        # The first spelling, in the card's order, that ``values`` begin with: every one is some values[:k].
+        first_at = self._first_at.get(card)
+        if first_at is None:
+            first_at = self._first_at[card] = {}
+            for i, spelling in enumerate(self._card_actions(card)):
+                first_at.setdefault(spelling, i)
+        return min((values[:k] for k in range(n + 1) if values[:k] in first_at), key=first_at.__getitem__), []
+
+    def _beginning_with(self, card: int, values: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The spellings of ``card``'s actions that begin with ``values``, in order. Each is narrowed from the
+        list for ``values`` less its last value and kept: a step then looks through the actions its earlier
+        steps left, not through all of them (Settlements has about 10,000 at a game's start)."""
+        key = (card, values)
+        found = self._beginning.get(key)
+        if found is None:
+            if values:
+                n, value = len(values) - 1, values[-1]
+                found = [a for a in self._beginning_with(card, values[:-1]) if len(a) > n and a[n] == value]
+            else:
+                found = self._card_actions(card)
+            self._beginning[key] = found
+        return found
 
     def _winning_moves(self) -> list[Move]:
         if self._winning is None:
